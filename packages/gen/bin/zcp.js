@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// The CLI is TypeScript; tsx compiles it on the fly (and caches the result).
+import { register } from "tsx/esm/api";
+
+register();
+const { main } = await import("../src/cli.ts");
+process.exitCode = await main(process.argv.slice(2));

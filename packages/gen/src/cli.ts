@@ -1,0 +1,242 @@
+/**
+ * The `zcp` command line. `zcp gen` runs the pipeline once (or on every change with --watch)
+ * and writes or checks the output folder.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig, type Config } from "./config.js";
+import { diagnosticToJson, formatDiagnostic, hasErrors, relativePath, type Diagnostic } from "./diagnostics.js";
+import { readFastPath, saveFastPath } from "./cache.js";
+import type { Generator, GenerateResult } from "./pipeline.js";
+import { compareOutput, isClean, writeOutput, type OutputState } from "./write.js";
+
+const USAGE = `Usage: zcp gen [options]
+
+Compiles the @tool functions of a TypeScript project into a static tool registry.
+
+Options:
+  --config <file>     zcp.config.json or package.json to use (default: the one in the current folder)
+  --check             write nothing; exit 1 if the output folder is not up to date
+  --watch             regenerate whenever a source file changes
+  --reporter <kind>   text (default) or json
+  --force             ignore the no-change cache
+  -h, --help          show this help
+  -v, --version       show the version
+`;
+
+type Reporter = "text" | "json";
+
+interface Options {
+  config?: string;
+  check: boolean;
+  watch: boolean;
+  force: boolean;
+  reporter: Reporter;
+}
+
+export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        config: { type: "string" },
+        check: { type: "boolean", default: false },
+        watch: { type: "boolean", default: false },
+        force: { type: "boolean", default: false },
+        reporter: { type: "string", default: "text" },
+        help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", short: "v", default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`zcp: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.version) {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (positionals[0] !== "gen" || positionals.length > 1) {
+    process.stderr.write(`zcp: unknown command "${positionals.join(" ")}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.reporter !== "text" && values.reporter !== "json") {
+    process.stderr.write(`zcp: --reporter must be text or json, got "${values.reporter}"\n`);
+    return 2;
+  }
+  if (values.check && values.watch) {
+    process.stderr.write("zcp: --check and --watch cannot be combined\n");
+    return 2;
+  }
+  const options: Options = { check: values.check, watch: values.watch, force: values.force, reporter: values.reporter, ...(values.config ? { config: values.config } : {}) };
+  const loaded = loadConfig(cwd, options.config);
+  if (!loaded.config) {
+    report(options, cwd, { diagnostics: loaded.diagnostics, outDir: cwd, tools: 0, hash: null, state: null, written: [], removed: [] });
+    return 1;
+  }
+  return options.watch ? watch(loaded.config, options, cwd) : once(loaded.config, options, cwd);
+}
+
+interface Summary {
+  diagnostics: readonly Diagnostic[];
+  outDir: string;
+  tools: number;
+  hash: string | null;
+  /** For --check: what is out of date. */
+  state: OutputState | null;
+  written: string[];
+  removed: string[];
+  cached?: boolean;
+  ms?: number;
+}
+
+async function once(config: Config, options: Options, cwd: string): Promise<number> {
+  const started = performance.now();
+  const fast = options.force ? null : await readFastPath(config);
+  if (fast) {
+    const summary: Summary = { diagnostics: fast.diagnostics, outDir: config.outDir, tools: fast.tools, hash: fast.hash, state: options.check ? { stale: [], missing: [], extra: [] } : null, written: [], removed: [], cached: true, ms: performance.now() - started };
+    report(options, cwd, summary);
+    return hasErrors(fast.diagnostics) ? 1 : 0;
+  }
+  const { Generator } = await import("./pipeline.js");
+  const result = await new Generator(config).generate();
+  const state = compareOutput(config.outDir, result.files);
+  const summary = apply(config, options, result, state);
+  summary.ms = performance.now() - started;
+  report(options, cwd, summary);
+  if (isClean(state) || !options.check) await saveFastPath(config, result);
+  return hasErrors(result.diagnostics) || (options.check && !isClean(state)) ? 1 : 0;
+}
+
+function apply(config: Config, options: Options, result: GenerateResult, state: OutputState): Summary {
+  const base = { diagnostics: result.diagnostics, outDir: config.outDir, tools: result.registry.tools.length, hash: result.registry.hash };
+  if (options.check) return { ...base, state, written: [], removed: [] };
+  const { written, removed } = writeOutput(config.outDir, result.files, state);
+  return { ...base, state: null, written, removed };
+}
+
+async function watch(config: Config, options: Options, cwd: string): Promise<number> {
+  const { Generator } = await import("./pipeline.js");
+  const generator: Generator = new Generator(config);
+  const run = async (changed: string[]) => {
+    const started = performance.now();
+    const result = await generator.generate(changed);
+    const summary = apply(config, options, result, compareOutput(config.outDir, result.files));
+    summary.ms = performance.now() - started;
+    report(options, cwd, summary);
+    await saveFastPath(config, result);
+    return result;
+  };
+  let result = await run([]);
+  const pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const watchers: fs.FSWatcher[] = [];
+  const onChange = (file: string) => {
+    if (isInside(config.outDir, file)) return;
+    pending.add(file);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const changed = [...pending];
+      pending.clear();
+      running = running.then(async () => {
+        result = await run(changed);
+        rewatch();
+      });
+    }, 25);
+  };
+  const watched = new Set<string>();
+  const rewatch = () => {
+    for (const target of watchTargets(config, result.inputs)) {
+      if (watched.has(target.path)) continue;
+      watched.add(target.path);
+      try {
+        const watcher = fs.watch(target.path, { recursive: target.recursive }, (_event, name) =>
+          onChange(target.recursive && name ? path.join(target.path, name.toString()) : target.path),
+        );
+        watchers.push(watcher);
+      } catch {
+        watched.delete(target.path);
+      }
+    }
+  };
+  rewatch();
+  if (options.reporter === "text") process.stdout.write("zcp gen: watching for changes (Ctrl+C to stop)\n");
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      for (const watcher of watchers) watcher.close();
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await running;
+  return 0;
+}
+
+/** The folders the include globs start from (recursively), and input files outside them. */
+function watchTargets(config: Config, inputs: readonly string[]): { path: string; recursive: boolean }[] {
+  const bases = [...new Set(config.include.map((glob) => path.resolve(config.root, staticPrefix(glob))))];
+  const targets = bases.filter((base) => fs.existsSync(base)).map((base) => ({ path: base, recursive: true }));
+  for (const file of [config.file, ...(config.tsconfig ? [config.tsconfig] : []), ...inputs]) {
+    if (file.includes(`${path.sep}node_modules${path.sep}`) || bases.some((base) => isInside(base, file))) continue;
+    targets.push({ path: file, recursive: false });
+  }
+  return targets;
+}
+
+function staticPrefix(glob: string): string {
+  const parts = glob.split("/");
+  const index = parts.findIndex((part) => /[*?[\]{}!()]/.test(part));
+  return (index === -1 ? parts.slice(0, -1) : parts.slice(0, index)).join("/") || ".";
+}
+
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+function report(options: Options, cwd: string, summary: Summary): void {
+  if (options.reporter === "json") {
+    const { state } = summary;
+    const json = {
+      ok: !hasErrors(summary.diagnostics) && (state === null || isClean(state)),
+      tools: summary.tools,
+      hash: summary.hash,
+      diagnostics: summary.diagnostics.map((d) => diagnosticToJson(d, cwd)),
+      ...(state ? { check: state } : { written: summary.written, removed: summary.removed }),
+      cached: summary.cached ?? false,
+    };
+    process.stdout.write(`${JSON.stringify(json)}\n`);
+    return;
+  }
+  for (const d of summary.diagnostics) process.stderr.write(`${formatDiagnostic(d, cwd)}\n`);
+  if (summary.hash === null) return;
+  const errors = summary.diagnostics.filter((d) => d.severity === "error").length;
+  const warnings = summary.diagnostics.length - errors;
+  const counts = `${summary.tools} tool${summary.tools === 1 ? "" : "s"}, registry ${summary.hash}${errors ? `, ${errors} error(s)` : ""}${warnings ? `, ${warnings} warning(s)` : ""}`;
+  const time = summary.ms === undefined ? "" : ` in ${Math.round(summary.ms)} ms`;
+  if (summary.state) {
+    const { stale, missing, extra } = summary.state;
+    for (const [label, list] of [["stale", stale], ["missing", missing], ["extra", extra]] as const) {
+      for (const file of list) process.stdout.write(`${label}: ${relativePath(cwd, path.join(summary.outDir, file))}\n`);
+    }
+    process.stdout.write(`zcp gen --check: ${counts}; ${isClean(summary.state) ? "up to date" : "out of date, run zcp gen"}${time}\n`);
+    return;
+  }
+  const changes = [...summary.written.map((f) => `wrote ${f}`), ...summary.removed.map((f) => `removed ${f}`)];
+  process.stdout.write(`zcp gen: ${counts}; ${changes.length ? changes.join(", ") : "up to date"}${summary.cached ? " (cached)" : ""}${time}\n`);
+}
+
+function version(): string {
+  const file = new URL("../package.json", import.meta.url);
+  return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
+}

@@ -1,0 +1,90 @@
+/**
+ * model: extracted tools → validated `ToolDefinition`s (aliases, ids, provider names, hashes),
+ * sorted by alias. Duplicate ids, aliases or provider names are errors at every source
+ * involved, and those tools are left out.
+ */
+import { createHash } from "node:crypto";
+import { canonicalJson, sha12, type JsonValue, type ToolDefinition } from "@zcp/runtime";
+import { renderPlannerLine } from "./compile/planner.js";
+import { diagnostic, relativePath, type Code, type Diagnostic } from "./diagnostics.js";
+import { firstParagraph } from "./extract/jsdoc.js";
+import { snakeCase, type ExtractedTool } from "./extract/tool.js";
+
+const ID_LENGTH = 6;
+const SHORT_DESCRIPTION_MAX = 300;
+
+export function buildModel(tools: readonly ExtractedTool[], root: string): { definitions: ToolDefinition[]; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const drafts = tools.map((tool) => {
+    const alias = tool.alias ?? snakeCase(tool.exportName);
+    return { tool, alias, id: tool.id ?? deriveId(alias), name: providerName(alias) };
+  });
+  const rejected = new Set<ExtractedTool>();
+  const checkUnique = (key: "id" | "alias" | "name", code: Code, what: string) => {
+    const groups = new Map<string, typeof drafts>();
+    for (const draft of drafts) groups.set(draft[key], [...(groups.get(draft[key]) ?? []), draft]);
+    for (const [value, group] of groups) {
+      if (group.length < 2) continue;
+      for (const draft of group) {
+        rejected.add(draft.tool);
+        const others = group.filter((other) => other !== draft).map((other) => `${relativePath(root, other.tool.file)}:${other.tool.line}`);
+        const hint = key === "id" ? "; set a distinct @id" : key === "name" ? `; aliases ${group.map((d) => `"${d.alias}"`).join(" and ")} both become "${value}"` : "";
+        diagnostics.push(diagnostic("error", code, `${what} "${value}" is also declared at ${others.join(", ")}${hint}`, { file: draft.tool.file, line: draft.tool.line, column: draft.tool.column }));
+      }
+    }
+  };
+  checkUnique("alias", "ZCP1402", "duplicate tool alias");
+  checkUnique("id", "ZCP1401", "duplicate tool id");
+  checkUnique("name", "ZCP1403", "provider tool name");
+
+  const definitions = drafts
+    .filter((draft) => !rejected.has(draft.tool))
+    .map(({ tool, alias, id, name }) => define(tool, alias, id, name, root))
+    .sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
+  return { definitions, diagnostics };
+}
+
+function define(tool: ExtractedTool, alias: string, id: string, name: string, root: string): ToolDefinition {
+  const draft: Omit<ToolDefinition, "hash" | "planner"> = {
+    id,
+    alias,
+    name,
+    title: tool.title,
+    descriptionShort: shortDescription(tool.description),
+    description: tool.description,
+    inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],
+    outputSchema: tool.outputSchema as ToolDefinition["outputSchema"],
+    outputMode: tool.outputMode,
+    handleKind: tool.handleKind,
+    handleParams: tool.handleParams,
+    defaults: tool.defaults,
+    flags: tool.flags,
+    groups: tool.groups,
+    stages: tool.stages,
+    scopes: tool.scopes,
+    deprecated: tool.deprecated,
+    call: tool.call,
+    source: { file: relativePath(root, tool.file), line: tool.line, export: tool.exportName },
+  };
+  const planner = renderPlannerLine(draft);
+  const { source, ...hashed } = draft;
+  return { ...draft, planner, source, hash: sha12(canonicalJson({ ...hashed, planner } as unknown as JsonValue)) };
+}
+
+/** Short, stable id from the alias alone: renaming a tool changes its id, editing it does not. */
+export function deriveId(alias: string): string {
+  const digest = createHash("sha256").update(`zcp-id:${alias}`).digest();
+  return digest.readBigUInt64BE(0).toString(36).padStart(ID_LENGTH, "0").slice(0, ID_LENGTH);
+}
+
+/** Provider-safe name: `^[A-Za-z0-9_-]{1,64}$`, dots and other characters become `_`. */
+export function providerName(alias: string): string {
+  return alias.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+}
+
+function shortDescription(description: string): string {
+  const paragraph = firstParagraph(description);
+  if (paragraph.length <= SHORT_DESCRIPTION_MAX) return paragraph;
+  const sentence = /^.+?[.!?](?=\s|$)/.exec(paragraph)?.[0];
+  return sentence && sentence.length <= SHORT_DESCRIPTION_MAX ? sentence : `${paragraph.slice(0, SHORT_DESCRIPTION_MAX - 1)}…`;
+}

@@ -1,0 +1,132 @@
+/**
+ * The pipeline, scan → extract → model → compile → emit, kept alive between runs for watch
+ * mode: the TypeScript project stays loaded, and a tool is extracted again only when a file
+ * its types reach has changed.
+ */
+import path from "node:path";
+import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry } from "@zcp/runtime";
+import type { Project, ts } from "ts-morph";
+import type { Config } from "./config.js";
+import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
+import { Formatter } from "./emit/format.js";
+import { emitFiles, type GeneratedFile } from "./emit/registry.js";
+import { extractTool, type Extraction } from "./extract/tool.js";
+import { buildModel } from "./model.js";
+import { createProject, findTools, listSourceFiles, mentionsTool, readIfExists, syntaxDiagnostics } from "./scan.js";
+
+export interface GenerateResult {
+  readonly files: GeneratedFile[];
+  readonly diagnostics: Diagnostic[];
+  readonly registry: Registry;
+  /** Every non-library file the program read (sources and what they import). */
+  readonly inputs: string[];
+}
+
+interface CachedExtraction {
+  readonly extraction: Extraction;
+  readonly deps: ReadonlySet<string>;
+}
+
+export class Generator {
+  private project: Project | null = null;
+  private projectDiagnostics: Diagnostic[] = [];
+  private configFiles: string[] = [];
+  private readonly formatter = new Formatter();
+  private readonly extractions = new Map<string, CachedExtraction>();
+
+  constructor(readonly config: Config) {}
+
+  /**
+   * Runs the pipeline. `changed` lists files (absolute) changed since the previous call on this
+   * generator; the first call loads everything.
+   */
+  async generate(changed: Iterable<string> = []): Promise<GenerateResult> {
+    const sources = await listSourceFiles(this.config);
+    const project = this.project ?? this.load();
+    const changedSet = new Set([...changed].map((file) => path.resolve(file)));
+    this.refresh(project, sources, changedSet);
+
+    const program = project.getProgram().compilerObject;
+    const checker = program.getTypeChecker();
+    const diagnostics: Diagnostic[] = [...this.projectDiagnostics];
+    if (sources.length === 0) {
+      diagnostics.push(diagnostic("warning", "ZCP1003", `include globs ${JSON.stringify(this.config.include)} match no files under ${this.config.root}`));
+    }
+    const extractions: Extraction[] = [];
+    const live = new Set<string>();
+    for (const file of sources) {
+      const sourceFile = program.getSourceFile(file);
+      if (!sourceFile) continue;
+      const syntax = syntaxDiagnostics(program, sourceFile);
+      diagnostics.push(...syntax);
+      const found = findTools(sourceFile);
+      diagnostics.push(...found.diagnostics);
+      for (const declaration of found.tools) {
+        const key = `${file}#${declaration.exportName}`;
+        live.add(key);
+        extractions.push(this.extract(key, declaration, checker));
+      }
+    }
+    for (const key of this.extractions.keys()) if (!live.has(key)) this.extractions.delete(key);
+
+    const tools = extractions.flatMap((extraction) => (extraction.tool ? [extraction.tool] : []));
+    diagnostics.push(...extractions.flatMap((extraction) => extraction.diagnostics));
+    if (extractions.length === 0 && sources.length > 0) {
+      diagnostics.push(diagnostic("warning", "ZCP1004", `no @tool functions in the ${sources.length} configured source file(s)`));
+    }
+    const model = buildModel(tools, this.config.root);
+    diagnostics.push(...model.diagnostics);
+    const registry: Registry = { version: REGISTRY_FORMAT_VERSION, hash: combineToolHashes(model.definitions), tools: model.definitions };
+    const files = await emitFiles(registry, this.formatter);
+    this.formatter.prune();
+    return {
+      files,
+      diagnostics: diagnostics.sort(compareDiagnostics),
+      registry,
+      inputs: [
+        ...this.configFiles,
+        ...program
+          .getSourceFiles()
+          .filter((sourceFile) => !program.isSourceFileDefaultLibrary(sourceFile))
+          .map((sourceFile) => sourceFile.fileName)
+          .sort(),
+      ],
+    };
+  }
+
+  private load(): Project {
+    const loaded = createProject(this.config);
+    this.project = loaded.project;
+    this.projectDiagnostics = loaded.diagnostics;
+    this.configFiles = loaded.configFiles;
+    return loaded.project;
+  }
+
+  /** Brings the project in line with the file system for the configured and changed files. */
+  private refresh(project: Project, sources: readonly string[], changed: ReadonlySet<string>): void {
+    for (const file of changed) {
+      const existing = project.getSourceFile(file);
+      if (!existing) continue;
+      if (readIfExists(file) === null) project.removeSourceFile(existing);
+      else existing.refreshFromFileSystemSync();
+    }
+    for (const file of sources) {
+      if (project.getSourceFile(file)) continue;
+      const text = readIfExists(file);
+      if (text !== null && mentionsTool(text)) project.createSourceFile(file, text, { overwrite: true });
+    }
+    if (changed.size === 0) return;
+    for (const [key, cached] of this.extractions) {
+      if ([...changed].some((file) => cached.deps.has(file))) this.extractions.delete(key);
+    }
+  }
+
+  private extract(key: string, declaration: Parameters<typeof extractTool>[0], checker: ts.TypeChecker): Extraction {
+    const cached = this.extractions.get(key);
+    if (cached) return cached.extraction;
+    const extraction = extractTool(declaration, checker);
+    // A tool with errors is extracted again on every run: what fixes it may be a file it could not reach.
+    if (extraction.tool) this.extractions.set(key, { extraction, deps: new Set(extraction.tool.deps) });
+    return extraction;
+  }
+}

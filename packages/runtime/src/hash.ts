@@ -1,0 +1,34 @@
+import { createHash } from "node:crypto";
+import type { JsonValue } from "./registry.js";
+
+/** JSON with object keys sorted (recursively) and no whitespace: the input of every hash. */
+export function canonicalJson(value: JsonValue | undefined): string {
+  if (value === null || typeof value !== "object") {
+    if (value === undefined) throw new TypeError("canonicalJson: undefined is not JSON");
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      throw new TypeError(`canonicalJson: ${value} is not JSON`);
+    }
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(",")}]`;
+  const record = value as { readonly [key: string]: JsonValue };
+  const keys = Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
+}
+
+/** The first 12 hex characters of the SHA-256 of `text`. */
+export function sha12(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 12);
+}
+
+/**
+ * The hash of a set of tools, computed from their ids and per-tool hashes alone, so that a
+ * view (any subset) can be hashed without touching schemas. Order-independent.
+ */
+export function combineToolHashes(tools: Iterable<{ readonly id: string; readonly hash: string }>): string {
+  const pairs = [...tools].map((tool) => [tool.id, tool.hash] as const);
+  pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return sha12(canonicalJson(pairs.map(([id, hash]) => [id, hash])));
+}

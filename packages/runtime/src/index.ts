@@ -1,0 +1,16 @@
+export type {
+  CallSignature,
+  JsonSchema,
+  JsonValue,
+  OutputMode,
+  Registry,
+  SourceLocation,
+  ToolDefinition,
+  ToolFlag,
+} from "./registry.js";
+export { REGISTRY_FORMAT_VERSION } from "./registry.js";
+export type { ToolContext } from "./context.js";
+export type { Handle, Integer } from "./handle.js";
+export { canonicalJson, combineToolHashes, sha12 } from "./hash.js";
+export { parsePlannerLine, PlannerSyntaxError } from "./planner.js";
+export type { PlannerLine, PlannerParam } from "./planner.js";

@@ -1,0 +1,89 @@
+/**
+ * The registry format: the contract between `zcp gen`, which writes it, and the runtime and
+ * surfaces, which read it. Everything here is plain data; a generated `registry.ts` holds one
+ * `Registry` value and `registry.json` holds the same value as JSON.
+ */
+
+/** A JSON Schema (draft 2020-12) document or sub-schema, as emitted by `zcp gen`. */
+export type JsonSchema = { readonly [keyword: string]: JsonValue };
+
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
+
+/** How a tool's result reaches the model: inline, as a handle, or inline only when small. */
+export type OutputMode = "scalar" | "handle" | "auto";
+
+/** Behaviour hints from `@flags`; `approval` makes the runtime ask before calling. */
+export type ToolFlag = "readonly" | "idempotent" | "destructive" | "approval";
+
+/**
+ * How the generated dispatch table calls the tool function.
+ * - `positional`: `fn(args[params[0]], args[params[1]], ...)`, the context inserted at `context`.
+ * - `object`: `fn(args)` with the whole argument object (a single object or destructured
+ *   parameter), the context inserted at `context`.
+ * `context` is the 0-based position of the runtime context parameter, or null when the tool
+ * does not take one.
+ */
+export type CallSignature =
+  | { readonly kind: "positional"; readonly params: readonly string[]; readonly context: number | null }
+  | { readonly kind: "object"; readonly context: number | null };
+
+/** Where a tool is declared: path relative to the config folder (posix), 1-based line, export name. */
+export interface SourceLocation {
+  readonly file: string;
+  readonly line: number;
+  readonly export: string;
+}
+
+export interface ToolDefinition {
+  /** Short id used in planner lines (`@id`); derived from the alias, stable across builds. */
+  readonly id: string;
+  /** Dotted public name, e.g. `weather.get_current`. */
+  readonly alias: string;
+  /** Provider-safe name (`^[A-Za-z0-9_-]{1,64}$`), unique in the registry. */
+  readonly name: string;
+  readonly title: string | null;
+  /** First paragraph (or sentence) of the description. */
+  readonly descriptionShort: string;
+  readonly description: string;
+  /** Object schema of the arguments; the context parameter never appears here. */
+  readonly inputSchema: JsonSchema;
+  /** Schema of the unwrapped return type; null for `void`. */
+  readonly outputSchema: JsonSchema | null;
+  readonly outputMode: OutputMode;
+  /** Kind of handle a `handle`/`auto` result is stored as. */
+  readonly handleKind: string;
+  /** Parameters typed `Handle<K>`: argument name → expected handle kind. */
+  readonly handleParams: { readonly [param: string]: string };
+  /** Default values of optional parameters, merged under the caller's arguments. */
+  readonly defaults: { readonly [param: string]: JsonValue };
+  readonly flags: readonly ToolFlag[];
+  readonly groups: readonly string[];
+  readonly stages: readonly string[];
+  readonly scopes: readonly string[];
+  /** The deprecation note (`""` when `@deprecated` has no text), or null. */
+  readonly deprecated: string | null;
+  /** The compact planner line: `TOOL @id alias(param:type, ...) -> mode`. */
+  readonly planner: string;
+  readonly call: CallSignature;
+  readonly source: SourceLocation;
+  /** 12 hex characters of SHA-256 over the canonical JSON of this definition without `hash` and `source`. */
+  readonly hash: string;
+}
+
+/** The value a generated `registry.ts` exports and `registry.json` holds. */
+export interface Registry {
+  /** Version of this format. */
+  readonly version: typeof REGISTRY_FORMAT_VERSION;
+  /** Registry hash: `combineToolHashes` over every tool. */
+  readonly hash: string;
+  /** Tools sorted by alias. */
+  readonly tools: readonly ToolDefinition[];
+}
+
+export const REGISTRY_FORMAT_VERSION = 1;
