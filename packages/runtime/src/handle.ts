@@ -15,9 +15,7 @@ export interface Handle<K extends string = string, T = unknown> {
   readonly value: T;
 }
 
-/**
- * A number that must be an integer: `zcp gen` emits `"type": "integer"` for it.
- *
- * @type integer
- */
+// A number that must be an integer: `zcp gen` emits `"type": "integer"` for it. (A line
+// comment on purpose: a type alias's JSDoc text becomes the description of every use.)
+/** @type integer */
 export type Integer = number;

@@ -340,7 +340,10 @@ function literal(node: ts.Expression, checker: ts.TypeChecker): JsonValue | unde
   if (node.kind === ts.SyntaxKind.NullKeyword) return null;
   if (ts.isIdentifier(node) && node.text === "undefined") return undefined;
   if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
-    const value = checker.getConstantValue(node);
+    // An enum member (`Color.Red`); ask through its declaration, which needs no prior check.
+    const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(node) ? node.name : node.argumentExpression);
+    const member = symbol?.valueDeclaration;
+    const value = member && ts.isEnumMember(member) ? checker.getConstantValue(member) : undefined;
     return value === undefined ? NOT_LITERAL : value;
   }
   if (ts.isArrayLiteralExpression(node)) {

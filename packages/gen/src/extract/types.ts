@@ -41,6 +41,7 @@ export class SchemaConverter {
   private readonly pending = new Map<ts.Type, Pending>();
   private readonly defNames = new Map<ts.Type, string>();
   private readonly usedNames = new Set<string>();
+  private readonly annotatedDefs = new Set<string>();
   /** Definitions of recursive types, keyed by name; emitted as `$defs` of the root schema. */
   readonly defs = new Map<string, Schema>();
   private readonly checker: ts.TypeChecker;
@@ -71,25 +72,29 @@ export class SchemaConverter {
       this.track(alias);
       const inner = alias.typeParameters ? undefined : faithful(this.checker, alias.type, type);
       const schema = inner ? this.convert(type, inner, site) : this.convertType(type, undefined, site);
-      return this.annotate(schema, alias, site);
+      return this.annotateAlias(schema, alias, site);
     }
     if (!node && type.aliasSymbol?.declarations?.[0] && ts.isTypeAliasDeclaration(type.aliasSymbol.declarations[0])) {
       const declaration = type.aliasSymbol.declarations[0];
       this.track(declaration);
-      return this.annotate(this.convertType(type, undefined, site), declaration, site);
+      return this.annotateAlias(this.convertType(type, undefined, site), declaration, site);
     }
     return this.convertType(type, node, site);
   }
 
-  /** Applies an alias declaration's JSDoc (description and tags) to the schema of its type. */
-  private annotate(schema: Schema, declaration: ts.TypeAliasDeclaration, site: ts.Node): Schema {
-    const doc = ownDocs(declaration).at(-1);
-    if (!doc) return schema;
-    const out = schema.$ref !== undefined ? { $ref: schema.$ref } : { ...schema };
-    const description = docText(doc);
-    if (description) out.description = description;
-    applySchemaTags(out, tagsOf(doc), this.reportAt(site));
-    return out;
+  /**
+   * Applies an alias declaration's JSDoc (description and tags) to the schema of its type. A
+   * recursive alias is a `$ref`: its JSDoc goes on the definition, once, not on every reference.
+   */
+  private annotateAlias(schema: Schema, declaration: ts.TypeAliasDeclaration, site: ts.Node): Schema {
+    if (typeof schema.$ref !== "string") return this.describe(schema, declaration, site);
+    const name = schema.$ref.slice("#/$defs/".length);
+    const definition = this.defs.get(name);
+    if (definition && !this.annotatedDefs.has(name)) {
+      this.annotatedDefs.add(name);
+      this.defs.set(name, this.describe(definition, declaration, site));
+    }
+    return schema;
   }
 
   reportAt(fallback: ts.Node): Report {
@@ -206,23 +211,26 @@ export class SchemaConverter {
     const hasTrue = rest.some(([t]) => isBooleanLiteral(t, "true"));
     const hasFalse = rest.some(([t]) => isBooleanLiteral(t, "false"));
     const merged: Schema[] = [];
+    const booleanAt = rest.findIndex(([t]) => t.flags & ts.TypeFlags.BooleanLiteral);
     if (hasTrue && hasFalse) rest = rest.filter(([t]) => !(t.flags & ts.TypeFlags.BooleanLiteral));
     // Without a written union, the checker's member order depends on what it happened to
     // check first; sort then, so output does not depend on file order or watch history.
     // Enums keep their declaration order, which the checker preserves.
-    const ordered = rest.every(([, n]) => n !== undefined) || type.flags & ts.TypeFlags.EnumLiteral;
+    const ordered = rest.every(([t, n]) => n !== undefined || t.flags & ts.TypeFlags.EnumLiteral);
     if (rest.length > 0 && rest.every(([t]) => t.flags & (ts.TypeFlags.StringLiteral | ts.TypeFlags.NumberLiteral | ts.TypeFlags.BooleanLiteral)) && !(hasTrue && hasFalse)) {
       const values = rest.map(([t]) => literalValue(t));
-      return literalEnum(ordered ? values : values.sort(compareLiterals), hasNull, this.enumDescription(type));
+      return literalEnum(ordered ? values : values.sort(compareLiterals), hasNull, this.enumDescription(rest.map(([t]) => t)));
     }
-    if (hasTrue && hasFalse) merged.push({ type: "boolean" });
     for (const [member, memberNode] of rest) merged.push(this.convert(member, memberNode, memberNode ?? node ?? site));
+    if (hasTrue && hasFalse) merged.splice(booleanAt, 0, { type: "boolean" });
     if (!ordered) merged.sort((a, b) => compareText(canonicalJson(a as JsonValue), canonicalJson(b as JsonValue)));
     return nullable(mergeSimpleTypes(merged), hasNull);
   }
 
-  private enumDescription(type: ts.Type): string | undefined {
-    const symbol = type.getSymbol();
+  /** The JSDoc of the enum that all `members` belong to, if they do. */
+  private enumDescription(members: readonly ts.Type[]): string | undefined {
+    const enums = new Set(members.map((member) => (member.flags & ts.TypeFlags.EnumLiteral ? this.checker.getBaseTypeOfLiteralType(member).getSymbol() : undefined)));
+    const symbol = enums.size === 1 ? [...enums][0] : undefined;
     if (!symbol || !(symbol.flags & ts.SymbolFlags.Enum)) return undefined;
     symbol.declarations?.forEach((d) => this.track(d));
     return symbolDoc(symbol) || undefined;

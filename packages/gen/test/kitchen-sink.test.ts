@@ -1,0 +1,80 @@
+/**
+ * The kitchen-sink fixture's schemas against an oracle (Ajv, draft 2020-12): every schema
+ * compiles in strict mode, and sample arguments that tsc accepts or rejects for the real
+ * function signatures (fixtures/kitchen-sink/src/kitchen-sink.samples.ts) are accepted or
+ * rejected by the schema the same way.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { Registry, ToolDefinition } from "@zcp/runtime";
+import { describe, expect, it } from "vitest";
+import { samples } from "../../../fixtures/kitchen-sink/src/kitchen-sink.samples.js";
+import { FIXTURES } from "./helpers.js";
+
+const registry = JSON.parse(fs.readFileSync(path.join(FIXTURES, "kitchen-sink/src/zcp.gen/registry.json"), "utf8")) as Registry;
+
+function ajv() {
+  // Strict, except two lints that flag legitimate schemas: type lists (`["string","null"]`) and
+  // tuples with optional items (minItems below the prefixItems count).
+  const instance = new Ajv2020({ strict: true, allowUnionTypes: true, strictTuples: false });
+  addFormats.default(instance);
+  return instance;
+}
+
+/** Positional sample → the JSON arguments object a model would send. */
+function toArguments(tool: ToolDefinition, args: unknown[]): unknown {
+  const wire = (value: unknown) => JSON.parse(JSON.stringify(value ?? null));
+  if (tool.call.kind === "object") return wire(args[0] ?? {});
+  const object: Record<string, unknown> = {};
+  tool.call.params.forEach((name, index) => {
+    const position = tool.call.context !== null && index >= tool.call.context ? index + 1 : index;
+    if (args[position] !== undefined) object[name] = args[position];
+  });
+  return wire(object);
+}
+
+describe("kitchen-sink schemas", () => {
+  it("cover every construct with a sample set per tool", () => {
+    expect(Object.keys(samples).sort()).toEqual(registry.tools.map((tool) => tool.alias).sort());
+  });
+
+  for (const tool of registry.tools) {
+    describe(tool.alias, () => {
+      it("compiles input and output schemas with Ajv in strict mode", () => {
+        const instance = ajv();
+        expect(() => instance.compile(tool.inputSchema)).not.toThrow();
+        if (tool.outputSchema) expect(() => instance.compile(tool.outputSchema!)).not.toThrow();
+      });
+
+      const set = samples[tool.alias]!;
+      it("accepts what TypeScript accepts and rejects what it rejects", () => {
+        const validate = ajv().compile(tool.inputSchema);
+        for (const sample of set.valid) {
+          const args = toArguments(tool, sample);
+          expect(validate(args), `${JSON.stringify(args)} ${JSON.stringify(validate.errors)}`).toBe(true);
+        }
+        for (const sample of set.invalid) {
+          const args = toArguments(tool, sample);
+          expect(validate(args), `should reject ${JSON.stringify(args)}`).toBe(false);
+        }
+        for (const args of set.json?.valid ?? []) expect(validate(args), JSON.stringify(args)).toBe(true);
+        for (const args of set.json?.invalid ?? []) expect(validate(args), `should reject ${JSON.stringify(args)}`).toBe(false);
+        expect(set.valid.length + (set.json?.valid.length ?? 0)).toBeGreaterThan(0);
+        expect(set.invalid.length + (set.json?.invalid.length ?? 0)).toBeGreaterThan(0);
+      });
+
+      if (set.constraint) {
+        it("enforces the JSDoc constraints TypeScript cannot see", () => {
+          const validate = ajv().compile(tool.inputSchema);
+          const base = toArguments(tool, set.valid[0] ?? []) as Record<string, unknown>;
+          for (const args of set.constraint!) {
+            const merged = { ...base, ...args };
+            expect(validate(merged), `should reject ${JSON.stringify(merged)}`).toBe(false);
+          }
+        });
+      }
+    });
+  }
+});
