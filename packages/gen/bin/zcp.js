@@ -3,5 +3,10 @@
 import { register } from "tsx/esm/api";
 
 register();
-const { main } = await import("../src/cli.ts");
-process.exitCode = await main(process.argv.slice(2));
+try {
+  const { main } = await import("../src/cli.ts");
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`zcp: internal error (please report it): ${error instanceof Error ? error.stack : error}\n`);
+  process.exitCode = 1;
+}

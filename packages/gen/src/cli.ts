@@ -126,20 +126,11 @@ function apply(config: Config, options: Options, result: GenerateResult, state: 
 async function watch(config: Config, options: Options, cwd: string): Promise<number> {
   const { Generator } = await import("./pipeline.js");
   const generator: Generator = new Generator(config);
-  const run = async (changed: string[]) => {
-    const started = performance.now();
-    const result = await generator.generate(changed);
-    const summary = apply(config, options, result, compareOutput(config.outDir, result.files));
-    summary.ms = performance.now() - started;
-    report(options, cwd, summary);
-    await saveFastPath(config, result);
-    return result;
-  };
-  let result = await run([]);
+  const watchers = new Map<string, fs.FSWatcher>();
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const watchers: fs.FSWatcher[] = [];
+  let running: Promise<void> = Promise.resolve();
+
   const onChange = (file: string) => {
     if (isInside(config.outDir, file)) return;
     pending.add(file);
@@ -147,32 +138,47 @@ async function watch(config: Config, options: Options, cwd: string): Promise<num
     timer = setTimeout(() => {
       const changed = [...pending];
       pending.clear();
-      running = running.then(async () => {
-        result = await run(changed);
-        rewatch();
-      });
+      running = running.then(() => cycle(changed));
     }, 25);
   };
-  const watched = new Set<string>();
-  const rewatch = () => {
-    for (const target of watchTargets(config, result.inputs)) {
-      if (watched.has(target.path)) continue;
-      watched.add(target.path);
+  /** Watches what the last run read; targets already watched stay as they are. */
+  const rewatch = (inputs: readonly string[]) => {
+    for (const target of watchTargets(config, inputs)) {
+      if (watchers.has(target.path)) continue;
       try {
         const watcher = fs.watch(target.path, { recursive: target.recursive }, (_event, name) =>
           onChange(target.recursive && name ? path.join(target.path, name.toString()) : target.path),
         );
-        watchers.push(watcher);
+        watchers.set(target.path, watcher);
       } catch {
-        watched.delete(target.path);
+        // Vanished between the run and now; the next run's inputs will say.
       }
     }
   };
-  rewatch();
+  /** One regeneration. The report comes last, once the watchers cover what this run read. */
+  const cycle = async (changed: string[]) => {
+    const started = performance.now();
+    let result: GenerateResult;
+    try {
+      result = await generator.generate(changed);
+    } catch (error) {
+      // A bug must not end the session: say so and wait for the next change.
+      process.stderr.write(`zcp: internal error, waiting for the next change: ${(error as Error).stack ?? error}\n`);
+      return;
+    }
+    const summary = apply(config, options, result, compareOutput(config.outDir, result.files));
+    await saveFastPath(config, result);
+    rewatch(result.inputs);
+    summary.ms = performance.now() - started;
+    report(options, cwd, summary);
+  };
+
+  await cycle([]);
   if (options.reporter === "text") process.stdout.write("zcp gen: watching for changes (Ctrl+C to stop)\n");
   await new Promise<void>((resolve) => {
     const stop = () => {
-      for (const watcher of watchers) watcher.close();
+      for (const watcher of watchers.values()) watcher.close();
+      clearTimeout(timer);
       resolve();
     };
     process.once("SIGINT", stop);

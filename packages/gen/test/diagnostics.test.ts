@@ -1,0 +1,416 @@
+/**
+ * Diagnostics of `zcp gen`:
+ * - fixtures/diagnostics triggers every per-source code; its stderr is pinned by the golden
+ *   expected-diagnostics.txt, for the text reporter and (field by field) the JSON reporter;
+ * - the run-level codes (configuration, tsconfig, globs, no tools) in scratch projects;
+ * - every code in CODES is produced by one of the two;
+ * - a file that does not parse does not stop the other files' tools from being generated;
+ * - command-line usage errors exit 2.
+ *
+ * Spawns are shared: each block runs its commands once, concurrently, in `beforeAll`.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { Registry } from "@zcp/runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CODES } from "../src/diagnostics.js";
+import { FIXTURES, STRICT_TSCONFIG, ZCP_BIN, runZcp, scratchProject, type CliResult } from "./helpers.js";
+
+const DIR = path.join(FIXTURES, "diagnostics");
+const GOLDEN_FILE = path.join(DIR, "expected-diagnostics.txt");
+
+interface JsonDiagnostic {
+  severity: "error" | "warning";
+  code: string;
+  message: string;
+  file: string | null;
+  line: number;
+  column: number;
+}
+
+interface JsonReport {
+  ok: boolean;
+  tools: number;
+  hash: string | null;
+  diagnostics: JsonDiagnostic[];
+  check?: { stale: string[]; missing: string[]; extra: string[] };
+  written?: string[];
+  removed?: string[];
+  cached: boolean;
+}
+
+/** Like `runZcp`, but asynchronous, so that independent runs can share the wall clock. */
+function runZcpAsync(cwd: string, args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [ZCP_BIN, ...args], { cwd, encoding: "utf8" }, (error, stdout, stderr) => {
+      const status = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+function parseReport(result: CliResult): JsonReport {
+  const lines = result.stdout.split("\n").filter((line) => line !== "");
+  expect(lines, `one JSON line on stdout, got:\n${result.stdout}\nstderr:\n${result.stderr}`).toHaveLength(1);
+  return JSON.parse(lines[0]!) as JsonReport;
+}
+
+function formatJson(d: JsonDiagnostic): string {
+  return `${d.file === null ? "zcp" : `${d.file}:${d.line}:${d.column}`} - ${d.severity} ${d.code}: ${d.message}`;
+}
+
+/** The diagnostics of a text report on stderr (`where - severity CODE: message` lines). */
+function parseText(stderr: string): JsonDiagnostic[] {
+  return stderr
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => {
+      const match = /^(?:zcp|(.+):(\d+):(\d+)) - (error|warning) (ZCP\d{4}): (.+)$/.exec(line);
+      expect(match, `a diagnostic line: ${line}`).not.toBeNull();
+      const [, file, line_, column, severity, code, message] = match!;
+      return { severity: severity as JsonDiagnostic["severity"], code: code!, message: message!, file: file ?? null, line: Number(line_ ?? 0), column: Number(column ?? 0) };
+    });
+}
+
+const TOOL = (alias: string, name: string) => `/**
+ * The ${name} tool.
+ *
+ * @tool ${alias}
+ */
+export function ${name}(value: string): string {
+  return value;
+}
+`;
+
+/** Codes produced by the run-level scenarios below, for the coverage check. */
+const producedByRuns = new Set<string>();
+const scratchDirs: string[] = [];
+
+function scratch(files: Record<string, string>): string {
+  const dir = scratchProject(files);
+  scratchDirs.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("fixtures/diagnostics", () => {
+  const golden = fs.readFileSync(GOLDEN_FILE, "utf8");
+  let text: CliResult;
+  let json: CliResult;
+
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(DIR, "node_modules/@zcp/runtime/package.json"))) {
+      throw new Error("fixtures/diagnostics/node_modules/@zcp/runtime is missing; run pnpm install");
+    }
+    [text, json] = await Promise.all([
+      runZcpAsync(DIR, ["gen", "--check", "--force"]),
+      runZcpAsync(DIR, ["gen", "--check", "--force", "--reporter", "json"]),
+    ]);
+  });
+
+  it("text reporter: exits 1, stderr is exactly the golden, the checked-in output is up to date", () => {
+    expect(text.stderr).toBe(golden);
+    expect(text.status).toBe(1);
+    expect(text.stdout).not.toMatch(/^(stale|missing|extra):/m);
+    expect(text.stdout).toMatch(/^zcp gen --check: 5 tools, registry [0-9a-f]{12}, \d+ error\(s\), 3 warning\(s\); up to date/m);
+  });
+
+  it("json reporter: ok is false, every diagnostic is complete and matches the golden, check is clean", () => {
+    expect(json.status).toBe(1);
+    expect(json.stderr).toBe("");
+    const report = parseReport(json);
+    expect(report.ok).toBe(false);
+    expect(report.tools).toBe(5);
+    expect(report.check).toEqual({ stale: [], missing: [], extra: [] });
+    for (const d of report.diagnostics) {
+      expect(Object.keys(d).sort()).toEqual(["code", "column", "file", "line", "message", "severity"]);
+      expect(["error", "warning"]).toContain(d.severity);
+      expect(Object.keys(CODES)).toContain(d.code);
+      expect(d.message).not.toBe("");
+      expect(d.file).toMatch(/^src\/[a-z-]+\.ts$/);
+      expect(d.line).toBeGreaterThan(0);
+      expect(d.column).toBeGreaterThan(0);
+    }
+    expect(report.diagnostics.map(formatJson).map((line) => `${line}\n`).join("")).toBe(golden);
+  });
+
+  it("each theme file produces its code, and the valid file produces none", () => {
+    const THEMES: Record<string, string[]> = {
+      "syntax.ts": ["ZCP1101"],
+      "misplaced.ts": ["ZCP1102"],
+      "functions.ts": ["ZCP1201"],
+      "not-json.ts": ["ZCP1202"],
+      "unresolved.ts": ["ZCP1203"],
+      "untyped.ts": ["ZCP1204"],
+      "forms.ts": ["ZCP1205"],
+      "nested.ts": ["ZCP1206"],
+      "tags.ts": ["ZCP1301"],
+      "constraints.ts": ["ZCP1302"],
+      "warnings.ts": ["ZCP1303", "ZCP1304", "ZCP1305"],
+      "duplicate-ids.ts": ["ZCP1401"],
+      "alias-a.ts": ["ZCP1402"],
+      "alias-b.ts": ["ZCP1402"],
+      "names.ts": ["ZCP1403"],
+    };
+    const byFile = new Map<string, Set<string>>();
+    for (const match of golden.matchAll(/^src\/([^:]+):\d+:\d+ - (?:error|warning) (ZCP\d{4}): /gm)) {
+      byFile.set(match[1]!, (byFile.get(match[1]!) ?? new Set()).add(match[2]!));
+    }
+    expect([...byFile.keys()].sort()).toEqual(Object.keys(THEMES).sort());
+    for (const [file, codes] of Object.entries(THEMES)) {
+      for (const code of codes) expect(byFile.get(file), `${code} in ${file}`).toContain(code);
+    }
+    // The warnings are the only ones: every tool but the ZCP1305 one has a description.
+    expect(golden.match(/ - warning /g)).toHaveLength(3);
+  });
+
+  it("still generates the tools without errors (and only those)", () => {
+    const registry = JSON.parse(fs.readFileSync(path.join(DIR, "src/zcp.gen/registry.json"), "utf8")) as Registry;
+    expect(registry.tools.map((tool) => tool.alias)).toEqual([
+      "demo.add",
+      "demo.greet",
+      "warnings.computed_default",
+      "warnings.extra_param",
+      "warnings.undescribed",
+    ]);
+    // ZCP1304: the parameter is optional, without a recorded default.
+    const computed = registry.tools.find((tool) => tool.alias === "warnings.computed_default")!;
+    expect(computed.inputSchema.required).toEqual([]);
+    expect(computed.defaults).toEqual({});
+  });
+});
+
+describe("run-level diagnostics", () => {
+  const CONFIG = (config: unknown) => JSON.stringify(config);
+  const SOURCES = { "src/tools.ts": TOOL("scratch.echo", "echo"), "tsconfig.json": STRICT_TSCONFIG };
+
+  /**
+   * name → files and arguments of one scenario. Each runs once with the text reporter; those
+   * marked `json` run a second time with the JSON reporter, which must say the same.
+   */
+  const SCENARIOS = {
+    noConfig: { files: SOURCES, args: [], json: true },
+    invalidJson: { files: { ...SOURCES, "zcp.config.json": "{ include: [" }, args: [], json: true },
+    unknownKey: { files: { ...SOURCES, "zcp.config.json": CONFIG({ include: ["src/**/*.ts"], outdir: "gen" }) }, args: [] },
+    includeNotArray: { files: { ...SOURCES, "zcp.config.json": CONFIG({ include: "src/**/*.ts" }) }, args: [] },
+    outDirNotString: { files: { ...SOURCES, "zcp.config.json": CONFIG({ outDir: 42 }) }, args: [] },
+    outDirOutside: { files: { ...SOURCES, "zcp.config.json": CONFIG({ outDir: "../generated" }) }, args: [] },
+    missingExplicitConfig: { files: { ...SOURCES, "zcp.config.json": CONFIG({}) }, args: ["--config", "configs/zcp.json"] },
+    packageJsonWithoutZcp: { files: { ...SOURCES, "package.json": CONFIG({ name: "no-zcp-field", private: true }) }, args: [] },
+    packageJsonField: { files: { ...SOURCES, "package.json": CONFIG({ name: "zcp-field", zcp: { include: ["src/**/*.ts"] } }) }, args: [] },
+    missingTsconfig: { files: { ...SOURCES, "zcp.config.json": CONFIG({ tsconfig: "tsconfig.build.json" }) }, args: [] },
+    invalidTsconfig: { files: { ...SOURCES, "zcp.config.json": CONFIG({}), "tsconfig.json": '{ "compilerOptions": { "strict": true' }, args: [] },
+    noMatches: { files: { ...SOURCES, "zcp.config.json": CONFIG({ include: ["lib/**/*.ts"] }) }, args: [], json: true },
+    noTools: { files: { "src/plain.ts": "export const answer = 42;\n", "tsconfig.json": STRICT_TSCONFIG, "zcp.config.json": CONFIG({}) }, args: [] },
+  } satisfies Record<string, { files: Record<string, string>; args: string[]; json?: boolean }>;
+
+  type Name = keyof typeof SCENARIOS;
+  interface Outcome {
+    dir: string;
+    text: CliResult;
+    /** The diagnostics of the text run, parsed. */
+    diagnostics: JsonDiagnostic[];
+    json: JsonReport | null;
+  }
+  const results = {} as Record<Name, Outcome>;
+
+  beforeAll(async () => {
+    await Promise.all(
+      (Object.keys(SCENARIOS) as Name[]).map(async (name) => {
+        const scenario: { files: Record<string, string>; args: string[]; json?: boolean } = SCENARIOS[name];
+        const dir = scratch(scenario.files);
+        const text = await runZcpAsync(dir, ["gen", "--force", ...scenario.args]);
+        // After the text run, so that both see the same project (the text run may write).
+        const json = scenario.json ? parseReport(await runZcpAsync(dir, ["gen", "--force", "--reporter", "json", ...scenario.args])) : null;
+        const diagnostics = parseText(text.stderr);
+        for (const d of diagnostics) producedByRuns.add(d.code);
+        results[name] = { dir, text, diagnostics, json };
+      }),
+    );
+  });
+
+  /** The only diagnostic of a scenario; the JSON run, if any, reports the same one. */
+  function only(name: Name): JsonDiagnostic {
+    const { text, diagnostics, json } = results[name];
+    expect(diagnostics, `${name}: ${text.stderr}`).toHaveLength(1);
+    if (json) expect(json.diagnostics).toEqual(diagnostics);
+    return diagnostics[0]!;
+  }
+
+  /** A configuration error: exit 1, nothing generated, nothing on stdout. */
+  function configError(name: Name, file: string | null, message: string | RegExp): void {
+    const { dir, text, json } = results[name];
+    const d = only(name);
+    expect(d).toMatchObject({ severity: "error", code: "ZCP1001", file, line: file ? 1 : 0, column: file ? 1 : 0 });
+    if (typeof message === "string") expect(d.message).toBe(message);
+    else expect(d.message).toMatch(message);
+    expect(text.status).toBe(1);
+    expect(text.stdout).toBe("");
+    if (json) expect(json).toMatchObject({ ok: false, tools: 0, hash: null });
+    expect(fs.existsSync(path.join(dir, "src/zcp.gen"))).toBe(false);
+  }
+
+  it("ZCP1001: no configuration at all", () => {
+    configError("noConfig", null, /^no zcp\.config\.json, and no package\.json with a "zcp" field, in \/.+/);
+  });
+
+  it("ZCP1001: zcp.config.json is not valid JSON", () => {
+    configError("invalidJson", "zcp.config.json", /^zcp\.config\.json is not valid JSON: \S/);
+  });
+
+  it("ZCP1001: unknown key, naming the known ones", () => {
+    configError("unknownKey", "zcp.config.json", 'unknown configuration key "outdir" (known: include, exclude, tsconfig, outDir)');
+  });
+
+  it("ZCP1001: wrong-typed fields", () => {
+    configError("includeNotArray", "zcp.config.json", '"include" must be an array of non-empty glob strings');
+    configError("outDirNotString", "zcp.config.json", '"outDir" must be a non-empty string');
+  });
+
+  it("ZCP1001: outDir outside the project folder", () => {
+    configError("outDirOutside", "zcp.config.json", /^"outDir" must be a folder inside \/.+/);
+  });
+
+  it("ZCP1001: --config names a file that does not exist", () => {
+    configError("missingExplicitConfig", "configs/zcp.json", /^cannot read \/.*configs\/zcp\.json: ENOENT$/);
+  });
+
+  it("ZCP1001: package.json without a zcp field, and no zcp.config.json", () => {
+    configError("packageJsonWithoutZcp", null, /^no zcp\.config\.json, and no package\.json with a "zcp" field, in \/.+/);
+  });
+
+  it("a zcp field in package.json is a valid configuration (control)", () => {
+    const { dir, text } = results.packageJsonField;
+    expect(text.stderr).toBe("");
+    expect(text.status).toBe(0);
+    expect(registryAliases(dir)).toEqual(["scratch.echo"]);
+  });
+
+  it("ZCP1002: the configured tsconfig does not exist; the run goes on with defaults", () => {
+    const { dir, text } = results.missingTsconfig;
+    expect(only("missingTsconfig")).toEqual({
+      severity: "error",
+      code: "ZCP1002",
+      message: "cannot read tsconfig.build.json",
+      file: "tsconfig.build.json",
+      line: 1,
+      column: 1,
+    });
+    expect(text.status).toBe(1);
+    expect(text.stdout).toMatch(/^zcp gen: 1 tool, registry [0-9a-f]{12}, 1 error\(s\); /);
+    expect(registryAliases(dir)).toEqual(["scratch.echo"]);
+  });
+
+  it("ZCP1002: tsconfig.json is not valid JSON", () => {
+    const { text } = results.invalidTsconfig;
+    expect(only("invalidTsconfig")).toEqual({
+      severity: "error",
+      code: "ZCP1002",
+      message: "tsconfig.json: '}' expected.",
+      file: "tsconfig.json",
+      line: 1,
+      column: 1,
+    });
+    expect(text.status).toBe(1);
+  });
+
+  it("ZCP1003: include globs match nothing (a warning: exit 0, empty registry)", () => {
+    const { dir, text, json } = results.noMatches;
+    const d = only("noMatches");
+    expect(d).toMatchObject({ severity: "warning", code: "ZCP1003", file: null, line: 0, column: 0 });
+    expect(d.message).toMatch(/^include globs \["lib\/\*\*\/\*\.ts"\] match no files under \/.+/);
+    expect(text.status).toBe(0);
+    expect(json).toMatchObject({ ok: true, tools: 0 });
+    expect(registryAliases(dir)).toEqual([]);
+  });
+
+  it("ZCP1004: source files without any @tool (a warning: exit 0)", () => {
+    const { dir, text } = results.noTools;
+    expect(only("noTools")).toEqual({
+      severity: "warning",
+      code: "ZCP1004",
+      message: "no @tool functions in the 1 configured source file(s)",
+      file: null,
+      line: 0,
+      column: 0,
+    });
+    expect(text.status).toBe(0);
+    expect(text.stdout).toMatch(/^zcp gen: 0 tools, registry [0-9a-f]{12}, 1 warning\(s\); /);
+    expect(registryAliases(dir)).toEqual([]);
+  });
+
+  it("every code of CODES is covered by the golden or by a run-level scenario", () => {
+    const golden = new Set(parseText(fs.readFileSync(GOLDEN_FILE, "utf8")).map((d) => d.code));
+    for (const code of golden) expect(Object.keys(CODES)).toContain(code);
+    const uncovered = Object.keys(CODES).filter((code) => !golden.has(code) && !producedByRuns.has(code));
+    expect(uncovered).toEqual([]);
+    // And each family comes from where it belongs.
+    expect([...producedByRuns].sort()).toEqual(["ZCP1001", "ZCP1002", "ZCP1003", "ZCP1004"]);
+    expect([...golden].filter((code) => code < "ZCP1100")).toEqual([]);
+  });
+});
+
+function registryAliases(dir: string): string[] {
+  const registry = JSON.parse(fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8")) as Registry;
+  return registry.tools.map((tool) => tool.alias);
+}
+
+describe("a file that does not parse", () => {
+  it("gives ZCP1101 and the tools of the other files are still generated", () => {
+    const dir = scratch({
+      "zcp.config.json": "{}",
+      "tsconfig.json": STRICT_TSCONFIG,
+      "src/a-good.ts": TOOL("good.first", "first"),
+      "src/broken.ts": `${TOOL("broken.echo", "echo").replace("(value: string)", "(value: string")}`,
+      "src/z-good.ts": TOOL("good.last", "last"),
+    });
+    const result = runZcp(dir, ["gen", "--force"]);
+    expect(result.status).toBe(1);
+    const lines = result.stderr.split("\n").filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^src\/broken\.ts:\d+:\d+ - error ZCP1101: syntax error: .+/);
+    expect(lines[0]).toBe("src/broken.ts:6:35 - error ZCP1101: syntax error: ',' expected.");
+    expect(registryAliases(dir)).toEqual(expect.arrayContaining(["good.first", "good.last"]));
+    expect(result.stdout).toMatch(/^zcp gen: \d tools?, registry [0-9a-f]{12}, \d+ error\(s\); wrote registry\.json, wrote registry\.ts/);
+  });
+});
+
+describe("command-line usage", () => {
+  let dir: string;
+  let results: Record<"unknownFlag" | "badReporter" | "checkWatch", CliResult>;
+
+  beforeAll(async () => {
+    dir = scratch({ "zcp.config.json": "{}", "src/tools.ts": TOOL("usage.echo", "echo") });
+    const [unknownFlag, badReporter, checkWatch] = await Promise.all([
+      runZcpAsync(dir, ["gen", "--frobnicate"]),
+      runZcpAsync(dir, ["gen", "--reporter", "xml"]),
+      runZcpAsync(dir, ["gen", "--check", "--watch"]),
+    ]);
+    results = { unknownFlag, badReporter, checkWatch };
+  });
+
+  it("an unknown flag exits 2 with the usage on stderr", () => {
+    const { status, stdout, stderr } = results.unknownFlag;
+    expect(status).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^zcp: .*'--frobnicate'/);
+    expect(stderr).toContain("Usage: zcp gen [options]");
+    expect(stderr).toContain("--reporter <kind>");
+  });
+
+  it("--reporter xml exits 2", () => {
+    expect(results.badReporter).toEqual({ status: 2, stdout: "", stderr: 'zcp: --reporter must be text or json, got "xml"\n' });
+  });
+
+  it("--check --watch exits 2", () => {
+    expect(results.checkWatch).toEqual({ status: 2, stdout: "", stderr: "zcp: --check and --watch cannot be combined\n" });
+  });
+
+  it("nothing was generated by the refused runs", () => {
+    expect(fs.existsSync(path.join(dir, "src/zcp.gen"))).toBe(false);
+  });
+});
