@@ -11,6 +11,7 @@
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { Registry } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,14 +41,32 @@ interface JsonReport {
   cached: boolean;
 }
 
-/** Like `runZcp`, but asynchronous, so that independent runs can share the wall clock. */
+/**
+ * Like `runZcp`, but asynchronous, so that independent runs can share the wall clock. At most
+ * one run per CPU at a time: more only slows every run down.
+ */
 function runZcpAsync(cwd: string, args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [ZCP_BIN, ...args], { cwd, encoding: "utf8" }, (error, stdout, stderr) => {
-      const status = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      resolve({ status, stdout, stderr });
-    });
+    queue.push(() =>
+      execFile(process.execPath, [ZCP_BIN, ...args], { cwd, encoding: "utf8" }, (error, stdout, stderr) => {
+        running--;
+        next();
+        resolve({ status: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      }),
+    );
+    next();
   });
+}
+
+const PARALLEL = Math.max(1, os.availableParallelism());
+const queue: (() => void)[] = [];
+let running = 0;
+
+function next(): void {
+  while (running < PARALLEL && queue.length > 0) {
+    running++;
+    queue.shift()!();
+  }
 }
 
 function parseReport(result: CliResult): JsonReport {

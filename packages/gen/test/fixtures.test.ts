@@ -3,6 +3,7 @@
  * byte-identical from another checkout path and file order, prettier leaves it unchanged,
  * planner lines parse back, and hashes recompute from the definitions.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -69,6 +70,14 @@ for (const name of NAMES) {
         expect(await prettier.format(content, PRETTIER_OPTIONS)).toBe(content);
       }
     });
+
+    if (name !== "diagnostics") {
+      it("type-checks, generated files included, under strict settings (tsc --noEmit)", () => {
+        const tsc = spawnSync(path.join(REPO, "node_modules/.bin/tsc"), ["-p", path.join(dir, "tsconfig.json"), "--noEmit"], { encoding: "utf8" });
+        expect(tsc.stdout + tsc.stderr).toBe("");
+        expect(tsc.status).toBe(0);
+      });
+    }
 
     it("has planner lines that parse back to the same tool", () => {
       for (const tool of registry.tools) {

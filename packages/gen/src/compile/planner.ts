@@ -33,7 +33,10 @@ export function renderPlannerLine(tool: PlannerInput): string {
 export function renderType(schema: Schema): string {
   if (typeof schema.$ref === "string") return schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1) || "any";
   if (schema.const !== undefined) return renderLiteral(schema.const as JsonValue, false);
-  if (Array.isArray(schema.enum)) return schema.enum.map((value: JsonValue) => renderLiteral(value, schema.enum.length > 1)).join("|") || "any";
+  if (Array.isArray(schema.enum)) {
+    const values = schema.enum as JsonValue[];
+    return values.map((value) => renderLiteral(value, values.length > 1)).join("|") || "any";
+  }
   if (Array.isArray(schema.anyOf)) return (schema.anyOf as unknown[]).map((member) => (isSchema(member) ? renderType(member) : "any")).join("|") || "any";
   const type = schema.type;
   if (Array.isArray(type)) return type.map((t) => renderType({ ...schema, type: t })).join("|") || "any";

@@ -95,9 +95,9 @@ export function extractTool(declaration: ToolDeclaration, checker: ts.TypeChecke
   return { tool: diagnostics.some((d) => d.severity === "error") ? null : tool, diagnostics };
 }
 
-type ToolOptions = Pick<ExtractedTool, "alias" | "id" | "title" | "outputMode" | "groups" | "stages" | "flags" | "scopes" | "deprecated"> & {
-  handleKind: string | null;
-};
+type ToolOptions = {
+  -readonly [K in "alias" | "id" | "title" | "outputMode" | "groups" | "stages" | "flags" | "scopes" | "deprecated"]: ExtractedTool[K];
+} & { handleKind: string | null };
 
 function readToolTags(tags: Tag[], report: (node: ts.Node, code: Code, message: string) => void): ToolOptions {
   const options: ToolOptions = {

@@ -313,7 +313,7 @@ export class SchemaConverter {
   describe(schema: Schema, declaration: ts.Node | undefined, site: ts.Node): Schema {
     const doc = declaration ? ownDocs(declaration).at(-1) : undefined;
     if (!doc) return schema;
-    const out = schema.$ref !== undefined ? { $ref: schema.$ref } : { ...schema };
+    const out: Schema = { ...schema };
     const description = docText(doc);
     if (description) out.description = description;
     applySchemaTags(out, tagsOf(doc), this.reportAt(site));
