@@ -16,7 +16,7 @@ import path from "node:path";
 import type { Registry } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODES } from "../src/diagnostics.js";
-import { FIXTURES, STRICT_TSCONFIG, ZCP_BIN, runZcp, scratchProject, type CliResult } from "./helpers.js";
+import { FIXTURES, STRICT_TSCONFIG, ZCP_BIN, scratchProject, type CliResult } from "./helpers.js";
 
 const DIR = path.join(FIXTURES, "diagnostics");
 const GOLDEN_FILE = path.join(DIR, "expected-diagnostics.txt");
@@ -69,6 +69,24 @@ function next(): void {
   }
 }
 
+/**
+ * The runs of one describe block, started once. Every block registers its runs while the file
+ * is collected; the file-level `beforeAll` starts them all, so they share the pool instead of
+ * waiting for the blocks before them, and each block's own `beforeAll` awaits its runs.
+ */
+const groups: (() => Promise<unknown>)[] = [];
+
+function runs<T>(start: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  const get = () => (promise ??= start());
+  groups.push(get);
+  return get;
+}
+
+beforeAll(async () => {
+  await Promise.allSettled(groups.map((get) => get()));
+});
+
 function parseReport(result: CliResult): JsonReport {
   const lines = result.stdout.split("\n").filter((line) => line !== "");
   expect(lines, `one JSON line on stdout, got:\n${result.stdout}\nstderr:\n${result.stderr}`).toHaveLength(1);
@@ -120,15 +138,18 @@ describe("fixtures/diagnostics", () => {
   const golden = fs.readFileSync(GOLDEN_FILE, "utf8");
   let text: CliResult;
   let json: CliResult;
-
-  beforeAll(async () => {
+  const started = runs(async () => {
     if (!fs.existsSync(path.join(DIR, "node_modules/@zcp/runtime/package.json"))) {
       throw new Error("fixtures/diagnostics/node_modules/@zcp/runtime is missing; run pnpm install");
     }
-    [text, json] = await Promise.all([
+    return Promise.all([
       runZcpAsync(DIR, ["gen", "--check", "--force"]),
       runZcpAsync(DIR, ["gen", "--check", "--force", "--reporter", "json"]),
     ]);
+  });
+
+  beforeAll(async () => {
+    [text, json] = await started();
   });
 
   it("text reporter: exits 1, stderr is exactly the golden, the checked-in output is up to date", () => {
@@ -236,9 +257,8 @@ describe("run-level diagnostics", () => {
     json: JsonReport | null;
   }
   const results = {} as Record<Name, Outcome>;
-
-  beforeAll(async () => {
-    await Promise.all(
+  const started = runs(() =>
+    Promise.all(
       (Object.keys(SCENARIOS) as Name[]).map(async (name) => {
         const scenario: { files: Record<string, string>; args: string[]; json?: boolean } = SCENARIOS[name];
         const dir = scratch(scenario.files);
@@ -249,7 +269,11 @@ describe("run-level diagnostics", () => {
         for (const d of diagnostics) producedByRuns.add(d.code);
         results[name] = { dir, text, diagnostics, json };
       }),
-    );
+    ),
+  );
+
+  beforeAll(async () => {
+    await started();
   });
 
   /** The only diagnostic of a scenario; the JSON run, if any, reports the same one. */
@@ -379,15 +403,24 @@ function registryAliases(dir: string): string[] {
 }
 
 describe("a file that does not parse", () => {
-  it("gives ZCP1101 and the tools of the other files are still generated", () => {
-    const dir = scratch({
+  let dir: string;
+  let result: CliResult;
+  const started = runs(async () => {
+    const project = scratch({
       "zcp.config.json": "{}",
       "tsconfig.json": STRICT_TSCONFIG,
       "src/a-good.ts": TOOL("good.first", "first"),
-      "src/broken.ts": `${TOOL("broken.echo", "echo").replace("(value: string)", "(value: string")}`,
+      "src/broken.ts": TOOL("broken.echo", "echo").replace("(value: string)", "(value: string"),
       "src/z-good.ts": TOOL("good.last", "last"),
     });
-    const result = runZcp(dir, ["gen", "--force"]);
+    return [project, await runZcpAsync(project, ["gen", "--force"])] as const;
+  });
+
+  beforeAll(async () => {
+    [dir, result] = await started();
+  });
+
+  it("gives ZCP1101 and the tools of the other files are still generated", () => {
     expect(result.status).toBe(1);
     const lines = result.stderr.split("\n").filter(Boolean);
     expect(lines.length).toBeGreaterThan(0);
@@ -401,15 +434,18 @@ describe("a file that does not parse", () => {
 describe("command-line usage", () => {
   let dir: string;
   let results: Record<"unknownFlag" | "badReporter" | "checkWatch", CliResult>;
+  const started = runs(async () => {
+    const project = scratch({ "zcp.config.json": "{}", "src/tools.ts": TOOL("usage.echo", "echo") });
+    const [unknownFlag, badReporter, checkWatch] = await Promise.all([
+      runZcpAsync(project, ["gen", "--frobnicate"]),
+      runZcpAsync(project, ["gen", "--reporter", "xml"]),
+      runZcpAsync(project, ["gen", "--check", "--watch"]),
+    ]);
+    return { project, results: { unknownFlag, badReporter, checkWatch } };
+  });
 
   beforeAll(async () => {
-    dir = scratch({ "zcp.config.json": "{}", "src/tools.ts": TOOL("usage.echo", "echo") });
-    const [unknownFlag, badReporter, checkWatch] = await Promise.all([
-      runZcpAsync(dir, ["gen", "--frobnicate"]),
-      runZcpAsync(dir, ["gen", "--reporter", "xml"]),
-      runZcpAsync(dir, ["gen", "--check", "--watch"]),
-    ]);
-    results = { unknownFlag, badReporter, checkWatch };
+    ({ project: dir, results } = await started());
   });
 
   it("an unknown flag exits 2 with the usage on stderr", () => {

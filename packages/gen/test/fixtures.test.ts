@@ -11,7 +11,7 @@ import * as prettier from "prettier";
 import { canonicalJson, combineToolHashes, parsePlannerLine, sha12, type JsonValue, type Registry } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import { PRETTIER_OPTIONS } from "../src/emit/format.js";
-import { FIXTURES, REPO, runZcp } from "./helpers.js";
+import { ajv, FIXTURES, REPO, runZcp } from "./helpers.js";
 
 const NAMES = ["weather", "kitchen-sink", "diagnostics"];
 
@@ -78,6 +78,14 @@ for (const name of NAMES) {
         expect(tsc.status).toBe(0);
       });
     }
+
+    it("has schemas that compile with Ajv (draft 2020-12, strict)", () => {
+      for (const tool of registry.tools) {
+        const instance = ajv();
+        expect(() => instance.compile(tool.inputSchema), tool.alias).not.toThrow();
+        if (tool.outputSchema) expect(() => instance.compile(tool.outputSchema!), tool.alias).not.toThrow();
+      }
+    });
 
     it("has planner lines that parse back to the same tool", () => {
       for (const tool of registry.tools) {

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const ZCP_BIN = path.join(REPO, "packages/gen/bin/zcp.js");
@@ -35,3 +37,14 @@ export function scratchProject(files: Record<string, string>): string {
 export const STRICT_TSCONFIG = JSON.stringify({
   compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, noEmit: true },
 });
+
+/**
+ * The oracle for generated schemas: Ajv, draft 2020-12, formats on, strict, except two lints
+ * that flag legitimate schemas: type lists (`["string","null"]`) and tuples with optional
+ * items (minItems below the prefixItems count).
+ */
+export function ajv(): Ajv2020 {
+  const instance = new Ajv2020({ strict: true, allowUnionTypes: true, strictTuples: false });
+  addFormats.default(instance);
+  return instance;
+}
