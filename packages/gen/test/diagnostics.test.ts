@@ -7,7 +7,8 @@
  * - a file that does not parse does not stop the other files' tools from being generated;
  * - command-line usage errors exit 2.
  *
- * Spawns are shared: each block runs its commands once, concurrently, in `beforeAll`.
+ * Each spawn of the binary costs about a second, so every block runs its commands once, before
+ * its tests, and all blocks' runs share one pool of processes (see `runs`).
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -234,7 +235,7 @@ describe("run-level diagnostics", () => {
    */
   const SCENARIOS = {
     noConfig: { files: SOURCES, args: [], json: true },
-    invalidJson: { files: { ...SOURCES, "zcp.config.json": "{ include: [" }, args: [], json: true },
+    invalidJson: { files: { ...SOURCES, "zcp.config.json": "{ include: [" }, args: [] },
     unknownKey: { files: { ...SOURCES, "zcp.config.json": CONFIG({ include: ["src/**/*.ts"], outdir: "gen" }) }, args: [] },
     includeNotArray: { files: { ...SOURCES, "zcp.config.json": CONFIG({ include: "src/**/*.ts" }) }, args: [] },
     outDirNotString: { files: { ...SOURCES, "zcp.config.json": CONFIG({ outDir: 42 }) }, args: [] },
