@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig, type Config } from "./config.js";
-import { diagnosticToJson, formatDiagnostic, hasErrors, relativePath, type Diagnostic } from "./diagnostics.js";
+import { diagnosticToJson, formatDiagnostic, hasErrors, hasRunErrors, relativePath, type Diagnostic } from "./diagnostics.js";
 import { readFastPath, saveFastPath } from "./cache.js";
 import type { Generator, GenerateResult } from "./pipeline.js";
 import { compareOutput, isClean, writeOutput, type OutputState } from "./write.js";
@@ -112,13 +112,14 @@ async function once(config: Config, options: Options, cwd: string): Promise<numb
   const summary = apply(config, options, result, state);
   summary.ms = performance.now() - started;
   report(options, cwd, summary);
-  if (isClean(state) || !options.check) await saveFastPath(config, result);
+  if ((isClean(state) || !options.check) && !hasRunErrors(result.diagnostics)) await saveFastPath(config, result);
   return hasErrors(result.diagnostics) || (options.check && !isClean(state)) ? 1 : 0;
 }
 
 function apply(config: Config, options: Options, result: GenerateResult, state: OutputState): Summary {
   const base = { diagnostics: result.diagnostics, outDir: config.outDir, tools: result.registry.tools.length, hash: result.registry.hash };
   if (options.check) return { ...base, state, written: [], removed: [] };
+  if (hasRunErrors(result.diagnostics)) return { ...base, state: null, written: [], removed: [] };
   const { written, removed } = writeOutput(config.outDir, result.files, state);
   return { ...base, state: null, written, removed };
 }
@@ -167,7 +168,7 @@ async function watch(config: Config, options: Options, cwd: string): Promise<num
       return;
     }
     const summary = apply(config, options, result, compareOutput(config.outDir, result.files));
-    await saveFastPath(config, result);
+    if (!hasRunErrors(result.diagnostics)) await saveFastPath(config, result);
     rewatch(result.inputs);
     summary.ms = performance.now() - started;
     report(options, cwd, summary);
@@ -239,7 +240,8 @@ function report(options: Options, cwd: string, summary: Summary): void {
     return;
   }
   const changes = [...summary.written.map((f) => `wrote ${f}`), ...summary.removed.map((f) => `removed ${f}`)];
-  process.stdout.write(`zcp gen: ${counts}; ${changes.length ? changes.join(", ") : "up to date"}${summary.cached ? " (cached)" : ""}${time}\n`);
+  const outcome = hasRunErrors(summary.diagnostics) ? "nothing written" : changes.length ? changes.join(", ") : "up to date";
+  process.stdout.write(`zcp gen: ${counts}; ${outcome}${summary.cached ? " (cached)" : ""}${time}\n`);
 }
 
 function version(): string {

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { diagnostic, type Diagnostic } from "./diagnostics.js";
+import { diagnostic, relativePath, type Diagnostic } from "./diagnostics.js";
 
 export interface ConfigInput {
   /** Source globs, relative to the config folder. */
@@ -45,8 +45,10 @@ export function loadConfig(cwd: string, explicit?: string): ConfigResult {
     try {
       text = fs.readFileSync(file, "utf8");
     } catch (error) {
-      if (explicit) return fail(file, `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-      continue;
+      if (!explicit) continue;
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : String(code ?? error);
+      return { config: null, diagnostics: [diagnostic("error", "ZCP1001", `cannot read the configuration ${relativePath(cwd, file)}: ${why}`)] };
     }
     let json: unknown;
     try {
@@ -57,7 +59,7 @@ export function loadConfig(cwd: string, explicit?: string): ConfigResult {
     const isPackageJson = path.basename(file) === "package.json";
     const raw = isPackageJson ? (json as { zcp?: unknown } | null)?.zcp : json;
     if (raw === undefined && isPackageJson) {
-      if (explicit) return fail(file, `${file} has no "zcp" field`);
+      if (explicit) return fail(file, `${relativePath(cwd, file)} has no "zcp" field`);
       continue;
     }
     return validate(file, raw);
@@ -65,7 +67,7 @@ export function loadConfig(cwd: string, explicit?: string): ConfigResult {
   return {
     config: null,
     diagnostics: [
-      diagnostic("error", "ZCP1001", `no zcp.config.json, and no package.json with a "zcp" field, in ${cwd}`),
+      diagnostic("error", "ZCP1001", `no zcp.config.json, and no package.json with a "zcp" field, in the current folder (${cwd}); or name one with --config`),
     ],
   };
 }
@@ -98,8 +100,9 @@ function validate(file: string, raw: unknown): ConfigResult {
   if (tsconfigPath !== undefined) tsconfig = path.resolve(root, tsconfigPath);
   else if (fs.existsSync(path.join(root, "tsconfig.json"))) tsconfig = path.join(root, "tsconfig.json");
   const outDir = path.resolve(root, (input.outDir as string | undefined) ?? DEFAULTS.outDir);
-  if (path.relative(root, outDir).startsWith("..") || outDir === root) {
-    return fail(file, `"outDir" must be a folder inside ${root}`);
+  const inside = path.relative(root, outDir);
+  if (inside === "" || inside === ".." || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) {
+    return fail(file, `"outDir" must be a folder inside the configuration's folder, got "${input.outDir as string}"`);
   }
   return {
     config: {

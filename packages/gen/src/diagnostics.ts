@@ -55,6 +55,14 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
   return diagnostics.some((d) => d.severity === "error");
 }
 
+/**
+ * Errors about the run as a whole (configuration, tsconfig, no source files): the output would
+ * be a guess, so nothing is written. Errors in single tools only leave those tools out.
+ */
+export function hasRunErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === "error" && d.code.startsWith("ZCP10"));
+}
+
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return (
     (a.file ?? "").localeCompare(b.file ?? "") ||

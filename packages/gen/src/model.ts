@@ -24,7 +24,8 @@ export function buildModel(tools: readonly ExtractedTool[], root: string): { def
     const groups = new Map<string, typeof drafts>();
     for (const draft of drafts) groups.set(draft[key], [...(groups.get(draft[key]) ?? []), draft]);
     for (const [value, group] of groups) {
-      if (group.length < 2) continue;
+      // Equal aliases give equal derived ids and names: one ZCP1402 says it all.
+      if (group.length < 2 || (key !== "alias" && new Set(group.map((draft) => draft.alias)).size < 2)) continue;
       for (const draft of group) {
         rejected.add(draft.tool);
         const others = group.filter((other) => other !== draft).map((other) => `${relativePath(root, other.tool.file)}:${other.tool.line}`);

@@ -50,7 +50,7 @@ export class Generator {
     const checker = program.getTypeChecker();
     const diagnostics: Diagnostic[] = [...this.projectDiagnostics];
     if (sources.length === 0) {
-      diagnostics.push(diagnostic("warning", "ZCP1003", `include globs ${JSON.stringify(this.config.include)} match no files under ${this.config.root}`));
+      diagnostics.push(diagnostic("error", "ZCP1003", `include globs ${JSON.stringify(this.config.include)} match no files in the configuration's folder`));
     }
     const extractions: Extraction[] = [];
     const live = new Set<string>();
@@ -59,6 +59,8 @@ export class Generator {
       if (!sourceFile) continue;
       const syntax = syntaxDiagnostics(program, sourceFile);
       diagnostics.push(...syntax);
+      // A file that does not parse is not guessed at: its tools are left out until it does.
+      if (syntax.length > 0) continue;
       const found = findTools(sourceFile);
       diagnostics.push(...found.diagnostics);
       for (const declaration of found.tools) {

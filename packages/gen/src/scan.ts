@@ -53,14 +53,21 @@ export function createProject(config: Config): LoadedProject {
   const at = { file: tsconfig, line: 1, column: 1 };
   const text = ts.sys.readFile(tsconfig);
   if (text === undefined) {
-    return { project: fallback(), diagnostics: [diagnostic("error", "ZCP1002", `cannot read ${relativePath(config.root, tsconfig)}`, at)], configFiles: [] };
+    return { project: fallback(), diagnostics: [diagnostic("error", "ZCP1002", `cannot read the tsconfig ${relativePath(config.root, tsconfig)}: no such file`)], configFiles: [] };
   }
   const json = ts.parseJsonText(tsconfig, text);
   const parsed = ts.parseJsonSourceFileConfigFileContent(json, ts.sys, path.dirname(tsconfig), undefined, tsconfig);
   const problems = [...((json as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? []), ...parsed.errors];
   const diagnostics = problems
     .filter((error) => error.category === ts.DiagnosticCategory.Error && error.code !== NO_INPUTS_FOUND)
-    .map((error) => diagnostic("error", "ZCP1002", `${relativePath(config.root, tsconfig)}: ${ts.flattenDiagnosticMessageText(error.messageText, "\n")}`, at));
+    .map((error) =>
+      diagnostic(
+        "error",
+        "ZCP1002",
+        `tsconfig: ${ts.flattenDiagnosticMessageText(error.messageText, "\n")}`,
+        error.file && error.start !== undefined ? positionOf(error.file, error.start) : at,
+      ),
+    );
   const extended = (json as { extendedSourceFiles?: string[] }).extendedSourceFiles ?? [];
   return {
     project: new Project({ compilerOptions: { ...parsed.options, noEmit: true }, skipAddingFilesFromTsConfig: true }),
@@ -85,31 +92,39 @@ const DEFAULT_COMPILER_OPTIONS: ts.CompilerOptions = {
 export function syntaxDiagnostics(program: ts.Program, sourceFile: ts.SourceFile): Diagnostic[] {
   return program.getSyntacticDiagnostics(sourceFile).map((d) => {
     const at = positionOf(sourceFile, d.start ?? 0);
-    return diagnostic("error", "ZCP1101", `syntax error: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`, at);
+    return diagnostic("error", "ZCP1101", `syntax error: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")} (the tools of this file are left out)`, at);
   });
 }
 
-/** Finds the `@tool` functions of one file; misplaced `@tool` tags become ZCP1102 diagnostics. */
+/**
+ * Finds the `@tool` functions of one file. A `@tool` tag anywhere else (a method, a class, a
+ * declaration without a body, a non-exported function...) is a ZCP1102 diagnostic.
+ */
 export function findTools(sourceFile: ts.SourceFile): { tools: ToolDeclaration[]; diagnostics: Diagnostic[] } {
   const tools: ToolDeclaration[] = [];
   const diagnostics: Diagnostic[] = [];
+  const placed = new Set<ts.JSDoc>();
   const misplaced = (node: ts.Node, why: string) =>
     diagnostics.push(diagnostic("error", "ZCP1102", `@tool ${why}`, positionOf(sourceFile, node.getStart(sourceFile))));
-  const exported = exportedLocalNames(sourceFile);
+  const exported = exportedNames(sourceFile);
+  const accept = (fn: ts.SignatureDeclaration, docHost: ts.Node, jsDoc: ts.JSDoc, localName: string) => {
+    placed.add(jsDoc);
+    const exportName = hasModifier(docHost, ts.SyntaxKind.ExportKeyword) ? localName : exported.get(localName);
+    if (exportName === undefined) misplaced(docHost, `function "${localName}" is not exported`);
+    else tools.push({ fn, docHost, jsDoc, exportName, sourceFile });
+  };
 
   for (const statement of sourceFile.statements) {
+    const jsDoc = toolDoc(statement);
+    if (!jsDoc) continue;
     if (ts.isFunctionDeclaration(statement)) {
-      const jsDoc = toolDoc(statement);
-      if (!jsDoc) continue;
+      placed.add(jsDoc);
       const name = statement.name?.text;
-      if (!name) misplaced(statement, "needs a named function (default exports cannot be dispatched by name)");
-      else if (!statement.body) continue; // an overload signature; the implementation carries the tag
-      else if (!isExported(statement, name, exported)) misplaced(statement, `function "${name}" is not exported`);
-      else if (hasModifier(statement, ts.SyntaxKind.DefaultKeyword)) misplaced(statement, "cannot be on a default export; export the function by name");
-      else tools.push({ fn: statement, docHost: statement, jsDoc, exportName: name, sourceFile });
+      if (!name || hasModifier(statement, ts.SyntaxKind.DefaultKeyword)) misplaced(statement, "cannot be on a default export; export the function by name");
+      else if (!statement.body) misplaced(statement, `"${name}" has no body (an overload signature or a declaration); put @tool on the one implementation`);
+      else accept(statement, statement, jsDoc, name);
     } else if (ts.isVariableStatement(statement)) {
-      const jsDoc = toolDoc(statement);
-      if (!jsDoc) continue;
+      placed.add(jsDoc);
       const declarations = statement.declarationList.declarations;
       const declaration = declarations[0]!;
       const init = declaration.initializer && skipParentheses(declaration.initializer);
@@ -119,17 +134,32 @@ export function findTools(sourceFile: ts.SourceFile): { tools: ToolDeclaration[]
         misplaced(statement, `"${declaration.name.text}" is not initialized with an arrow function or function expression`);
       } else if (!(statement.declarationList.flags & ts.NodeFlags.Const)) {
         misplaced(statement, `"${declaration.name.text}" must be declared with const`);
-      } else if (!isExported(statement, declaration.name.text, exported)) {
-        misplaced(statement, `"${declaration.name.text}" is not exported`);
       } else {
-        tools.push({ fn: init, docHost: statement, jsDoc, exportName: declaration.name.text, sourceFile });
+        accept(init, statement, jsDoc, declaration.name.text);
       }
-    } else {
-      const jsDoc = toolDoc(statement);
-      if (jsDoc) misplaced(statement, "must be on an exported function declaration or an exported const arrow function");
     }
   }
+  // Anything else that carries @tool: a class, an interface, a method, a nested function...
+  const visit = (node: ts.Node) => {
+    const jsDoc = toolDoc(node);
+    if (jsDoc && !placed.has(jsDoc)) {
+      placed.add(jsDoc);
+      misplaced(node, `must be on an exported function declaration or an exported const arrow function, not on ${describeNode(node)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sourceFile, visit);
   return { tools, diagnostics };
+}
+
+function describeNode(node: ts.Node): string {
+  if (ts.isClassDeclaration(node)) return "a class";
+  if (ts.isInterfaceDeclaration(node)) return "an interface";
+  if (ts.isMethodDeclaration(node) || ts.isMethodSignature(node)) return "a method";
+  if (ts.isPropertyDeclaration(node) || ts.isPropertySignature(node) || ts.isPropertyAssignment(node)) return "a property";
+  if (ts.isTypeAliasDeclaration(node)) return "a type alias";
+  if (ts.isFunctionDeclaration(node)) return "a nested function";
+  return `a ${ts.SyntaxKind[node.kind]}`;
 }
 
 function skipParentheses(node: ts.Expression): ts.Expression {
@@ -151,17 +181,14 @@ function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 }
 
-function isExported(node: ts.Node, name: string, exportedNames: ReadonlySet<string>): boolean {
-  return hasModifier(node, ts.SyntaxKind.ExportKeyword) || exportedNames.has(name);
-}
-
-/** Local names exported through `export { a, b as c }` lists (the export must keep the local name). */
-function exportedLocalNames(sourceFile: ts.SourceFile): Set<string> {
-  const names = new Set<string>();
+/** Local names exported through `export { a, b as c }` lists, mapped to their exported names. */
+function exportedNames(sourceFile: ts.SourceFile): Map<string, string> {
+  const names = new Map<string, string>();
   for (const statement of sourceFile.statements) {
-    if (ts.isExportDeclaration(statement) && !statement.moduleSpecifier && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+    if (ts.isExportDeclaration(statement) && !statement.moduleSpecifier && !statement.isTypeOnly && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
       for (const element of statement.exportClause.elements) {
-        if (!element.propertyName || element.propertyName.getText(sourceFile) === element.name.text) names.add(element.name.text);
+        const local = (element.propertyName ?? element.name).getText(sourceFile);
+        if (!names.has(local) && element.name.getText(sourceFile) !== "default") names.set(local, element.name.getText(sourceFile));
       }
     }
   }

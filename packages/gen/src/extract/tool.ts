@@ -46,6 +46,8 @@ export interface Extraction {
 }
 
 const OUTPUT_MODES = new Set<OutputMode>(["scalar", "handle", "auto"]);
+/** Tags that say one thing; a second one is a mistake, not an override. */
+const ONCE = new Set(["tool", "id", "title", "output", "handleKind", "deprecated"]);
 const FLAGS = new Set<ToolFlag>(["readonly", "idempotent", "destructive", "approval"]);
 const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 const ID = /^[A-Za-z0-9_]{1,32}$/;
@@ -65,6 +67,10 @@ export function extractTool(declaration: ToolDeclaration, checker: ts.TypeChecke
   const description = docText(jsDoc);
   if (!description) report(declaration.jsDoc, "ZCP1305", "tool has no description; the model picks tools by it", "warning");
 
+  if (fn.typeParameters?.length) {
+    report(fn.typeParameters[0]!, "ZCP1205", "a tool cannot be generic: its parameters need one JSON Schema; use concrete types");
+    return { tool: null, diagnostics };
+  }
   const input = extractParameters(fn, tags, new SchemaConverter(host("input")), checker, report);
 
   const signature = checker.getSignatureFromDeclaration(fn);
@@ -119,7 +125,13 @@ function readToolTags(tags: Tag[], report: (node: ts.Node, code: Code, message: 
     if (list.length === 0) report(tag.node, "ZCP1301", `@${tag.name}: expected at least one ${what}`);
     return [...new Set(list.filter((word) => pattern.test(word)))].sort();
   };
+  const seen = new Set<string>();
   for (const tag of tags) {
+    if (ONCE.has(tag.name) && seen.has(tag.name)) {
+      report(tag.node, "ZCP1301", `@${tag.name} is given more than once`);
+      continue;
+    }
+    seen.add(tag.name);
     switch (tag.name) {
       case "tool":
         if (tag.text === "") break;
@@ -154,9 +166,8 @@ function readToolTags(tags: Tag[], report: (node: ts.Node, code: Code, message: 
       case "flags": {
         const flags = tag.text.split(/[\s,]+/).filter(Boolean);
         const unknown = flags.filter((flag) => !FLAGS.has(flag as ToolFlag));
-        if (unknown.length > 0 || flags.length === 0) {
-          report(tag.node, "ZCP1301", `@flags: unknown flag "${unknown[0] ?? ""}" (known: ${[...FLAGS].join(", ")})`);
-        }
+        if (flags.length === 0) report(tag.node, "ZCP1301", `@flags: expected at least one flag (${[...FLAGS].join(", ")})`);
+        else if (unknown.length > 0) report(tag.node, "ZCP1301", `@flags: unknown flag "${unknown[0]}" (known: ${[...FLAGS].join(", ")})`);
         options.flags = [...new Set(flags.filter((flag): flag is ToolFlag => FLAGS.has(flag as ToolFlag)))].sort();
         break;
       }
@@ -186,6 +197,8 @@ function extractParameters(
   const params: { node: ts.ParameterDeclaration; type: ts.Type }[] = [];
   fn.parameters.forEach((node, index) => {
     const type = checker.getTypeAtLocation(node);
+    // `this: T` is a type annotation, not an argument.
+    if (ts.isIdentifier(node.name) && node.name.text === "this") return;
     if (node.dotDotDotToken) report(node, "ZCP1205", "rest parameters are not supported; use an array parameter");
     else if (converter.special(nonUndefined(type))?.kind === "context") context = index;
     else if (!node.type && type.flags & ts.TypeFlags.Any) report(node, "ZCP1204", `parameter "${node.name.getText()}" has no type annotation`);

@@ -35,8 +35,6 @@ interface Pending {
   recursive: boolean;
 }
 
-const JSON_INCOMPATIBLE = new Set(["Map", "Set", "WeakMap", "WeakSet", "Promise", "RegExp", "Error", "Function", "Symbol", "BigInt"]);
-
 export class SchemaConverter {
   private readonly pending = new Map<ts.Type, Pending>();
   private readonly defNames = new Map<ts.Type, string>();
@@ -115,7 +113,7 @@ export class SchemaConverter {
     const checker = this.checker;
     if (f & ts.TypeFlags.Any) {
       if ((type as { intrinsicName?: string }).intrinsicName === "error") {
-        return this.fail(node ?? site, "ZCP1203", `cannot resolve type "${typeText(checker, type, node)}"`);
+        return this.fail(node ?? site, "ZCP1203", `cannot resolve type "${typeText(checker, type, node)}"${importHint(checker, node)}`);
       }
       if (this.host.direction === "output") return {};
       return this.fail(node ?? site, "ZCP1204", "type is `any`; give a precise type (or `unknown` for any JSON value)");
@@ -152,14 +150,15 @@ export class SchemaConverter {
         return this.fail(node ?? site, "ZCP1206", "Handle and ToolContext are only allowed as the type of a tool parameter");
       }
       const symbol = type.getSymbol();
-      const libName = symbol && isLibSymbol(symbol) ? symbol.getName() : undefined;
+      const libName = symbol && isLibSymbol(symbol) && !symbol.getName().startsWith("__") ? symbol.getName() : undefined;
       if (libName === "Date") return { type: "string", format: "date-time" };
-      if (libName && JSON_INCOMPATIBLE.has(libName)) return this.fail(node ?? site, "ZCP1202", `${libName} is not representable as JSON; use a plain object or array`);
       if (checker.isArrayType(type)) {
         const element = checker.getTypeArguments(type as ts.TypeReference)[0]!;
         return { type: "array", items: this.convert(element, elementNode(checker, node, element), node ?? site) };
       }
       if (checker.isTupleType(type)) return this.tuple(type as ts.TupleTypeReference, node, site);
+      // Built-in classes (URL, Map, Uint8Array, Generator...) are behaviour, not data.
+      if (libName) return this.fail(node ?? site, "ZCP1202", `${libName} is not representable as JSON; use a plain object, array or string`);
       if (checker.getSignaturesOfType(type, ts.SignatureKind.Call).length > 0 || checker.getSignaturesOfType(type, ts.SignatureKind.Construct).length > 0) {
         return this.fail(node ?? site, "ZCP1201", `function type "${typeText(checker, type, node)}" is not representable as JSON`);
       }
@@ -298,7 +297,9 @@ export class SchemaConverter {
       const written = declaration && (ts.isPropertySignature(declaration) || ts.isPropertyDeclaration(declaration)) ? declaration.type : undefined;
       const at = declaration ?? site;
       if (declaration && (ts.isMethodSignature(declaration) || ts.isMethodDeclaration(declaration))) {
-        this.host.report(declaration, "ZCP1201", `method "${property.getName()}" is not representable as JSON`);
+        // Point at the user's code: a method declared in a .d.ts is reported where the type is used.
+        const where = declaration.getSourceFile().isDeclarationFile ? site : declaration;
+        this.host.report(where, "ZCP1201", `method "${property.getName()}" of "${this.checker.typeToString(type)}" is not representable as JSON`);
         continue;
       }
       const schema = this.convert(propertyType, faithful(checker, written, propertyType), written ?? at);
@@ -450,6 +451,16 @@ function objectName(type: ts.Type): string | undefined {
   const name = symbol.getName();
   if (name.startsWith("__") || isLibSymbol(symbol)) return undefined;
   return name;
+}
+
+/** ` (imported from "x")` when the unresolved name comes from an import. */
+function importHint(checker: ts.TypeChecker, node: ts.TypeNode | undefined): string {
+  if (!node || !ts.isTypeReferenceNode(node)) return "";
+  const name = ts.isIdentifier(node.typeName) ? node.typeName : node.typeName.left;
+  const declaration = checker.getSymbolAtLocation(name)?.declarations?.[0];
+  let current: ts.Node | undefined = declaration;
+  while (current && !ts.isImportDeclaration(current)) current = current.parent;
+  return current && ts.isStringLiteral(current.moduleSpecifier) ? ` (imported from "${current.moduleSpecifier.text}", which cannot be resolved)` : "";
 }
 
 function typeText(checker: ts.TypeChecker, type: ts.Type, node: ts.TypeNode | undefined): string {
