@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Config } from "./config.js";
 import type { Diagnostic } from "./diagnostics.js";
 import type { GenerateResult } from "./pipeline.js";
-import { listSourceFiles } from "./scan.js";
+import { listSourceFiles } from "./files.js";
 
 const CACHE_VERSION = 1;
 

@@ -13,7 +13,15 @@ import { snakeCase, type ExtractedTool } from "./extract/tool.js";
 const ID_LENGTH = 6;
 const SHORT_DESCRIPTION_MAX = 300;
 
-export function buildModel(tools: readonly ExtractedTool[], root: string): { definitions: ToolDefinition[]; diagnostics: Diagnostic[] } {
+/**
+ * `cache` maps an extracted tool to its definition: a definition depends on nothing else (the
+ * root is fixed for a generator), so watch mode reuses them instead of re-hashing every tool.
+ */
+export function buildModel(
+  tools: readonly ExtractedTool[],
+  root: string,
+  cache: WeakMap<ExtractedTool, ToolDefinition> = new WeakMap(),
+): { definitions: ToolDefinition[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const drafts = tools.map((tool) => {
     const alias = tool.alias ?? snakeCase(tool.exportName);
@@ -40,7 +48,11 @@ export function buildModel(tools: readonly ExtractedTool[], root: string): { def
 
   const definitions = drafts
     .filter((draft) => !rejected.has(draft.tool))
-    .map(({ tool, alias, id, name }) => define(tool, alias, id, name, root))
+    .map(({ tool, alias, id, name }) => {
+      let definition = cache.get(tool);
+      if (!definition) cache.set(tool, (definition = define(tool, alias, id, name, root)));
+      return definition;
+    })
     .sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
   return { definitions, diagnostics };
 }

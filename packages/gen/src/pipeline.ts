@@ -4,15 +4,15 @@
  * its types reach has changed.
  */
 import path from "node:path";
-import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry } from "@zcp/runtime";
+import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "@zcp/runtime";
 import type { Project, ts } from "ts-morph";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
-import { Formatter } from "./emit/format.js";
-import { emitFiles, type GeneratedFile } from "./emit/registry.js";
-import { extractTool, type Extraction } from "./extract/tool.js";
+import { emitFiles, toolStatement, type GeneratedFile } from "./emit/registry.js";
+import { extractTool, type ExtractedTool, type Extraction } from "./extract/tool.js";
 import { buildModel } from "./model.js";
-import { createProject, findTools, listSourceFiles, mentionsTool, readIfExists, syntaxDiagnostics } from "./scan.js";
+import { listSourceFiles } from "./files.js";
+import { createProject, findTools, mentionsTool, readIfExists, syntaxDiagnostics } from "./scan.js";
 
 export interface GenerateResult {
   readonly files: GeneratedFile[];
@@ -31,7 +31,9 @@ export class Generator {
   private project: Project | null = null;
   private projectDiagnostics: Diagnostic[] = [];
   private configFiles: string[] = [];
-  private readonly formatter = new Formatter();
+  /** Printed statements by definition: watch mode re-prints only changed tools. */
+  private readonly statements = new WeakMap<ToolDefinition, string>();
+  private readonly definitions = new WeakMap<ExtractedTool, ToolDefinition>();
   private readonly extractions = new Map<string, CachedExtraction>();
 
   constructor(readonly config: Config) {}
@@ -76,11 +78,14 @@ export class Generator {
     if (extractions.length === 0 && sources.length > 0) {
       diagnostics.push(diagnostic("warning", "ZCP1004", `no @tool functions in the ${sources.length} configured source file(s)`));
     }
-    const model = buildModel(tools, this.config.root);
+    const model = buildModel(tools, this.config.root, this.definitions);
     diagnostics.push(...model.diagnostics);
     const registry: Registry = { version: REGISTRY_FORMAT_VERSION, hash: combineToolHashes(model.definitions), tools: model.definitions };
-    const files = await emitFiles(registry, this.formatter);
-    this.formatter.prune();
+    const files = emitFiles(registry, (tool) => {
+      let statement = this.statements.get(tool);
+      if (statement === undefined) this.statements.set(tool, (statement = toolStatement(tool)));
+      return statement;
+    });
     return {
       files,
       diagnostics: diagnostics.sort(compareDiagnostics),

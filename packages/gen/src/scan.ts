@@ -4,7 +4,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { glob } from "tinyglobby";
 import { Project, ts } from "ts-morph";
 import type { Config } from "./config.js";
 import { diagnostic, relativePath, type Diagnostic } from "./diagnostics.js";
@@ -19,18 +18,6 @@ export interface ToolDeclaration {
   readonly jsDoc: ts.JSDoc;
   readonly exportName: string;
   readonly sourceFile: ts.SourceFile;
-}
-
-/** The configured source files (absolute, sorted), without the output folder and declarations. */
-export async function listSourceFiles(config: Config): Promise<string[]> {
-  const outDir = relativePath(config.root, config.outDir);
-  const files = await glob([...config.include], {
-    cwd: config.root,
-    ignore: [...config.exclude, `${outDir}/**`, "**/node_modules/**", "**/*.d.ts"],
-    absolute: true,
-    onlyFiles: true,
-  });
-  return files.map((file) => path.normalize(file)).sort();
 }
 
 /** Only files that mention `@tool` can declare tools; the others load as dependencies if imported. */

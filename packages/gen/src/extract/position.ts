@@ -1,4 +1,4 @@
-import { ts } from "ts-morph";
+import type { ts } from "ts-morph";
 
 /** 1-based line and column of `pos` in `sourceFile`. */
 export function positionOf(sourceFile: ts.SourceFile, pos: number): { file: string; line: number; column: number } {
