@@ -10,9 +10,10 @@ import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
 import { emitFiles, toolStatement, type GeneratedFile } from "./emit/registry.js";
 import { extractTool, type ExtractedTool, type Extraction } from "./extract/tool.js";
+import { SchemaCache } from "./extract/types.js";
 import { buildModel } from "./model.js";
 import { listSourceFiles } from "./files.js";
-import { createProject, findTools, mentionsTool, readIfExists, syntaxDiagnostics } from "./scan.js";
+import { createProject, findTools, mentionsTool, readIfExists, syntaxDiagnostics, type ToolDeclaration } from "./scan.js";
 
 export interface GenerateResult {
   readonly files: GeneratedFile[];
@@ -50,6 +51,7 @@ export class Generator {
 
     const program = project.getProgram().compilerObject;
     const checker = program.getTypeChecker();
+    const cache = new SchemaCache();
     const diagnostics: Diagnostic[] = [...this.projectDiagnostics];
     if (sources.length === 0) {
       diagnostics.push(diagnostic("error", "ZCP1003", `include globs ${JSON.stringify(this.config.include)} match no files in the configuration's folder`));
@@ -68,7 +70,7 @@ export class Generator {
       for (const declaration of found.tools) {
         const key = `${file}#${declaration.exportName}`;
         live.add(key);
-        extractions.push(this.extract(key, declaration, checker));
+        extractions.push(this.extract(key, declaration, checker, cache));
       }
     }
     for (const key of this.extractions.keys()) if (!live.has(key)) this.extractions.delete(key);
@@ -128,10 +130,10 @@ export class Generator {
     }
   }
 
-  private extract(key: string, declaration: Parameters<typeof extractTool>[0], checker: ts.TypeChecker): Extraction {
+  private extract(key: string, declaration: ToolDeclaration, checker: ts.TypeChecker, cache: SchemaCache): Extraction {
     const cached = this.extractions.get(key);
     if (cached) return cached.extraction;
-    const extraction = extractTool(declaration, checker);
+    const extraction = extractTool(declaration, checker, cache);
     // A tool with errors is extracted again on every run: what fixes it may be a file it could not reach.
     if (extraction.tool) this.extractions.set(key, { extraction, deps: new Set(extraction.tool.deps) });
     return extraction;

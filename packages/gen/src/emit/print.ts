@@ -40,9 +40,8 @@ function printValue(value: Printable, indent: number, column: number, trail: num
   if (value instanceof Identifier) return value.name;
   if (value === null || typeof value !== "object") return printScalar(value);
   if (Array.isArray(value)) return printArray(value as readonly Printable[], indent, column, trail);
-  const flat = flatText(value);
-  if (flat !== null && column + width(flat) + trail <= PRINT_WIDTH) return flat;
-  return printObject(value as { readonly [key: string]: Printable }, indent);
+  const flat = flatText(value, PRINT_WIDTH - column - trail);
+  return flat ?? printObject(value as { readonly [key: string]: Printable }, indent);
 }
 
 function printScalar(value: string | number | boolean | null): string {
@@ -81,8 +80,8 @@ function printArray(items: readonly Printable[], indent: number, column: number,
   const inner = indent + TAB;
   const pad = " ".repeat(inner);
   if (!mustBreak(items)) {
-    const flat = flatText(items);
-    if (flat !== null && column + width(flat) + trail <= PRINT_WIDTH) return flat;
+    const flat = flatText(items, PRINT_WIDTH - column - trail);
+    if (flat !== null) return flat;
     if (items.length > 1 && items.every((item) => typeof item === "number")) return fill(items as number[], indent);
   }
   let out = "[\n";
@@ -98,29 +97,35 @@ function mustBreak(items: readonly Printable[]): boolean {
   return first !== null && items.every((item) => kind(item) === first && Object.keys(item as object).length > 1);
 }
 
-/** The one-line form, or null when something inside must break (an array of 2+ multi-entry items). */
-function flatText(value: Printable): string | null {
-  if (value instanceof Identifier) return value.name;
-  if (value === null || typeof value !== "object") return printScalar(value);
-  if (Array.isArray(value)) {
-    if (mustBreak(value as readonly Printable[])) return null;
-    const parts: string[] = [];
-    for (const item of value as readonly Printable[]) {
-      const part = flatText(item);
-      if (part === null) return null;
-      parts.push(part);
-    }
-    return `[${parts.join(", ")}]`;
+/**
+ * The one-line form if it is at most `budget` columns wide, else null (also when something
+ * inside must break). Stops as soon as the budget is exceeded, so that deciding costs at most
+ * a line's worth of work whatever the size of the value.
+ */
+function flatText(value: Printable, budget: number): string | null {
+  if (value instanceof Identifier) return width(value.name) <= budget ? value.name : null;
+  if (value === null || typeof value !== "object") {
+    const text = printScalar(value);
+    return width(text) <= budget ? text : null;
   }
-  const object = value as { readonly [key: string]: Printable };
-  const parts: string[] = [];
-  for (const key of Object.keys(object)) {
-    if (object[key] === undefined) continue;
-    const part = flatText(object[key]!);
+  const isArray = Array.isArray(value);
+  if (isArray && mustBreak(value as readonly Printable[])) return null;
+  const entries: [string | null, Printable][] = isArray
+    ? (value as readonly Printable[]).map((item) => [null, item])
+    : Object.entries(value as { readonly [key: string]: Printable }).filter(([, item]) => item !== undefined).map(([key, item]) => [printKey(key), item]);
+  if (entries.length === 0) return budget >= 2 ? (isArray ? "[]" : "{}") : null;
+  const [open, close] = isArray ? ["[", "]"] : ["{ ", " }"];
+  let text = open;
+  let used = open.length + close.length;
+  for (const [index, [key, item]] of entries.entries()) {
+    const head = `${index > 0 ? ", " : ""}${key === null ? "" : `${key}: `}`;
+    used += width(head);
+    const part = used <= budget ? flatText(item, budget - used) : null;
     if (part === null) return null;
-    parts.push(`${printKey(key)}: ${part}`);
+    used += width(part);
+    text += head + part;
   }
-  return parts.length === 0 ? "{}" : `{ ${parts.join(", ")} }`;
+  return `${text}${close}`;
 }
 
 /** Prettier's `fill` for number arrays: as many `n,` per line as fit. */
@@ -173,7 +178,8 @@ export function printString(value: string): string {
 export function width(text: string): number {
   if (ASCII.test(text)) return text.length;
   let total = 0;
-  for (const ch of text.replace(EMOJI, "  ")) {
+  // Emoji live in U+2000-U+32FF and the astral planes; the emoji regex is slow, so only then.
+  for (const ch of MAYBE_EMOJI.test(text) ? text.replace(EMOJI, "  ") : text) {
     const code = ch.codePointAt(0)!;
     if (code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x300 && code <= 0x36f)) continue;
     total += isWide(code) ? 2 : 1;
@@ -183,6 +189,7 @@ export function width(text: string): number {
 
 const ASCII = /^[\x20-\x7e]*$/;
 const EMOJI = new RegExp("\\p{RGI_Emoji}", "gv");
+const MAYBE_EMOJI = /[\u2000-\u32ff\ud800-\udfff\ufe0f]/;
 
 function isWide(code: number): boolean {
   return (

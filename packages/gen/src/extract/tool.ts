@@ -9,7 +9,7 @@ import type { ToolDeclaration } from "../scan.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
 import { nodePosition } from "./position.js";
 import { orderKeys, type Schema } from "./schema.js";
-import { HANDLE_PATTERN, SchemaConverter, faithful, includesUndefined, type ConvertHost } from "./types.js";
+import { HANDLE_PATTERN, SchemaCache, SchemaConverter, faithful, includesUndefined, type ConvertHost } from "./types.js";
 
 /** Everything extract learns about one tool; `model` turns it into a ToolDefinition. */
 export interface ExtractedTool {
@@ -54,12 +54,12 @@ const ID = /^[A-Za-z0-9_]{1,32}$/;
 const WORD = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$/;
 const KIND = /^[a-z][a-z0-9_]*$/;
 
-export function extractTool(declaration: ToolDeclaration, checker: ts.TypeChecker): Extraction {
+export function extractTool(declaration: ToolDeclaration, checker: ts.TypeChecker, cache: SchemaCache = new SchemaCache()): Extraction {
   const diagnostics: Diagnostic[] = [];
   const deps = new Set<string>([declaration.sourceFile.fileName]);
   const report = (node: ts.Node, code: Code, message: string, severity: Severity = "error") =>
     diagnostics.push(diagnostic(severity, code, message, nodePosition(node)));
-  const host = (direction: ConvertHost["direction"]): ConvertHost => ({ checker, direction, report, deps });
+  const host = (direction: ConvertHost["direction"]): ConvertHost => ({ checker, cache, direction, report, deps });
 
   const { fn, jsDoc } = declaration;
   const tags = tagsOf(jsDoc);

@@ -20,6 +20,8 @@ export const HANDLE_PATTERN = "^#[A-Z][0-9]+$";
 
 export interface ConvertHost {
   readonly checker: ts.TypeChecker;
+  /** Object schemas already built with this checker, shared by all tools of a run. */
+  readonly cache: SchemaCache;
   /** `input` rejects `any`; `output` treats it as "any JSON". */
   readonly direction: "input" | "output";
   report(node: ts.Node, code: Code, message: string, severity?: Severity): void;
@@ -29,6 +31,29 @@ export interface ConvertHost {
 
 /** What a top-level parameter type turned out to be. */
 export type Special = { kind: "handle"; handleKind: string } | { kind: "context" } | null;
+
+/**
+ * Object types converted once per run: a shared interface used by many tools is built once.
+ * Only results that are context-free are kept: no diagnostics, no `$ref` (recursion depends on
+ * the root being built). Schemas are never mutated after they are built, so sharing is safe.
+ */
+export class SchemaCache {
+  private readonly entries = { input: new Map<ts.Type, CachedSchema>(), output: new Map<ts.Type, CachedSchema>() };
+
+  get(direction: ConvertHost["direction"], type: ts.Type): CachedSchema | undefined {
+    return this.entries[direction].get(type);
+  }
+
+  set(direction: ConvertHost["direction"], type: ts.Type, entry: CachedSchema): void {
+    this.entries[direction].set(type, entry);
+  }
+}
+
+interface CachedSchema {
+  readonly schema: Schema;
+  /** Files the conversion reached, for the tool's dependency set. */
+  readonly deps: readonly string[];
+}
 
 interface Pending {
   readonly name: string;
@@ -40,6 +65,10 @@ export class SchemaConverter {
   private readonly defNames = new Map<ts.Type, string>();
   private readonly usedNames = new Set<string>();
   private readonly annotatedDefs = new Set<string>();
+  private readonly collectors: Set<string>[] = [];
+  /** Diagnostics reported and `$ref`s produced so far: a conversion that changes either is not cached. */
+  private reports = 0;
+  private refs = 0;
   /** Definitions of recursive types, keyed by name; emitted as `$defs` of the root schema. */
   readonly defs = new Map<string, Schema>();
   private readonly checker: ts.TypeChecker;
@@ -96,16 +125,47 @@ export class SchemaConverter {
   }
 
   reportAt(fallback: ts.Node): Report {
-    return (node, code, message) => this.host.report(node ?? fallback, code, message);
+    return (node, code, message) => this.report(node ?? fallback, code, message);
   }
 
   private fail(site: ts.Node, code: Code, message: string): Schema {
-    this.host.report(site, code, message);
+    this.report(site, code, message);
     return {};
   }
 
+  /** Every diagnostic goes through here, so that a conversion knows whether it reported any. */
+  private report(node: ts.Node, code: Code, message: string): void {
+    this.reports++;
+    this.host.report(node, code, message);
+  }
+
   private track(declaration: ts.Node): void {
-    this.host.deps.add(declaration.getSourceFile().fileName);
+    this.addDep(declaration.getSourceFile().fileName);
+  }
+
+  private addDep(file: string): void {
+    this.host.deps.add(file);
+    for (const collector of this.collectors) collector.add(file);
+  }
+
+  /** Builds an object type's schema, or takes it from the run's cache. */
+  private cachedObject(type: ts.Type, site: ts.Node): Schema {
+    const cached = this.host.cache.get(this.host.direction, type);
+    if (cached) {
+      for (const file of cached.deps) this.addDep(file);
+      return cached.schema;
+    }
+    const deps = new Set<string>();
+    const before = { reports: this.reports, refs: this.refs };
+    this.collectors.push(deps);
+    let schema: Schema;
+    try {
+      schema = this.withRecursion(type, () => this.object(type, site));
+    } finally {
+      this.collectors.pop();
+    }
+    if (this.reports === before.reports && this.refs === before.refs) this.host.cache.set(this.host.direction, type, { schema, deps: [...deps] });
+    return schema;
   }
 
   private convertType(type: ts.Type, node: ts.TypeNode | undefined, site: ts.Node): Schema {
@@ -143,7 +203,7 @@ export class SchemaConverter {
       const primitive = (type as ts.IntersectionType).types.find((t) => t.flags & (ts.TypeFlags.StringLike | ts.TypeFlags.NumberLike | ts.TypeFlags.BooleanLike));
       // A branded primitive (`string & { __brand: "Id" }`) is the primitive on the wire.
       if (primitive) return this.convertType(primitive, undefined, site);
-      return this.withRecursion(type, () => this.object(type, site));
+      return this.cachedObject(type, site);
     }
     if (f & ts.TypeFlags.Object) {
       if (this.special(type)) {
@@ -162,7 +222,7 @@ export class SchemaConverter {
       if (checker.getSignaturesOfType(type, ts.SignatureKind.Call).length > 0 || checker.getSignaturesOfType(type, ts.SignatureKind.Construct).length > 0) {
         return this.fail(node ?? site, "ZCP1201", `function type "${typeText(checker, type, node)}" is not representable as JSON`);
       }
-      return this.withRecursion(type, () => this.object(type, site));
+      return this.cachedObject(type, site);
     }
     return this.fail(node ?? site, "ZCP1202", `type "${typeText(checker, type, node)}" is not representable as JSON`);
   }
@@ -170,9 +230,13 @@ export class SchemaConverter {
   /** Runs `build` with `type` marked as in progress; a type met again inside itself becomes a `$ref`. */
   private withRecursion(type: ts.Type, build: () => Schema): Schema {
     const known = this.defNames.get(type);
-    if (known) return { $ref: `#/$defs/${known}` };
+    if (known) {
+      this.refs++;
+      return { $ref: `#/$defs/${known}` };
+    }
     const pending = this.pending.get(type);
     if (pending) {
+      this.refs++;
       pending.recursive = true;
       return { $ref: `#/$defs/${pending.name}` };
     }
@@ -299,7 +363,7 @@ export class SchemaConverter {
       if (declaration && (ts.isMethodSignature(declaration) || ts.isMethodDeclaration(declaration))) {
         // Point at the user's code: a method declared in a .d.ts is reported where the type is used.
         const where = declaration.getSourceFile().isDeclarationFile ? site : declaration;
-        this.host.report(where, "ZCP1201", `method "${property.getName()}" of "${this.checker.typeToString(type)}" is not representable as JSON`);
+        this.report(where, "ZCP1201", `method "${property.getName()}" of "${this.checker.typeToString(type)}" is not representable as JSON`);
         continue;
       }
       const schema = this.convert(propertyType, faithful(checker, written, propertyType), written ?? at);
