@@ -11,6 +11,8 @@ import { firstParagraph } from "./extract/jsdoc.js";
 import { snakeCase, type ExtractedTool } from "./extract/tool.js";
 
 const ID_LENGTH = 6;
+/** Canonical JSON of schema objects, which are immutable and shared between tools. */
+const CANONICAL = new WeakMap<object, string>();
 const SHORT_DESCRIPTION_MAX = 300;
 
 /**
@@ -81,7 +83,7 @@ function define(tool: ExtractedTool, alias: string, id: string, name: string, ro
   };
   const planner = renderPlannerLine(draft);
   const { source, ...hashed } = draft;
-  return { ...draft, planner, source, hash: sha12(canonicalJson({ ...hashed, planner } as unknown as JsonValue)) };
+  return { ...draft, planner, source, hash: sha12(canonicalJson({ ...hashed, planner } as unknown as JsonValue, CANONICAL)) };
 }
 
 /** Short, stable id from the alias alone: renaming a tool changes its id, editing it does not. */

@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "@zcp/runtime";
-import type { Project, ts } from "ts-morph";
+import type { ts } from "ts-morph";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
 import { emitFiles, toolStatement, type GeneratedFile } from "./emit/registry.js";
@@ -13,7 +13,8 @@ import { extractTool, type ExtractedTool, type Extraction } from "./extract/tool
 import { SchemaCache } from "./extract/types.js";
 import { buildModel } from "./model.js";
 import { listSourceFiles } from "./files.js";
-import { createProject, findTools, mentionsTool, readIfExists, syntaxDiagnostics, type ToolDeclaration } from "./scan.js";
+import { ProgramLoader } from "./program.js";
+import { findTools, mentionsTool, readCompilerSettings, readIfExists, syntaxDiagnostics, type ToolDeclaration } from "./scan.js";
 
 export interface GenerateResult {
   readonly files: GeneratedFile[];
@@ -29,7 +30,9 @@ interface CachedExtraction {
 }
 
 export class Generator {
-  private project: Project | null = null;
+  private loader: ProgramLoader | null = null;
+  /** Whether each configured file mentions `@tool` (read again only when it changes). */
+  private readonly mentions = new Map<string, boolean>();
   private projectDiagnostics: Diagnostic[] = [];
   private configFiles: string[] = [];
   /** Printed statements by definition: watch mode re-prints only changed tools. */
@@ -45,11 +48,10 @@ export class Generator {
    */
   async generate(changed: Iterable<string> = []): Promise<GenerateResult> {
     const sources = await listSourceFiles(this.config);
-    const project = this.project ?? this.load();
+    const loader = this.loader ?? this.load();
     const changedSet = new Set([...changed].map((file) => path.resolve(file)));
-    this.refresh(project, sources, changedSet);
-
-    const program = project.getProgram().compilerObject;
+    const roots = this.refresh(loader, sources, changedSet);
+    const program = loader.load(roots);
     const checker = program.getTypeChecker();
     const cache = new SchemaCache();
     const diagnostics: Diagnostic[] = [...this.projectDiagnostics];
@@ -58,7 +60,7 @@ export class Generator {
     }
     const extractions: Extraction[] = [];
     const live = new Set<string>();
-    for (const file of sources) {
+    for (const file of roots) {
       const sourceFile = program.getSourceFile(file);
       if (!sourceFile) continue;
       const syntax = syntaxDiagnostics(program, sourceFile);
@@ -103,31 +105,36 @@ export class Generator {
     };
   }
 
-  private load(): Project {
-    const loaded = createProject(this.config);
-    this.project = loaded.project;
-    this.projectDiagnostics = loaded.diagnostics;
-    this.configFiles = loaded.configFiles;
-    return loaded.project;
+  private load(): ProgramLoader {
+    const settings = readCompilerSettings(this.config);
+    this.loader = new ProgramLoader(settings.options);
+    this.projectDiagnostics = settings.diagnostics;
+    this.configFiles = settings.configFiles;
+    return this.loader;
   }
 
-  /** Brings the project in line with the file system for the configured and changed files. */
-  private refresh(project: Project, sources: readonly string[], changed: ReadonlySet<string>): void {
-    for (const file of changed) {
-      const existing = project.getSourceFile(file);
-      if (!existing) continue;
-      if (readIfExists(file) === null) project.removeSourceFile(existing);
-      else existing.refreshFromFileSystemSync();
-    }
+  /**
+   * Brings the loader in line with the file system: changed files are read again, and the
+   * configured files that mention `@tool` are the roots. Returns the roots, sorted.
+   */
+  private refresh(loader: ProgramLoader, sources: readonly string[], changed: ReadonlySet<string>): string[] {
+    loader.invalidate(changed);
+    for (const file of changed) this.mentions.delete(file);
+    const roots: string[] = [];
     for (const file of sources) {
-      if (project.getSourceFile(file)) continue;
-      const text = readIfExists(file);
-      if (text !== null && mentionsTool(text)) project.createSourceFile(file, text, { overwrite: true });
+      let mentions = this.mentions.get(file);
+      if (mentions === undefined) {
+        const text = readIfExists(file);
+        this.mentions.set(file, (mentions = text !== null && mentionsTool(text)));
+      }
+      if (mentions) roots.push(file);
     }
-    if (changed.size === 0) return;
-    for (const [key, cached] of this.extractions) {
-      if ([...changed].some((file) => cached.deps.has(file))) this.extractions.delete(key);
+    if (changed.size > 0) {
+      for (const [key, cached] of this.extractions) {
+        if ([...changed].some((file) => cached.deps.has(file))) this.extractions.delete(key);
+      }
     }
+    return roots;
   }
 
   private extract(key: string, declaration: ToolDeclaration, checker: ts.TypeChecker, cache: SchemaCache): Extraction {

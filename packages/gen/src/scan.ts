@@ -1,10 +1,10 @@
 /**
- * scan: list the configured source files, load them into one TypeScript program, and find
- * the exported functions whose JSDoc carries `@tool`.
+ * scan: the compiler settings, the `@tool` pre-filter, and finding the exported functions whose
+ * JSDoc carries `@tool` in a parsed file.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { Project, ts } from "ts-morph";
+import { ts } from "ts-morph";
 import type { Config } from "./config.js";
 import { diagnostic, relativePath, type Diagnostic } from "./diagnostics.js";
 import { positionOf } from "./extract/position.js";
@@ -25,22 +25,21 @@ export function mentionsTool(text: string): boolean {
   return text.includes("@tool");
 }
 
-export interface LoadedProject {
-  readonly project: Project;
+export interface CompilerSettings {
+  readonly options: ts.CompilerOptions;
   readonly diagnostics: Diagnostic[];
   /** The tsconfig and every config it extends: inputs of the run like the sources. */
   readonly configFiles: string[];
 }
 
-/** Creates the ts-morph project with the configured compiler options. */
-export function createProject(config: Config): LoadedProject {
-  const fallback = () => new Project({ compilerOptions: DEFAULT_COMPILER_OPTIONS, skipAddingFilesFromTsConfig: true });
-  if (config.tsconfig === null) return { project: fallback(), diagnostics: [], configFiles: [] };
+/** The compiler options from the configured tsconfig (strict defaults without one). */
+export function readCompilerSettings(config: Config): CompilerSettings {
+  if (config.tsconfig === null) return { options: DEFAULT_COMPILER_OPTIONS, diagnostics: [], configFiles: [] };
   const tsconfig = config.tsconfig;
   const at = { file: tsconfig, line: 1, column: 1 };
   const text = ts.sys.readFile(tsconfig);
   if (text === undefined) {
-    return { project: fallback(), diagnostics: [diagnostic("error", "ZCP1002", `cannot read the tsconfig ${relativePath(config.root, tsconfig)}: no such file`)], configFiles: [] };
+    return { options: DEFAULT_COMPILER_OPTIONS, diagnostics: [diagnostic("error", "ZCP1002", `cannot read the tsconfig ${relativePath(config.root, tsconfig)}: no such file`)], configFiles: [] };
   }
   const json = ts.parseJsonText(tsconfig, text);
   const parsed = ts.parseJsonSourceFileConfigFileContent(json, ts.sys, path.dirname(tsconfig), undefined, tsconfig);
@@ -57,7 +56,7 @@ export function createProject(config: Config): LoadedProject {
     );
   const extended = (json as { extendedSourceFiles?: string[] }).extendedSourceFiles ?? [];
   return {
-    project: new Project({ compilerOptions: { ...parsed.options, noEmit: true }, skipAddingFilesFromTsConfig: true }),
+    options: { ...parsed.options, noEmit: true },
     diagnostics,
     configFiles: [tsconfig, ...extended.map((file) => path.resolve(file))],
   };

@@ -1,8 +1,12 @@
 import { createHash } from "node:crypto";
 import type { JsonValue } from "./registry.js";
 
-/** JSON with object keys sorted (recursively) and no whitespace: the input of every hash. */
-export function canonicalJson(value: JsonValue | undefined): string {
+/**
+ * JSON with object keys sorted (recursively) and no whitespace: the input of every hash.
+ * `memo` caches the text of objects and arrays that are known not to change while it lives
+ * (`zcp gen` shares schema objects between tools and passes one per run).
+ */
+export function canonicalJson(value: JsonValue | undefined, memo?: WeakMap<object, string>): string {
   if (value === null || typeof value !== "object") {
     if (value === undefined) throw new TypeError("canonicalJson: undefined is not JSON");
     if (typeof value === "number" && !Number.isFinite(value)) {
@@ -10,12 +14,25 @@ export function canonicalJson(value: JsonValue | undefined): string {
     }
     return JSON.stringify(value);
   }
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(",")}]`;
-  const record = value as { readonly [key: string]: JsonValue };
-  const keys = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
+  const known = memo?.get(value);
+  if (known !== undefined) return known;
+  let text: string;
+  if (Array.isArray(value)) {
+    text = "[";
+    for (let i = 0; i < value.length; i++) text += (i > 0 ? "," : "") + canonicalJson(value[i], memo);
+    text += "]";
+  } else {
+    const record = value as { readonly [key: string]: JsonValue };
+    const keys = Object.keys(record).sort();
+    text = "{";
+    for (const key of keys) {
+      if (record[key] === undefined) continue;
+      text += `${text.length > 1 ? "," : ""}${JSON.stringify(key)}:${canonicalJson(record[key], memo)}`;
+    }
+    text += "}";
+  }
+  memo?.set(value, text);
+  return text;
 }
 
 /** The first 12 hex characters of the SHA-256 of `text`. */

@@ -178,7 +178,8 @@ export function printString(value: string): string {
 export function width(text: string): number {
   if (ASCII.test(text)) return text.length;
   let total = 0;
-  // Emoji live in U+2000-U+32FF and the astral planes; the emoji regex is slow, so only then.
+  // The full emoji regex is slow: only run it when an emoji-presentation character, a variation
+  // selector or a keycap mark is there (every RGI emoji has one of them).
   for (const ch of MAYBE_EMOJI.test(text) ? text.replace(EMOJI, "  ") : text) {
     const code = ch.codePointAt(0)!;
     if (code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x300 && code <= 0x36f)) continue;
@@ -189,7 +190,7 @@ export function width(text: string): number {
 
 const ASCII = /^[\x20-\x7e]*$/;
 const EMOJI = new RegExp("\\p{RGI_Emoji}", "gv");
-const MAYBE_EMOJI = /[\u2000-\u32ff\ud800-\udfff\ufe0f]/;
+const MAYBE_EMOJI = /[\p{Emoji_Presentation}\ufe0f\u20e3]/u;
 
 function isWide(code: number): boolean {
   return (

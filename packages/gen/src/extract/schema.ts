@@ -41,6 +41,15 @@ const RANK = new Map(KEY_ORDER.map((key, index) => [key, index]));
  * declaration order, and planner lines and positional calls depend on it.
  */
 export function orderKeys(schema: Schema): Schema {
+  // Schemas are immutable once built and shared between tools (see SchemaCache): order each once.
+  let ordered = ORDERED.get(schema);
+  if (!ordered) ORDERED.set(schema, (ordered = reorder(schema)));
+  return ordered;
+}
+
+const ORDERED = new WeakMap<Schema, Schema>();
+
+function reorder(schema: Schema): Schema {
   const keys = Object.keys(schema)
     .filter((key) => schema[key] !== undefined)
     .sort((a, b) => (RANK.get(a) ?? 999) - (RANK.get(b) ?? 999) || (a < b ? -1 : a > b ? 1 : 0));
