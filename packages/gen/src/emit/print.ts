@@ -108,24 +108,38 @@ function flatText(value: Printable, budget: number): string | null {
     const text = printScalar(value);
     return width(text) <= budget ? text : null;
   }
-  const isArray = Array.isArray(value);
-  if (isArray && mustBreak(value as readonly Printable[])) return null;
-  const entries: [string | null, Printable][] = isArray
-    ? (value as readonly Printable[]).map((item) => [null, item])
-    : Object.entries(value as { readonly [key: string]: Printable }).filter(([, item]) => item !== undefined).map(([key, item]) => [printKey(key), item]);
-  if (entries.length === 0) return budget >= 2 ? (isArray ? "[]" : "{}") : null;
-  const [open, close] = isArray ? ["[", "]"] : ["{ ", " }"];
-  let text = open;
-  let used = open.length + close.length;
-  for (const [index, [key, item]] of entries.entries()) {
-    const head = `${index > 0 ? ", " : ""}${key === null ? "" : `${key}: `}`;
+  if (Array.isArray(value)) {
+    const items = value as readonly Printable[];
+    if (items.length === 0) return budget >= 2 ? "[]" : null;
+    if (mustBreak(items)) return null;
+    let text = "[";
+    let used = 2;
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) used += 2;
+      const part = used <= budget ? flatText(items[i]!, budget - used) : null;
+      if (part === null) return null;
+      used += width(part);
+      text += i > 0 ? `, ${part}` : part;
+    }
+    return `${text}]`;
+  }
+  const object = value as { readonly [key: string]: Printable };
+  let text = "{ ";
+  let used = 4;
+  let first = true;
+  for (const key in object) {
+    const item = object[key];
+    if (item === undefined) continue;
+    const head = `${first ? "" : ", "}${printKey(key)}: `;
     used += width(head);
     const part = used <= budget ? flatText(item, budget - used) : null;
     if (part === null) return null;
     used += width(part);
     text += head + part;
+    first = false;
   }
-  return `${text}${close}`;
+  if (first) return budget >= 2 ? "{}" : null;
+  return `${text} }`;
 }
 
 /** Prettier's `fill` for number arrays: as many `n,` per line as fit. */
@@ -158,8 +172,21 @@ function printKey(key: string): string {
   return IDENTIFIER.test(key) ? key : printString(key);
 }
 
+/** Printed strings: generated data repeats the same ones (types, names, descriptions) often. */
+const STRINGS = new Map<string, string>();
+const STRINGS_MAX = 100_000;
+
 /** A string literal with prettier's choice of quotes and escapes. */
 export function printString(value: string): string {
+  let printed = STRINGS.get(value);
+  if (printed === undefined) {
+    if (STRINGS.size >= STRINGS_MAX) STRINGS.clear();
+    STRINGS.set(value, (printed = quote(value)));
+  }
+  return printed;
+}
+
+function quote(value: string): string {
   const raw = JSON.stringify(value).slice(1, -1);
   let doubles = 0;
   let singles = 0;
