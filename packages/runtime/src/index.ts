@@ -14,3 +14,4 @@ export type { Handle, Integer } from "./handle.js";
 export { canonicalJson, combineToolHashes, sha12 } from "./hash.js";
 export { parsePlannerLine, PlannerSyntaxError } from "./planner.js";
 export type { PlannerLine, PlannerParam } from "./planner.js";
+export type { ValidationResult, Validator, ValidatorTable } from "./validate.js";
