@@ -4,4 +4,4 @@ export { CODES, formatDiagnostic, type Code, type Diagnostic, type Severity } fr
 export { Generator, type GenerateResult } from "./pipeline.js";
 export { renderPlannerLine, renderType } from "./compile/planner.js";
 export { compareOutput, isClean, writeOutput, type OutputState } from "./write.js";
-export type { GeneratedFile } from "./emit/registry.js";
+export type { GeneratedFile } from "./emit/files.js";

@@ -8,7 +8,9 @@ import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry, type ToolDef
 import type { ts } from "ts-morph";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
-import { emitFiles, toolStatement, type GeneratedFile } from "./emit/registry.js";
+import { compileArtifacts } from "./compile/providers/index.js";
+import { emitFiles, type GeneratedFile } from "./emit/files.js";
+import { toolStatement } from "./emit/registry.js";
 import { extractTool, type ExtractedTool, type Extraction } from "./extract/tool.js";
 import { SchemaCache } from "./extract/types.js";
 import { buildModel } from "./model.js";
@@ -84,11 +86,22 @@ export class Generator {
     }
     const model = buildModel(tools, this.config.root, this.definitions);
     diagnostics.push(...model.diagnostics);
-    const registry: Registry = { version: REGISTRY_FORMAT_VERSION, hash: combineToolHashes(model.definitions), tools: model.definitions };
-    const files = emitFiles(registry, (tool) => {
-      let statement = this.statements.get(tool);
-      if (statement === undefined) this.statements.set(tool, (statement = toolStatement(tool)));
-      return statement;
+    const registry: Registry = {
+      version: REGISTRY_FORMAT_VERSION,
+      hash: combineToolHashes(model.definitions),
+      tools: model.definitions,
+      names: Object.fromEntries(model.definitions.map((tool) => [tool.name, tool.alias])),
+    };
+    const artifacts = compileArtifacts(registry.tools, this.config.root);
+    diagnostics.push(...artifacts.diagnostics);
+    const files = emitFiles({
+      registry,
+      artifacts: artifacts.sets,
+      statementOf: (tool) => {
+        let statement = this.statements.get(tool);
+        if (statement === undefined) this.statements.set(tool, (statement = toolStatement(tool)));
+        return statement;
+      },
     });
     return {
       files,

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { MANIFEST, type GeneratedFile } from "./emit/registry.js";
+import { MANIFEST, type GeneratedFile } from "./emit/files.js";
 
 export interface OutputState {
   /** On disk with different content. */

@@ -157,7 +157,7 @@ describe("fixtures/diagnostics", () => {
     expect(text.stderr).toBe(golden);
     expect(text.status).toBe(1);
     expect(text.stdout).not.toMatch(/^(stale|missing|extra):/m);
-    expect(text.stdout).toMatch(/^zcp gen --check: 6 tools, registry [0-9a-f]{12}, \d+ error\(s\), 3 warning\(s\); up to date/m);
+    expect(text.stdout).toMatch(/^zcp gen --check: 9 tools, registry [0-9a-f]{12}, \d+ error\(s\), 5 warning\(s\); up to date/m);
   });
 
   it("json reporter: ok is false, every diagnostic is complete and matches the golden, check is clean", () => {
@@ -165,7 +165,7 @@ describe("fixtures/diagnostics", () => {
     expect(json.stderr).toBe("");
     const report = parseReport(json);
     expect(report.ok).toBe(false);
-    expect(report.tools).toBe(6);
+    expect(report.tools).toBe(9);
     expect(report.check).toEqual({ stale: [], missing: [], extra: [] });
     for (const d of report.diagnostics) {
       expect(Object.keys(d).sort()).toEqual(["code", "column", "file", "line", "message", "severity"]);
@@ -192,6 +192,7 @@ describe("fixtures/diagnostics", () => {
       "tags.ts": ["ZCP1301"],
       "constraints.ts": ["ZCP1302"],
       "warnings.ts": ["ZCP1303", "ZCP1304", "ZCP1305"],
+      "providers.ts": ["ZCP1501", "ZCP1502", "ZCP1503"],
       "duplicate-ids.ts": ["ZCP1401"],
       "alias-a.ts": ["ZCP1402"],
       "alias-b.ts": ["ZCP1402"],
@@ -205,20 +206,31 @@ describe("fixtures/diagnostics", () => {
     for (const [file, codes] of Object.entries(THEMES)) {
       for (const code of codes) expect(byFile.get(file), `${code} in ${file}`).toContain(code);
     }
-    // The warnings are the only ones: every tool but the ZCP1305 one has a description.
-    expect(golden.match(/ - warning /g)).toHaveLength(3);
+    // The warnings are the only ones: every tool but the ZCP1305 one has a description, and
+    // only two tools are hard for a provider (ZCP1501, ZCP1503).
+    expect(golden.match(/ - warning /g)).toHaveLength(5);
   });
 
   it("still generates the tools without errors (and only those)", () => {
     const registry = JSON.parse(fs.readFileSync(path.join(DIR, "src/zcp.gen/registry.json"), "utf8")) as Registry;
+    // A provider's problem (ZCP15xx) leaves only that provider's entry out, not the tool.
     expect(registry.tools.map((tool) => tool.alias)).toEqual([
       "demo.add",
       "demo.greet",
       "demo.shout",
+      "providers.deep",
+      "providers.open_map",
+      "providers.tree",
       "warnings.computed_default",
       "warnings.extra_param",
       "warnings.undescribed",
     ]);
+    const idOf = (alias: string) => registry.tools.find((tool) => tool.alias === alias)!.id;
+    const artifact = (provider: string) => JSON.parse(fs.readFileSync(path.join(DIR, `src/zcp.gen/artifacts/${provider}.json`), "utf8"));
+    expect(artifact("openai-responses")[idOf("providers.deep")]).toBeUndefined();
+    expect(artifact("openai-responses")[idOf("providers.open_map")]).toMatchObject({ strict: false });
+    expect(artifact("gemini")[idOf("providers.tree")]).toBeUndefined();
+    expect(artifact("anthropic")[idOf("providers.deep")]).toBeDefined();
     // ZCP1304: the parameter is optional, without a recorded default.
     const computed = registry.tools.find((tool) => tool.alias === "warnings.computed_default")!;
     expect(computed.inputSchema.required).toEqual([]);
@@ -430,7 +442,7 @@ describe("a file that does not parse", () => {
     for (const line of lines) expect(line).toMatch(/^src\/broken\.ts:\d+:\d+ - error ZCP1101: syntax error: .+/);
     expect(lines[0]).toBe("src/broken.ts:6:35 - error ZCP1101: syntax error: ',' expected. (the tools of this file are left out)");
     expect(registryAliases(dir)).toEqual(["good.first", "good.last"]);
-    expect(result.stdout).toMatch(/^zcp gen: \d tools?, registry [0-9a-f]{12}, \d+ error\(s\); wrote registry\.json, wrote registry\.ts/);
+    expect(result.stdout).toMatch(/^zcp gen: \d tools?, registry [0-9a-f]{12}, \d+ error\(s\); wrote .*registry\.ts/);
   });
 });
 

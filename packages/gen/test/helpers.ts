@@ -48,3 +48,18 @@ export function ajv(): Ajv2020 {
   addFormats.default(instance);
   return instance;
 }
+
+/** Every file `zcp gen` writes into the output folder, sorted. */
+export const GENERATED_FILES = [
+  "artifacts.ts",
+  "artifacts/anthropic.json",
+  "artifacts/gemini.json",
+  "artifacts/mcp.json",
+  "artifacts/openai-chat.json",
+  "artifacts/openai-responses.json",
+  "registry.json",
+  "registry.ts",
+];
+
+/** The generated files whose content depends on the tools (all but the fixed loader modules). */
+export const TOOL_DEPENDENT_FILES = GENERATED_FILES.filter((file) => file !== "artifacts.ts");

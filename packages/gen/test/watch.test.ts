@@ -7,14 +7,17 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { describe, expect, it } from "vitest";
-import { runZcp, scratchProject, STRICT_TSCONFIG, ZCP_BIN } from "./helpers.js";
+import { runZcp, scratchProject, STRICT_TSCONFIG, TOOL_DEPENDENT_FILES, ZCP_BIN } from "./helpers.js";
 
 const TYPES = `export interface Query {\n  /** What to find. */\n  text: string;\n}\n`;
 const TOOLS = `import type { Query } from "./types.js";\n\n/**\n * Find things.\n * @tool find.things\n */\nexport function find(query: Query, limit: number): string[] {\n  return [query.text, String(limit)];\n}\n`;
 
 function snapshot(dir: string): Record<string, string> {
   const out = path.join(dir, "src/zcp.gen");
-  return Object.fromEntries(fs.readdirSync(out).sort().map((name) => [name, fs.readFileSync(path.join(out, name), "utf8")]));
+  const files = fs.readdirSync(out, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  return Object.fromEntries(
+    files.map((entry) => path.join(entry.parentPath, entry.name)).sort().map((file) => [path.relative(out, file), fs.readFileSync(file, "utf8")]),
+  );
 }
 
 describe("zcp gen --watch", () => {
@@ -43,7 +46,7 @@ describe("zcp gen --watch", () => {
       expect(await next()).toMatchObject({ ok: true, tools: 1 });
       // A type used by the tool, declared in another file.
       const typeChange = await change("src/types.ts", TYPES.replace("text: string;", "text: string;\n  /** @minimum 1 */\n  page?: number;"));
-      expect(typeChange).toMatchObject({ ok: true, written: ["registry.json", "registry.ts"] });
+      expect(typeChange).toMatchObject({ ok: true, written: TOOL_DEPENDENT_FILES });
       expect(snapshot(dir)["registry.json"]).toContain('"page"');
       // A new file with a tool.
       await change("src/more.ts", `/**\n * Count.\n * @tool count.things\n */\nexport const count = (n: number): number => n;\n`);

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runZcp, scratchProject, STRICT_TSCONFIG } from "./helpers.js";
+import { GENERATED_FILES, runZcp, scratchProject, STRICT_TSCONFIG, TOOL_DEPENDENT_FILES } from "./helpers.js";
 
 const TOOL = (alias: string, fn: string) => `/**\n * Echo a value.\n * @tool ${alias}\n */\nexport function ${fn}(value: string): string {\n  return value;\n}\n`;
 
@@ -18,7 +18,7 @@ describe("write and check", () => {
   it("writes only what changed and is byte-stable across runs", () => {
     const dir = project();
     const first = runZcp(dir, ["gen", "--reporter", "json"]);
-    expect(JSON.parse(first.stdout).written).toEqual(["registry.json", "registry.ts"]);
+    expect(JSON.parse(first.stdout).written).toEqual(GENERATED_FILES);
     const registryTs = path.join(dir, "src/zcp.gen/registry.ts");
     const before = fs.statSync(registryTs).mtimeMs;
     const second = JSON.parse(runZcp(dir, ["gen", "--force", "--reporter", "json"]).stdout);
@@ -42,18 +42,18 @@ describe("write and check", () => {
 
     runZcp(dir, ["gen"]);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8"));
-    manifest.files.push("artifacts/old.json");
+    manifest.files.push("legacy/old.json");
     fs.writeFileSync(path.join(out, "registry.json"), JSON.stringify(manifest));
-    fs.mkdirSync(path.join(out, "artifacts"));
-    fs.writeFileSync(path.join(out, "artifacts/old.json"), "{}");
+    fs.mkdirSync(path.join(out, "legacy"));
+    fs.writeFileSync(path.join(out, "legacy/old.json"), "{}");
     fs.writeFileSync(path.join(out, "notes.txt"), "mine");
     const extra = runZcp(dir, ["gen", "--check", "--reporter", "json"]);
-    expect(JSON.parse(extra.stdout).check).toEqual({ stale: ["registry.json"], missing: [], extra: ["artifacts/old.json"] });
+    expect(JSON.parse(extra.stdout).check).toEqual({ stale: ["registry.json"], missing: [], extra: ["legacy/old.json"] });
     expect(extra.status).toBe(1);
 
     const write = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
-    expect(write.removed).toEqual(["artifacts/old.json"]);
-    expect(fs.existsSync(path.join(out, "artifacts"))).toBe(false);
+    expect(write.removed).toEqual(["legacy/old.json"]);
+    expect(fs.existsSync(path.join(out, "legacy"))).toBe(false);
     // Files zcp never generated are not its to delete.
     expect(fs.readFileSync(path.join(out, "notes.txt"), "utf8")).toBe("mine");
     expect(runZcp(dir, ["gen", "--check"]).status).toBe(0);
@@ -77,7 +77,7 @@ describe("write and check", () => {
     expect(cached).toMatchObject({ ok: true, tools: 1, cached: true });
     fs.writeFileSync(path.join(dir, "src/more.ts"), TOOL("echo.again", "again"));
     const added = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
-    expect(added).toMatchObject({ tools: 2, cached: false, written: ["registry.json", "registry.ts"] });
+    expect(added).toMatchObject({ tools: 2, cached: false, written: TOOL_DEPENDENT_FILES });
     fs.writeFileSync(path.join(dir, "src/zcp.gen/registry.ts"), "tampered");
     const repaired = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
     expect(repaired).toMatchObject({ cached: false, written: ["registry.ts"] });

@@ -15,3 +15,15 @@ export { canonicalJson, combineToolHashes, sha12 } from "./hash.js";
 export { parsePlannerLine, PlannerSyntaxError } from "./planner.js";
 export type { PlannerLine, PlannerParam } from "./planner.js";
 export type { ValidationResult, Validator, ValidatorTable } from "./validate.js";
+export { ARTIFACT_PROVIDERS, artifactLoader } from "./artifacts.js";
+export type {
+  AnthropicTool,
+  ArtifactEntries,
+  ArtifactLoader,
+  ArtifactProvider,
+  ArtifactSet,
+  GeminiFunctionDeclaration,
+  McpTool,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+} from "./artifacts.js";

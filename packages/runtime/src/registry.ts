@@ -84,6 +84,8 @@ export interface Registry {
   readonly hash: string;
   /** Tools sorted by alias. */
   readonly tools: readonly ToolDefinition[];
+  /** Provider tool name → alias: how a provider's tool call finds its tool. */
+  readonly names: { readonly [name: string]: string };
 }
 
 export const REGISTRY_FORMAT_VERSION = 1;

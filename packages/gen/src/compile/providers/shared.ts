@@ -1,0 +1,57 @@
+/**
+ * What the provider compilers share: reading schema nodes, and moving keywords a provider does
+ * not accept into the description, so that the model still learns the constraint.
+ */
+import type { JsonSchema, JsonValue } from "@zcp/runtime";
+
+export type Node = { [keyword: string]: unknown };
+
+/** A provider could not express a tool: the reason, with a `$`-path into its parameters. */
+export class Inexpressible extends Error {}
+
+/**
+ * Appends `{key: value, ...}` for the moved keywords to the description, as the Anthropic SDK
+ * does for its strict mode: the model reads the constraint even where the provider drops it.
+ */
+export function describeMoved(node: Node, moved: readonly (readonly [string, unknown])[]): Node {
+  if (moved.length === 0) return node;
+  const note = `{${moved.map(([key, value]) => `${key}: ${JSON.stringify(value)}`).join(", ")}}`;
+  const description = typeof node.description === "string" && node.description ? `${node.description}\n\n${note}` : note;
+  return { ...node, description };
+}
+
+export function asNode(schema: unknown): Node {
+  return (schema ?? {}) as Node;
+}
+
+/** The name of a `#/$defs/Name` reference. */
+export function refName(ref: string): string {
+  return ref.slice(ref.lastIndexOf("/") + 1);
+}
+
+/** Types a node allows, from `type` (string or list). */
+export function typesOf(node: Node): string[] {
+  return typeof node.type === "string" ? [node.type] : Array.isArray(node.type) ? (node.type as string[]) : [];
+}
+
+/**
+ * A tuple (`prefixItems`) as a plain array: providers without tuples get the item types as an
+ * `anyOf` (or the one type they share), the length bounds, and the positions in the description.
+ */
+export function tupleAsArray(node: Node, render: (item: Node) => string): Node {
+  const prefix = (node.prefixItems as Node[]).map(asNode);
+  const rest = node.items && typeof node.items === "object" ? [asNode(node.items)] : [];
+  const distinct: Node[] = [];
+  for (const item of [...prefix, ...rest]) if (!distinct.some((seen) => JSON.stringify(seen) === JSON.stringify(item))) distinct.push(item);
+  const { prefixItems: _prefix, items: _items, ...others } = node;
+  const positions = `[${prefix.map(render).join(", ")}${rest.length ? `, ...${render(rest[0]!)}` : ""}]`;
+  return describeMoved({ ...others, items: distinct.length === 1 ? distinct[0] : { anyOf: distinct } }, [["tuple", positions]]);
+}
+
+export function asSchema(node: Node): JsonSchema {
+  return node as JsonSchema;
+}
+
+export function json(value: unknown): JsonValue {
+  return value as JsonValue;
+}
