@@ -9,6 +9,7 @@ import { loadConfig, type Config } from "./config.js";
 import { diagnosticToJson, formatDiagnostic, hasErrors, hasRunErrors, relativePath, type Diagnostic } from "./diagnostics.js";
 import { readFastPath, saveFastPath } from "./cache.js";
 import type { Generator, GenerateResult } from "./pipeline.js";
+import { buildReport, formatReport, loadTokenCounter, reportOptions, type ReportOptions, type TokenReport } from "./report.js";
 import { compareOutput, isClean, writeOutput, type OutputState } from "./write.js";
 
 const USAGE = `Usage: zcp gen [options]
@@ -21,6 +22,11 @@ Options:
   --watch             regenerate whenever a source file changes
   --reporter <kind>   text (default) or json
   --force             ignore the no-change cache
+  --report            print the tokens (o200k_base) of each tool's MCP entry, OpenAI entry and planner line
+  --budget <tokens>   exit 1 when the selected listing (--profile, --groups; default all tools) is over <tokens>
+  --budget-format <f> what --budget counts: mcp (default), openai or planner
+  --profile <name>    select the listing of a profile: semantic-workflow
+  --groups <a,b>      select the tools in any of these groups
   -h, --help          show this help
   -v, --version       show the version
 `;
@@ -33,6 +39,8 @@ interface Options {
   watch: boolean;
   force: boolean;
   reporter: Reporter;
+  /** --report/--budget: the token report to compute after each run; null when not asked for. */
+  tokens: ReportOptions | null;
 }
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
@@ -47,6 +55,11 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
         watch: { type: "boolean", default: false },
         force: { type: "boolean", default: false },
         reporter: { type: "string", default: "text" },
+        report: { type: "boolean", default: false },
+        budget: { type: "string" },
+        "budget-format": { type: "string" },
+        profile: { type: "string" },
+        groups: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", short: "v", default: false },
       },
@@ -76,7 +89,12 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     process.stderr.write("zcp: --check and --watch cannot be combined\n");
     return 2;
   }
-  const options: Options = { check: values.check, watch: values.watch, force: values.force, reporter: values.reporter, ...(values.config ? { config: values.config } : {}) };
+  const tokens = reportOptions({ report: values.report, budget: values.budget, budgetFormat: values["budget-format"], profile: values.profile, groups: values.groups });
+  if (typeof tokens === "string") {
+    process.stderr.write(`zcp: ${tokens}\n`);
+    return 2;
+  }
+  const options: Options = { check: values.check, watch: values.watch, force: values.force, reporter: values.reporter, tokens, ...(values.config ? { config: values.config } : {}) };
   const loaded = loadConfig(cwd, options.config);
   if (!loaded.config) {
     report(options, cwd, { diagnostics: loaded.diagnostics, outDir: cwd, tools: 0, hash: null, state: null, written: [], removed: [] });
@@ -96,11 +114,14 @@ interface Summary {
   removed: string[];
   cached?: boolean;
   ms?: number;
+  /** The token report, when asked for; null when the run had errors about the run as a whole. */
+  tokens?: TokenReport | null;
 }
 
 async function once(config: Config, options: Options, cwd: string): Promise<number> {
   const started = performance.now();
-  const fast = options.force ? null : await readFastPath(config);
+  // The fast path keeps no registry or artifacts to count: a report needs a real run.
+  const fast = options.force || options.tokens ? null : await readFastPath(config);
   if (fast) {
     const summary: Summary = { diagnostics: fast.diagnostics, outDir: config.outDir, tools: fast.tools, hash: fast.hash, state: options.check ? { stale: [], missing: [], extra: [] } : null, written: [], removed: [], cached: true, ms: performance.now() - started };
     report(options, cwd, summary);
@@ -110,10 +131,11 @@ async function once(config: Config, options: Options, cwd: string): Promise<numb
   const result = await new Generator(config).generate();
   const state = compareOutput(config.outDir, result.files);
   const summary = apply(config, options, result, state);
+  summary.tokens = await tokenReport(options, result);
   summary.ms = performance.now() - started;
   report(options, cwd, summary);
   if ((isClean(state) || !options.check) && !hasRunErrors(result.diagnostics)) await saveFastPath(config, result);
-  return hasErrors(result.diagnostics) || (options.check && !isClean(state)) ? 1 : 0;
+  return hasErrors(result.diagnostics) || (options.check && !isClean(state)) || summary.tokens?.budget?.ok === false ? 1 : 0;
 }
 
 function apply(config: Config, options: Options, result: GenerateResult, state: OutputState): Summary {
@@ -122,6 +144,13 @@ function apply(config: Config, options: Options, result: GenerateResult, state: 
   if (hasRunErrors(result.diagnostics)) return { ...base, state: null, written: [], removed: [] };
   const { written, removed } = writeOutput(config.outDir, result.files, state);
   return { ...base, state: null, written, removed };
+}
+
+/** The token report of `result` when options ask for one (undefined when not); null after a run error. */
+async function tokenReport(options: Options, result: GenerateResult): Promise<TokenReport | null | undefined> {
+  if (!options.tokens) return undefined;
+  if (hasRunErrors(result.diagnostics)) return null;
+  return buildReport(result.registry, result.artifacts, await loadTokenCounter(), options.tokens);
 }
 
 async function watch(config: Config, options: Options, cwd: string): Promise<number> {
@@ -168,6 +197,7 @@ async function watch(config: Config, options: Options, cwd: string): Promise<num
       return;
     }
     const summary = apply(config, options, result, compareOutput(config.outDir, result.files));
+    summary.tokens = await tokenReport(options, result);
     if (!hasRunErrors(result.diagnostics)) await saveFastPath(config, result);
     rewatch(result.inputs);
     summary.ms = performance.now() - started;
@@ -215,12 +245,13 @@ function report(options: Options, cwd: string, summary: Summary): void {
   if (options.reporter === "json") {
     const { state } = summary;
     const json = {
-      ok: !hasErrors(summary.diagnostics) && (state === null || isClean(state)),
+      ok: !hasErrors(summary.diagnostics) && (state === null || isClean(state)) && summary.tokens?.budget?.ok !== false,
       tools: summary.tools,
       hash: summary.hash,
       diagnostics: summary.diagnostics.map((d) => diagnosticToJson(d, cwd)),
       ...(state ? { check: state } : { written: summary.written, removed: summary.removed }),
       cached: summary.cached ?? false,
+      ...(options.tokens ? { report: summary.tokens ?? null } : {}),
     };
     process.stdout.write(`${JSON.stringify(json)}\n`);
     return;
@@ -237,11 +268,13 @@ function report(options: Options, cwd: string, summary: Summary): void {
       for (const file of list) process.stdout.write(`${label}: ${relativePath(cwd, path.join(summary.outDir, file))}\n`);
     }
     process.stdout.write(`zcp gen --check: ${counts}; ${isClean(summary.state) ? "up to date" : "out of date, run zcp gen"}${time}\n`);
+    if (summary.tokens) process.stdout.write(formatReport(summary.tokens, options.tokens?.table ?? false));
     return;
   }
   const changes = [...summary.written.map((f) => `wrote ${f}`), ...summary.removed.map((f) => `removed ${f}`)];
   const outcome = hasRunErrors(summary.diagnostics) ? "nothing written" : changes.length ? changes.join(", ") : "up to date";
   process.stdout.write(`zcp gen: ${counts}; ${outcome}${summary.cached ? " (cached)" : ""}${time}\n`);
+  if (summary.tokens) process.stdout.write(formatReport(summary.tokens, options.tokens?.table ?? false));
 }
 
 function version(): string {

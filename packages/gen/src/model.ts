@@ -79,6 +79,7 @@ function define(tool: ExtractedTool, alias: string, id: string, name: string, ro
     scopes: tool.scopes,
     deprecated: tool.deprecated,
     call: tool.call,
+    dates: tool.dates,
     source: { file: relativePath(root, tool.file), line: tool.line, export: tool.exportName },
   };
   const planner = renderPlannerLine(draft);

@@ -8,7 +8,7 @@ import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry, type ToolDef
 import type { ts } from "ts-morph";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
-import { compileArtifacts } from "./compile/providers/index.js";
+import { compileArtifacts, type ArtifactSets } from "./compile/providers/index.js";
 import { emitFiles, type GeneratedFile } from "./emit/files.js";
 import { toolStatement } from "./emit/registry.js";
 import { extractTool, type ExtractedTool, type Extraction } from "./extract/tool.js";
@@ -22,6 +22,8 @@ export interface GenerateResult {
   readonly files: GeneratedFile[];
   readonly diagnostics: Diagnostic[];
   readonly registry: Registry;
+  /** The provider artifacts of the registry's tools (what `artifacts/<provider>.json` hold). */
+  readonly artifacts: ArtifactSets;
   /** Every non-library file the program read (sources and what they import). */
   readonly inputs: string[];
 }
@@ -95,6 +97,8 @@ export class Generator {
     const artifacts = compileArtifacts(registry.tools, this.config.root);
     diagnostics.push(...artifacts.diagnostics);
     const files = emitFiles({
+      root: this.config.root,
+      outDir: this.config.outDir,
       registry,
       artifacts: artifacts.sets,
       statementOf: (tool) => {
@@ -107,6 +111,7 @@ export class Generator {
       files,
       diagnostics: diagnostics.sort(compareDiagnostics),
       registry,
+      artifacts: artifacts.sets,
       inputs: [
         ...this.configFiles,
         ...program

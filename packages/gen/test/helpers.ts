@@ -57,6 +57,7 @@ export const GENERATED_FILES = [
   "artifacts/mcp.json",
   "artifacts/openai-chat.json",
   "artifacts/openai-responses.json",
+  "dispatch.ts",
   "registry.json",
   "registry.ts",
 ];

@@ -27,3 +27,5 @@ export type {
   OpenAIChatTool,
   OpenAIResponsesTool,
 } from "./artifacts.js";
+export { reviveDates } from "./dispatch.js";
+export type { DispatchTable, Dispatcher, ToolArguments } from "./dispatch.js";

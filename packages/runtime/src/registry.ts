@@ -71,6 +71,11 @@ export interface ToolDefinition {
   /** The compact planner line: `TOOL @id alias(param:type, ...) -> mode`. */
   readonly planner: string;
   readonly call: CallSignature;
+  /**
+   * Dotted paths of arguments the function takes as `Date`s: ISO strings on the wire, revived
+   * before the call. `[]` stands for every array item, `*` for every map value.
+   */
+  readonly dates: readonly string[];
   readonly source: SourceLocation;
   /** 12 hex characters of SHA-256 over the canonical JSON of this definition without `hash` and `source`. */
   readonly hash: string;

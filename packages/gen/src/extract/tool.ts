@@ -35,6 +35,8 @@ export interface ExtractedTool {
   readonly defaults: Record<string, JsonValue>;
   readonly handleParams: Record<string, string>;
   readonly call: CallSignature;
+  /** Paths of arguments the function takes as `Date` (ISO strings on the wire). */
+  readonly dates: string[];
   /** Files the tool's types reach, its own included. */
   readonly deps: string[];
 }
@@ -96,6 +98,7 @@ export function extractTool(declaration: ToolDeclaration, checker: ts.TypeChecke
     defaults: input.defaults,
     handleParams: input.handleParams,
     call: input.call,
+    dates: input.dates,
     deps: [...deps].sort(),
   };
   return { tool: diagnostics.some((d) => d.severity === "error") ? null : tool, diagnostics };
@@ -181,6 +184,7 @@ function readToolTags(tags: Tag[], report: (node: ts.Node, code: Code, message: 
 
 interface InputShape {
   schema: Schema;
+  dates: string[];
   defaults: Record<string, JsonValue>;
   handleParams: Record<string, string>;
   call: CallSignature;
@@ -265,7 +269,7 @@ function extractParameters(
         const what = special.handleKind === "*" ? "a result" : `a "${special.handleKind}" result`;
         schema = { type: "string", pattern: HANDLE_PATTERN, description: `Handle id (e.g. "#T1") of ${what}.` };
       } else {
-        schema = converter.convert(type, faithful(checker, node.type, type) ?? faithful(checker, node.type, valueType), node.type ?? node);
+        schema = converter.at(name, () => converter.convert(type, faithful(checker, node.type, type) ?? faithful(checker, node.type, valueType), node.type ?? node));
       }
       schema = converter.describe(describeFromTag(schema, [name]), node, node);
       if (node.initializer) {
@@ -287,7 +291,7 @@ function extractParameters(
     if (!used.has(name)) report(tag.node, "ZCP1303", `@param "${name}" names no parameter of this tool`, "warning");
   }
   const schema: Schema = { type: "object", properties, required, additionalProperties: additional };
-  return { schema: orderKeys(withDefs(schema, converter)), defaults, handleParams, call };
+  return { schema: orderKeys(withDefs(schema, converter)), dates: [...converter.dates].sort(), defaults, handleParams, call };
 }
 
 function withDefs(schema: Schema, converter: SchemaConverter): Schema {

@@ -53,6 +53,8 @@ interface CachedSchema {
   readonly schema: Schema;
   /** Files the conversion reached, for the tool's dependency set. */
   readonly deps: readonly string[];
+  /** Paths of `Date` values inside the object, relative to it (see `SchemaConverter.dates`). */
+  readonly dates: readonly string[];
 }
 
 interface Pending {
@@ -69,6 +71,14 @@ export class SchemaConverter {
   /** Diagnostics reported and `$ref`s produced so far: a conversion that changes either is not cached. */
   private reports = 0;
   private refs = 0;
+  /** Where the conversion is, from the root: property names, `[]` for array items, `*` for map values. */
+  private readonly path: string[] = [];
+  /**
+   * Dotted paths of the `Date` values below the root (`window.from`, `rows.[].created`): they
+   * travel as ISO strings and are turned back into `Date`s before the call. Inside a recursive
+   * type only the outermost occurrence is tracked (deeper ones are behind a `$ref`).
+   */
+  readonly dates = new Set<string>();
   /** Definitions of recursive types, keyed by name; emitted as `$defs` of the root schema. */
   readonly defs = new Map<string, Schema>();
   private readonly checker: ts.TypeChecker;
@@ -153,9 +163,11 @@ export class SchemaConverter {
     const cached = this.host.cache.get(this.host.direction, type);
     if (cached) {
       for (const file of cached.deps) this.addDep(file);
+      for (const date of cached.dates) this.dates.add(this.pathTo(date));
       return cached.schema;
     }
     const deps = new Set<string>();
+    const datesBefore = new Set(this.dates);
     const before = { reports: this.reports, refs: this.refs };
     this.collectors.push(deps);
     let schema: Schema;
@@ -164,8 +176,26 @@ export class SchemaConverter {
     } finally {
       this.collectors.pop();
     }
-    if (this.reports === before.reports && this.refs === before.refs) this.host.cache.set(this.host.direction, type, { schema, deps: [...deps] });
+    if (this.reports === before.reports && this.refs === before.refs) {
+      const prefix = this.path.length === 0 ? "" : `${this.path.join(".")}.`;
+      const dates = [...this.dates].filter((date) => !datesBefore.has(date)).map((date) => date.slice(prefix.length));
+      this.host.cache.set(this.host.direction, type, { schema, deps: [...deps], dates });
+    }
     return schema;
+  }
+
+  /** Converts with `segment` appended to the current path. */
+  at<T>(segment: string, convert: () => T): T {
+    this.path.push(segment);
+    try {
+      return convert();
+    } finally {
+      this.path.pop();
+    }
+  }
+
+  private pathTo(relative: string): string {
+    return [...this.path, ...(relative === "" ? [] : [relative])].join(".");
   }
 
   private convertType(type: ts.Type, node: ts.TypeNode | undefined, site: ts.Node): Schema {
@@ -211,10 +241,13 @@ export class SchemaConverter {
       }
       const symbol = type.getSymbol();
       const libName = symbol && isLibSymbol(symbol) && !symbol.getName().startsWith("__") ? symbol.getName() : undefined;
-      if (libName === "Date") return { type: "string", format: "date-time" };
+      if (libName === "Date") {
+        this.dates.add(this.path.join("."));
+        return { type: "string", format: "date-time" };
+      }
       if (checker.isArrayType(type)) {
         const element = checker.getTypeArguments(type as ts.TypeReference)[0]!;
-        return { type: "array", items: this.convert(element, elementNode(checker, node, element), node ?? site) };
+        return { type: "array", items: this.at("[]", () => this.convert(element, elementNode(checker, node, element), node ?? site)) };
       }
       if (checker.isTupleType(type)) return this.tuple(type as ts.TupleTypeReference, node, site);
       // Built-in classes (URL, Map, Uint8Array, Generator...) are behaviour, not data.
@@ -311,7 +344,7 @@ export class SchemaConverter {
       let written: ts.TypeNode | undefined = nodes?.[index];
       if (written && ts.isNamedTupleMember(written)) written = written.type;
       if (written && (ts.isOptionalTypeNode(written) || ts.isRestTypeNode(written))) written = written.type;
-      const schema = this.convert(element, faithful(this.checker, written, element), written ?? node ?? site);
+      const schema = this.at(`[${index}]`, () => this.convert(element, faithful(this.checker, written, element), written ?? node ?? site));
       if (flags & ts.ElementFlags.Variable) rest = schema;
       else {
         prefixItems.push(schema);
@@ -341,7 +374,7 @@ export class SchemaConverter {
     const numberIndex = checker.getIndexInfoOfType(type, ts.IndexKind.Number);
     const index = stringIndex ?? numberIndex;
     if (index) {
-      schema.additionalProperties = this.convert(index.type, index.declaration ? faithful(checker, index.declaration.type, index.type) : undefined, index.declaration ?? site);
+      schema.additionalProperties = this.at("*", () => this.convert(index.type, index.declaration ? faithful(checker, index.declaration.type, index.type) : undefined, index.declaration ?? site));
       if (!stringIndex) schema.propertyNames = { pattern: "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$" };
     } else {
       schema.additionalProperties = false;
@@ -366,7 +399,7 @@ export class SchemaConverter {
         this.report(where, "ZCP1201", `method "${property.getName()}" of "${this.checker.typeToString(type)}" is not representable as JSON`);
         continue;
       }
-      const schema = this.convert(propertyType, faithful(checker, written, propertyType), written ?? at);
+      const schema = this.at(property.getName(), () => this.convert(propertyType, faithful(checker, written, propertyType), written ?? at));
       const optional = (property.flags & ts.SymbolFlags.Optional) !== 0 || includesUndefined(propertyType);
       properties[property.getName()] = this.describe(schema, declaration, at);
       if (!optional) required.push(property.getName());
