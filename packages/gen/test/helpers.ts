@@ -60,6 +60,7 @@ export const GENERATED_FILES = [
   "dispatch.ts",
   "registry.json",
   "registry.ts",
+  "types.ts",
 ];
 
 /** The generated files whose content depends on the tools (all but the fixed loader modules). */

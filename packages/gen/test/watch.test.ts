@@ -47,6 +47,7 @@ describe("zcp gen --watch", () => {
       // A type used by the tool, declared in another file.
       const typeChange = await change("src/types.ts", TYPES.replace("text: string;", "text: string;\n  /** @minimum 1 */\n  page?: number;"));
       // The schema changed, the call did not: dispatch.ts (and the fixed loader) stay as they are.
+      // types.ts changes with the new optional property.
       expect(typeChange).toMatchObject({ ok: true, written: TOOL_DEPENDENT_FILES.filter((file) => file !== "dispatch.ts") });
       expect(snapshot(dir)["registry.json"]).toContain('"page"');
       // A new file with a tool.

@@ -168,7 +168,8 @@ function fill(numbers: readonly number[], indent: number): string {
 /** ES5 identifier names (Unicode letters included), the keys prettier leaves unquoted. */
 const IDENTIFIER = /^[$_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}][$_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}\u200c\u200d]*$/u;
 
-function printKey(key: string): string {
+/** An object key: bare when it is an identifier name, else a quoted string. */
+export function printKey(key: string): string {
   return IDENTIFIER.test(key) ? key : printString(key);
 }
 
