@@ -34,5 +34,9 @@ export type AnthropicToolUnionOk = Assert<Assignable<AnthropicTool, Anthropic.Me
 export const anthropicTool: Anthropic.Messages.Tool = {} as AnthropicTool;
 
 // MCP `tools/list` result entry (the SDK's zod-inferred `Tool`).
+// Note: `JsonSchema` is an index-signature type, and TypeScript does not relate a source index
+// signature to a target's optional properties, so the SDK's `inputSchema.properties`
+// (`Record<string, object>`) and `required` (`string[]`) are not checked here (nor Anthropic's
+// `required`); artifacts.test.ts checks the emitted entries with the SDK's zod ToolSchema.
 export type McpToolOk = Assert<Assignable<McpTool, McpSdkTool>>;
 export const mcpTool: McpSdkTool = {} as McpTool;

@@ -16,8 +16,16 @@ export function anthropicInputSchema(inputSchema: JsonSchema): JsonSchema {
   return convert(asNode(inputSchema)) as JsonSchema;
 }
 
+/** Any JSON value, for a node without a type (`unknown`): Anthropic wants a type on every node. */
+const ANY_JSON = ["string", "number", "boolean", "object", "array", "null"].map((type) => ({ type }));
+
 function convert(node: Node): Node {
   if (node.prefixItems) return convert(tupleAsArray(node, renderType));
+  // The strict transformer drops keywords beside $ref: a description goes on a wrapper.
+  if (typeof node.$ref === "string" && typeof node.description === "string") return { description: node.description, anyOf: [{ $ref: node.$ref }] };
+  if (node.type === undefined && node.anyOf === undefined && node.$ref === undefined && node.const === undefined && node.enum === undefined) {
+    return convert({ ...node, anyOf: ANY_JSON });
+  }
   const out: Node = {};
   const moved: [string, unknown][] = [];
   for (const [key, value] of Object.entries(node)) {

@@ -1,7 +1,7 @@
 /**
  * Gemini function declarations: the OpenAPI 3.0 subset of `parameters`. Upper-case types,
  * `nullable` instead of null unions, string-only enums, no `$ref` (recursive types cannot be
- * declared: the tool is left out of this target with a diagnostic), no `additionalProperties`,
+ * declared, nor values of any type: the tool is left out of this target with a diagnostic), no `additionalProperties`,
  * and only the keywords the subset knows; the rest is moved into the description.
  */
 import type { JsonSchema } from "@zcp/runtime";
@@ -46,6 +46,7 @@ function convert(node: Node, path: string): Node {
   }
   const type = types[0] ? TYPES[types[0]] : undefined;
   if (type) out.type = type;
+  else if (node.const === undefined && node.enum === undefined) throw new Inexpressible(`${path} accepts any value; Gemini declarations need a type on every value`);
   const values = node.const !== undefined ? [node.const] : Array.isArray(node.enum) ? (node.enum as unknown[]) : null;
   if (values) {
     const present = values.filter((value) => value !== null);

@@ -7,22 +7,7 @@ import { checkKeys, checkName, checkRef, checkRequiredNamesProperties, checkStri
 
 export const ANTHROPIC_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export const ANTHROPIC_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"]);
-export const ANTHROPIC_KEYWORDS = new Set([
-  "type",
-  "description",
-  "title",
-  "const",
-  "enum",
-  "properties",
-  "required",
-  "additionalProperties",
-  "items",
-  "anyOf",
-  "$ref",
-  "$defs",
-  "format",
-  "minItems",
-]);
+export const ANTHROPIC_KEYWORDS = new Set(["type", "description", "title", "const", "enum", "properties", "required", "additionalProperties", "items", "anyOf", "$ref", "$defs", "format", "minItems"]);
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 
 export const checkAnthropic: Checker = (entry, toolId) => {

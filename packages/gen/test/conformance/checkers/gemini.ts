@@ -86,7 +86,7 @@ function checkNode(report: Report, value: unknown, path: string): void {
     else if (!GEMINI_TYPES.has(node.type as string)) report.add(join(path, "type"), `type must be one of ${[...GEMINI_TYPES].join(", ")}, got ${describe(node.type)}`);
   }
   for (const [key, applies] of Object.entries(APPLIES)) {
-    if (key in node && !(type && applies.includes(type))) report.add(join(path, key), `${key} is only allowed on ${applies.join("/")} schemas, this one is ${describe(node.type)}`);
+    if (key in node && !(type && applies.includes(type))) report.add(join(path, key), `${key} is only allowed on ${applies.join("/")} schemas, this one is ${type ?? describe(node.type)}`);
   }
   if ("nullable" in node && typeof node.nullable !== "boolean") report.add(join(path, "nullable"), `nullable must be a boolean, got ${describe(node.nullable)}`);
   if ("format" in node && node.format !== "date-time" && node.format !== "enum") report.add(join(path, "format"), `format may only be "date-time" (or "enum"), got ${describe(node.format)}`);

@@ -1,0 +1,743 @@
+/**
+ * Artifact conformance: the provider artifacts of every fixture follow their provider's rules
+ * (the checkers in ./checkers), agree with the registry (one entry per tool, the same names,
+ * entries missing only where the compiler said so), and are accepted by the official SDKs'
+ * own code: the MCP SDK's zod `ToolSchema`, the OpenAI SDK's strict-schema transformer (a
+ * strict entry is already strict: the transformer leaves it as it is) and the Anthropic SDK's
+ * strict transformer (nothing of a schema is outside its subset). The checkers are shown to
+ * fail too, on deliberately broken entries.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema";
+import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
+import { toStrictJsonSchema } from "openai/lib/transform";
+import { ARTIFACT_PROVIDERS, type ArtifactProvider, type JsonSchema, type Registry, type ToolDefinition } from "@zcp/runtime";
+import { afterAll, describe, expect, it } from "vitest";
+import { ajv, FIXTURES, runZcp, scratchProject, STRICT_TSCONFIG } from "../helpers.js";
+import { CHECKERS, checkAnthropic, checkGemini, checkMcp, checkOpenAIChat, checkOpenAIResponses, type Checker } from "./checkers/index.js";
+import { isObject, type Obj } from "./checkers/shared.js";
+
+const NAMES = ["weather", "kitchen-sink", "diagnostics"];
+
+type Sets = { [P in ArtifactProvider]: { [toolId: string]: Obj } };
+
+/** Registry and artifacts of a generated output folder (`src/zcp.gen` of a project). */
+function loadOutput(project: string): { registry: Registry; sets: Sets; raw: { [P in ArtifactProvider]: string } } {
+  const out = path.join(project, "src/zcp.gen");
+  const registry = JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8")) as Registry;
+  const raw = {} as { [P in ArtifactProvider]: string };
+  const sets = {} as Sets;
+  for (const provider of ARTIFACT_PROVIDERS) {
+    raw[provider] = fs.readFileSync(path.join(out, "artifacts", `${provider}.json`), "utf8");
+    sets[provider] = JSON.parse(raw[provider]) as Sets[typeof provider];
+  }
+  return { registry, sets, raw };
+}
+
+/** Aliases the diagnostics fixture's golden output names with `code` (ZCP15xx lines name the alias first). */
+function diagnosed(code: string): string[] {
+  const golden = fs.readFileSync(path.join(FIXTURES, "diagnostics/expected-diagnostics.txt"), "utf8");
+  return [...golden.matchAll(new RegExp(`^\\S+ - (?:error|warning) ${code}: ([A-Za-z0-9_.-]+): `, "gm"))].map((match) => match[1]!).sort();
+}
+
+/** A tool whose input schema refers to itself: only `$defs` (and `$ref`) can write it. */
+function isRecursive(tool: ToolDefinition): boolean {
+  return JSON.stringify(tool.inputSchema).includes('"$ref"');
+}
+
+/**
+ * Whether OpenAI strict mode can express a schema at all, judged on the registry's canonical
+ * schema: not with an open-ended object (a schema or `true` as additionalProperties) or a
+ * value of any type (a node with no type, enum, const, union or reference).
+ */
+function strictExpressible(schema: JsonSchema): boolean {
+  let ok = true;
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!isObject(value)) return;
+    if (value.additionalProperties !== undefined && value.additionalProperties !== false) ok = false;
+    if (!["type", "enum", "const", "anyOf", "oneOf", "$ref"].some((key) => key in value)) ok = false;
+    for (const key of ["properties", "$defs"]) if (isObject(value[key])) Object.values(value[key] as Obj).forEach(visit);
+    for (const key of ["anyOf", "oneOf", "prefixItems"]) if (Array.isArray(value[key])) visit(value[key]);
+    if (isObject(value.items)) visit(value.items);
+  };
+  visit(schema);
+  return ok;
+}
+
+/** `$`-paths where `ours` and `theirs` differ. */
+function differences(ours: unknown, theirs: unknown, at = "$"): string[] {
+  if (isDeepStrictEqual(ours, theirs)) return [];
+  if (isObject(ours) && isObject(theirs)) {
+    return [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].flatMap((key) => differences(ours[key], theirs[key], `${at}.${key}`));
+  }
+  if (Array.isArray(ours) && Array.isArray(theirs) && ours.length === theirs.length) return ours.flatMap((item, i) => differences(item, theirs[i], `${at}[${i}]`));
+  return [`${at}: ours ${JSON.stringify(ours)}, SDK ${JSON.stringify(theirs)}`];
+}
+
+/**
+ * What the Anthropic SDK's strict transformer changes without loss of meaning, undone so the
+ * comparison shows only real differences: it drops `type` beside `enum`/`const`, and it closes
+ * every object (`additionalProperties: false`), which the compiler deliberately does not do for
+ * open-ended objects (non-strict tool use keeps them open).
+ */
+function anthropicBenign(ours: unknown, theirs: unknown): unknown {
+  if (Array.isArray(ours) && Array.isArray(theirs)) return theirs.map((item, i) => anthropicBenign(ours[i], item));
+  if (!isObject(ours) || !isObject(theirs)) return theirs;
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(theirs)) out[key] = anthropicBenign(ours[key], value);
+  if ("type" in ours && !("type" in theirs) && ("enum" in ours || "const" in ours)) out.type = ours.type;
+  if (isObject(ours.additionalProperties) && theirs.additionalProperties === false) out.additionalProperties = ours.additionalProperties;
+  // An object of any shape (the object branch of an `unknown` value): strict mode would close it.
+  if (ours.type === "object" && !("properties" in ours) && !("additionalProperties" in ours)) {
+    delete out.properties;
+    delete out.additionalProperties;
+  }
+  return out;
+}
+
+/**
+ * A `$ref` without its siblings. The Anthropic SDK's strict transformer keeps a `$ref` alone
+ * and drops the rest (a description beside it); JSON Schema 2020-12, which non-strict tool use
+ * takes, allows siblings, so that is a known difference rather than a rule broken.
+ */
+function withoutRefSiblings(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutRefSiblings);
+  if (!isObject(schema)) return schema;
+  if ("$ref" in schema) return { $ref: schema.$ref };
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withoutRefSiblings(value)]));
+}
+
+function checkerViolations(sets: Sets, provider: ArtifactProvider): string[] {
+  return Object.entries(sets[provider]).flatMap(([id, entry]) => CHECKERS[provider](entry, id).map((violation) => `${provider} ${violation}`));
+}
+
+/** The MCP SDK's zod `ToolSchema` accepts every entry, and strips nothing (it knows every field). */
+function mcpSdkProblems(sets: Sets): string[] {
+  return Object.entries(sets.mcp).flatMap(([id, entry]) => {
+    const parsed = ToolSchema.safeParse(entry);
+    if (!parsed.success) return parsed.error.issues.map((issue) => `mcp ${id} $.${issue.path.join(".")}: ${issue.message}`);
+    return differences(entry, parsed.data).map((difference) => `mcp ${id} ${difference}`);
+  });
+}
+
+/** The OpenAI SDK's `toStrictJsonSchema` takes every strict schema as it is. */
+function openaiSdkProblems(sets: Sets): string[] {
+  return Object.entries(sets["openai-responses"]).flatMap(([id, entry]) => {
+    if (entry.strict !== true) return [];
+    const parameters = entry.parameters as Parameters<typeof toStrictJsonSchema>[0];
+    try {
+      return differences(parameters, toStrictJsonSchema(parameters)).map((difference) => `openai ${id} ${difference}`);
+    } catch (error) {
+      return [`openai ${id}: toStrictJsonSchema throws: ${(error as Error).message}`];
+    }
+  });
+}
+
+/** The Anthropic SDK's strict `transformJSONSchema` moves nothing into descriptions and drops nothing. */
+function anthropicSdkProblems(sets: Sets): string[] {
+  return Object.entries(sets.anthropic).flatMap(([id, entry]) => {
+    const schema = entry.input_schema as Parameters<typeof transformJSONSchema>[0];
+    try {
+      return differences(withoutRefSiblings(schema), anthropicBenign(schema, transformJSONSchema(schema))).map((difference) => `anthropic ${id} ${difference}`);
+    } catch (error) {
+      return [`anthropic ${id}: transformJSONSchema throws: ${(error as Error).message}`];
+    }
+  });
+}
+
+/** Every JSON Schema listed (OpenAI, Anthropic, MCP) compiles under Ajv, draft 2020-12, strict. */
+function ajvProblems(sets: Sets): string[] {
+  const schemas: [string, unknown][] = [
+    ...Object.entries(sets["openai-responses"]).map(([id, entry]): [string, unknown] => [`openai-responses ${id}`, entry.parameters]),
+    ...Object.entries(sets.anthropic).map(([id, entry]): [string, unknown] => [`anthropic ${id}`, entry.input_schema]),
+    ...Object.entries(sets.mcp).flatMap(([id, entry]): [string, unknown][] => [
+      [`mcp ${id} input`, entry.inputSchema],
+      ...(entry.outputSchema ? [[`mcp ${id} output`, entry.outputSchema] as [string, unknown]] : []),
+    ]),
+  ];
+  const validator = ajv();
+  return schemas.flatMap(([where, schema]) => {
+    try {
+      validator.compile(schema as object);
+      return [];
+    } catch (error) {
+      return [`${where}: ${(error as Error).message}`];
+    }
+  });
+}
+
+for (const name of NAMES) {
+  describe(`artifacts of fixture ${name}`, () => {
+    const { registry, sets, raw } = loadOutput(path.join(FIXTURES, name));
+    const byId = new Map(registry.tools.map((tool) => [tool.id, tool]));
+    const ids = registry.tools.map((tool) => tool.id);
+    const aliasesOf = (toolIds: string[]) => toolIds.map((id) => byId.get(id)!.alias).sort();
+    const missing = (provider: ArtifactProvider) => aliasesOf(ids.filter((id) => !(id in sets[provider])));
+
+    it("has one parseable JSON file per provider, holding an object of entries by registry tool id", () => {
+      for (const provider of ARTIFACT_PROVIDERS) {
+        expect(() => JSON.parse(raw[provider]), provider).not.toThrow();
+        expect(isObject(sets[provider]), provider).toBe(true);
+        expect(
+          Object.keys(sets[provider]).filter((id) => !byId.has(id)),
+          `${provider}: ids not in the registry`,
+        ).toEqual([]);
+      }
+      expect(registry.tools.length).toBeGreaterThan(0);
+    });
+
+    for (const provider of ARTIFACT_PROVIDERS) {
+      it(`${provider}: every entry passes the provider's checker`, () => {
+        expect(checkerViolations(sets, provider)).toEqual([]);
+      });
+    }
+
+    it("has an Anthropic and an MCP entry for every tool", () => {
+      expect(missing("anthropic")).toEqual([]);
+      expect(missing("mcp")).toEqual([]);
+    });
+
+    it("leaves out OpenAI entries only for tools over OpenAI's limits (ZCP1502)", () => {
+      const expected = name === "diagnostics" ? diagnosed("ZCP1502") : [];
+      if (name === "diagnostics") expect(expected).toEqual(["providers.deep"]);
+      expect(missing("openai-responses")).toEqual(expected);
+      expect(missing("openai-chat")).toEqual(expected);
+    });
+
+    it("leaves out Gemini entries only for recursive tools (ZCP1503)", () => {
+      const recursive = aliasesOf(ids.filter((id) => isRecursive(byId.get(id)!)));
+      expect(missing("gemini")).toEqual(recursive);
+      if (name === "diagnostics") {
+        expect(diagnosed("ZCP1503")).toEqual(["providers.tree"]);
+        expect(missing("gemini")).toEqual(diagnosed("ZCP1503"));
+      }
+    });
+
+    it("marks OpenAI entries strict: false only where strict mode cannot express the tool (ZCP1501)", () => {
+      const loose = (provider: "openai-responses" | "openai-chat") =>
+        aliasesOf(
+          Object.entries(sets[provider])
+            .filter(([, entry]) => (provider === "openai-chat" ? (entry.function as Obj).strict : entry.strict) === false)
+            .map(([id]) => id),
+        );
+      const inexpressible = aliasesOf(ids.filter((id) => id in sets["openai-responses"] && !strictExpressible(byId.get(id)!.inputSchema)));
+      expect(loose("openai-responses")).toEqual(inexpressible);
+      expect(loose("openai-chat")).toEqual(inexpressible);
+      if (name === "diagnostics") expect(loose("openai-responses")).toEqual(diagnosed("ZCP1501"));
+    });
+
+    it("gives the Chat Completions entry the same function as the Responses entry", () => {
+      for (const [id, entry] of Object.entries(sets["openai-responses"])) {
+        const { type, ...fn } = entry;
+        expect(sets["openai-chat"][id], id).toEqual({ type, function: fn });
+      }
+    });
+
+    it("names every entry with the registry's provider name, which the registry maps back to the alias", () => {
+      for (const provider of ARTIFACT_PROVIDERS) {
+        for (const [id, entry] of Object.entries(sets[provider])) {
+          const tool = byId.get(id)!;
+          const entryName = provider === "openai-chat" ? (entry.function as Obj).name : entry.name;
+          expect(entryName, `${provider} ${id}`).toBe(tool.name);
+          expect(registry.names[tool.name], `${provider} ${id}`).toBe(tool.alias);
+        }
+      }
+      expect(Object.keys(registry.names).sort()).toEqual(registry.tools.map((tool) => tool.name).sort());
+    });
+
+    it("MCP: every entry is accepted, unchanged, by the MCP SDK's ToolSchema", () => {
+      expect(mcpSdkProblems(sets)).toEqual([]);
+    });
+
+    it("OpenAI: the SDK's strict transformer leaves every strict schema unchanged", () => {
+      expect(openaiSdkProblems(sets)).toEqual([]);
+    });
+
+    it("Anthropic: the SDK's strict transformer finds nothing outside its subset", () => {
+      expect(anthropicSdkProblems(sets)).toEqual([]);
+    });
+
+    it("compiles every JSON Schema it lists (OpenAI, Anthropic, MCP) under Ajv 2020-12, strict", () => {
+      expect(ajvProblems(sets)).toEqual([]);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Beyond the fixtures: types the fixtures do not declare, compiled by the real `zcp gen` in a
+// scratch project and held to the same checkers and SDK oracles.
+
+const TRICKY = `
+export interface Leaf { kind: "leaf"; value: number }
+export interface Branch { kind: "branch"; items: Node[] }
+export type Node = Leaf | Branch;
+
+/**
+ * Optional and nullable literals.
+ * @tool probe.literals
+ * @output scalar
+ */
+export function literals(one?: 1, mixed?: 1 | "a", flag?: true, level?: 1 | 2 | null, color?: "red" | "blue" | null, on?: boolean | null): number {
+  return 0;
+}
+
+/**
+ * A recursive union.
+ * @tool probe.recursive_union
+ * @output scalar
+ */
+export function recursiveUnion(node: Node, extra?: Node): number {
+  return 0;
+}
+
+/**
+ * Nullable arrays, tuples, readonly arrays, nested objects, Partial of a Record.
+ * @tool probe.arrays
+ * @output scalar
+ */
+export function arrays(tags: string[] | null, pair?: [number, string], list?: readonly number[], nested?: { inner: { at?: Date }[] } | null, partial?: Partial<Record<"a" | "b", number>>): number {
+  return 0;
+}
+
+/**
+ * Formats and constraints some providers do not take.
+ * @tool probe.formats
+ * @output scalar
+ */
+export function formats(
+  /** @format uri */ site: string,
+  /** @minItems 2 @maxItems 5 */ ids: string[],
+  /** @minimum 1 @maximum 9 */ n: number,
+  /** @format date */ day?: string,
+  either?: string | { name: string },
+): number {
+  return 0;
+}
+`;
+
+const UNKNOWN = `
+/**
+ * A value of any JSON type, and a map of them.
+ * @tool probe.unknown_value
+ * @output scalar
+ */
+export function unknownValue(value: unknown, meta?: Record<string, unknown>): number {
+  return meta ? 1 : value ? 2 : 0;
+}
+`;
+
+describe("artifacts of types beyond the fixtures", () => {
+  const scratch: string[] = [];
+  afterAll(() => {
+    for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const problems = (source: string): string[] => {
+    const dir = scratchProject({ "zcp.config.json": JSON.stringify({ include: ["src/**/*.ts"], outDir: "src/zcp.gen" }), "tsconfig.json": STRICT_TSCONFIG, "src/probe.ts": source });
+    scratch.push(dir);
+    const result = runZcp(dir, ["gen"]);
+    expect(result.status, result.stderr + result.stdout).toBe(0);
+    const { sets } = loadOutput(dir);
+    return [...ARTIFACT_PROVIDERS.flatMap((provider) => checkerViolations(sets, provider)), ...mcpSdkProblems(sets), ...openaiSdkProblems(sets), ...anthropicSdkProblems(sets), ...ajvProblems(sets)];
+  };
+
+  it("literals, recursive unions, nullable arrays, tuples, formats: every artifact conforms", () => {
+    expect(problems(TRICKY)).toEqual([]);
+  });
+
+  // An `unknown` value: Anthropic gets an anyOf of every JSON type (every node needs a type,
+  // anyOf, $ref, const or enum); Gemini cannot declare it, so the tool has no Gemini entry.
+  const unknownProblems = (providers: RegExp) => problems(UNKNOWN).filter((problem) => providers.test(problem));
+  it("an unknown value: the OpenAI (strict: false) and MCP artifacts conform", () => {
+    expect(unknownProblems(/^(openai|mcp)/)).toEqual([]);
+  });
+  it("an unknown value: the Anthropic and Gemini artifacts conform (Gemini leaves the tool out)", () => {
+    expect(unknownProblems(/^(anthropic|gemini)/)).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The checkers fail: each broken entry must be reported, with the right path and rule.
+
+const ADDRESS = {
+  type: "object",
+  properties: { street: { type: "string" }, zip: { type: "string", pattern: "^[0-9]{5}$" } },
+  required: ["street", "zip"],
+  additionalProperties: false,
+};
+
+function responsesEntry(parameters: unknown, extra: Obj = {}): Obj {
+  return { type: "function", name: "people_update", description: "Update a person.", parameters, strict: true, ...extra };
+}
+
+function strictParameters(properties: Obj): Obj {
+  return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+/** A nest of `levels` objects (the root included), each with one property `next`. */
+function nested(levels: number): Obj {
+  let node: Obj = strictParameters({ leaf: { type: "string" } });
+  for (let i = 1; i < levels; i++) node = strictParameters({ next: node });
+  return node;
+}
+
+/** Runs `checker` on `entry` and expects each `[path, message fragment]` among the violations. */
+function expectViolations(checker: Checker, entry: unknown, expected: [string, string | RegExp][]): void {
+  const violations = checker(entry, "t1");
+  for (const [at, message] of expected) {
+    const hits = violations.filter((violation) => violation.startsWith(`t1 ${at}: `) && (typeof message === "string" ? violation.includes(message) : message.test(violation)));
+    expect(hits, `expected "${at}: ${String(message)}" among ${JSON.stringify(violations, null, 2)}`).not.toEqual([]);
+  }
+}
+
+describe("OpenAI checker", () => {
+  const valid = responsesEntry(
+    strictParameters({
+      id: { type: "string", format: "uuid" },
+      age: { type: ["integer", "null"], minimum: 0 },
+      address: { anyOf: [ADDRESS, { type: "null" }] },
+      color: { type: ["string", "null"], enum: ["red", "blue", null] },
+      tags: { anyOf: [{ type: "array", items: { type: "string" }, maxItems: 3 }, { type: "null" }] },
+      tree: { $ref: "#/$defs/Tree" },
+    }),
+  );
+  (valid.parameters as { $defs?: Obj }).$defs = { Tree: strictParameters({ children: { type: "array", items: { $ref: "#/$defs/Tree" } } }) };
+
+  it("accepts a valid strict entry, in both shapes", () => {
+    expect(checkOpenAIResponses(valid, "t1")).toEqual([]);
+    const { type, ...fn } = valid;
+    expect(checkOpenAIChat({ type, function: fn }, "t1")).toEqual([]);
+  });
+
+  it("reports shape and name problems", () => {
+    expectViolations(checkOpenAIResponses, { ...valid, name: "people.update", type: "tool", extra: 1 }, [
+      ["$.name", "does not match ^[A-Za-z0-9_-]{1,64}$"],
+      ["$.type", 'type must be "function"'],
+      ["$.extra", 'unexpected key "extra"'],
+    ]);
+    expectViolations(checkOpenAIResponses, { type: "function", name: "x".repeat(65), description: "d", parameters: strictParameters({}) }, [
+      ["$", 'missing required key "strict"'],
+      ["$.name", "does not match"],
+    ]);
+    expectViolations(checkOpenAIChat, { type: "function", name: "x", parameters: {} }, [
+      ["$", 'missing required key "function"'],
+      ["$.name", 'unexpected key "name"'],
+    ]);
+    expectViolations(checkOpenAIChat, { type: "function", function: { name: "a b", description: "d", parameters: { type: "array" }, strict: "yes" } }, [
+      ["$.function.name", "does not match"],
+      ["$.function.strict", "strict must be a boolean"],
+      ["$.function.parameters", 'the root must have type "object"'],
+    ]);
+  });
+
+  it("reports a root that is not an object or is a union", () => {
+    expectViolations(checkOpenAIResponses, responsesEntry({ anyOf: [strictParameters({}), { type: "null" }] }), [
+      ["$.parameters", 'the root must have type "object"'],
+      ["$.parameters.anyOf", "the root must not be a union"],
+    ]);
+  });
+
+  it("reports open objects and incomplete required lists", () => {
+    const parameters = strictParameters({ address: { ...ADDRESS, required: ["street"], additionalProperties: undefined } });
+    expectViolations(checkOpenAIResponses, responsesEntry(JSON.parse(JSON.stringify(parameters))), [
+      ["$.parameters.properties.address.additionalProperties", "every object needs additionalProperties: false"],
+      ["$.parameters.properties.address.required", "required must list every property; missing zip"],
+    ]);
+    expectViolations(checkOpenAIResponses, responsesEntry({ type: "object", properties: { a: { type: "string" } }, additionalProperties: false }), [
+      ["$.parameters.required", "every object needs required listing all its properties"],
+    ]);
+    expectViolations(checkOpenAIResponses, responsesEntry({ type: "object", properties: { a: { type: "string" } }, required: ["a", "b", "a"], additionalProperties: false }), [
+      ["$.parameters.required", "not properties: b"],
+      ["$.parameters.required", "names twice: a"],
+    ]);
+    expectViolations(checkOpenAIResponses, responsesEntry({ type: "object", required: [], additionalProperties: false }), [["$.parameters.properties", "every object needs properties"]]);
+  });
+
+  it("reports keywords strict mode does not support", () => {
+    const parameters = strictParameters({
+      point: { type: "array", prefixItems: [{ type: "number" }], items: { type: "number" } },
+      kind: { type: "string", const: "circle" },
+      shape: { oneOf: [{ type: "string" }, { type: "number" }] },
+      both: { allOf: [{ type: "string" }] },
+      named: { type: "string", title: "Name" },
+      short: { type: "string", minLength: 1 },
+      site: { type: "string", format: "uri" },
+      count: { type: "integer", pattern: "^[0-9]+$" },
+    });
+    expectViolations(checkOpenAIResponses, responsesEntry(parameters), [
+      ["$.parameters.properties.point.prefixItems", "tuples (prefixItems) are not supported"],
+      ["$.parameters.properties.kind.const", "const is not supported"],
+      ["$.parameters.properties.shape.oneOf", "oneOf is not supported"],
+      ["$.parameters.properties.shape", "every schema needs a type, an anyOf, an enum or a $ref"],
+      ["$.parameters.properties.both.allOf", "allOf is not supported"],
+      ["$.parameters.properties.named.title", "title is not a supported keyword"],
+      ["$.parameters.properties.short.minLength", '"minLength" is not a keyword strict mode supports'],
+      ["$.parameters.properties.site.format", 'format string "uri" is not one strict mode supports'],
+      ["$.parameters.properties.count.pattern", "pattern only applies to string schemas"],
+    ]);
+  });
+
+  it("reports untyped nodes, nullable arrays and objects as type lists, and enums with an unlisted null", () => {
+    const parameters = strictParameters({
+      anything: { description: "Any value." },
+      tags: { type: ["array", "null"], items: { type: "string" } },
+      address: { ...ADDRESS, type: ["object", "null"] },
+      color: { type: "string", enum: ["red", null] },
+      size: { type: "integer", enum: [1, "big"] },
+    });
+    expectViolations(checkOpenAIResponses, responsesEntry(parameters), [
+      ["$.parameters.properties.anything", "every schema needs a type, an anyOf, an enum or a $ref"],
+      ["$.parameters.properties.tags.type", 'a type list may not contain "array" or "object"'],
+      ["$.parameters.properties.address.type", 'a type list may not contain "array" or "object"'],
+      ["$.parameters.properties.color.type", 'an enum with null needs "null" in its type'],
+      ["$.parameters.properties.size.enum[1]", 'enum value "big" is not of the schema\'s type'],
+    ]);
+  });
+
+  it("reports $ref problems: unresolved targets, other pointers, sibling keywords, nested $defs", () => {
+    const parameters = {
+      ...strictParameters({
+        a: { $ref: "#/$defs/Missing" },
+        b: { $ref: "#/definitions/Tree" },
+        c: { $ref: "#/$defs/Tree", description: "A tree." },
+        d: { ...strictParameters({}), $defs: { Inner: { type: "string" } } },
+      }),
+      $defs: { Tree: strictParameters({}) },
+    };
+    expectViolations(checkOpenAIResponses, responsesEntry(parameters), [
+      ["$.parameters.properties.a.$ref", "points to a missing definition (no $defs.Missing at the root)"],
+      ["$.parameters.properties.b.$ref", 'must point to "#/$defs/<name>"'],
+      ["$.parameters.properties.c", "$ref must stand alone, found sibling keywords description"],
+      ["$.parameters.properties.d.$defs", "$defs is only allowed at the root"],
+    ]);
+  });
+
+  it("reports the size limits", () => {
+    expect(checkOpenAIResponses(responsesEntry(nested(10)), "t1")).toEqual([]);
+    expectViolations(checkOpenAIResponses, responsesEntry(nested(11)), [[`$.parameters${".properties.next".repeat(10)}`, "11 levels of object nesting exceed the limit of 10"]]);
+    const many = (count: number, width = 1) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${String(i).padStart(width, "0")}`, { type: "string" }]));
+    expect(checkOpenAIResponses(responsesEntry(strictParameters(many(5000))), "t1")).toEqual([]);
+    expectViolations(checkOpenAIResponses, responsesEntry(strictParameters(many(5001))), [["$.parameters", "5001 object properties exceed the limit of 5000"]]);
+    const values = (count: number) => Array.from({ length: count }, (_, i) => i);
+    expectViolations(checkOpenAIResponses, responsesEntry(strictParameters({ a: { type: "integer", enum: values(600) }, b: { type: "integer", enum: values(401) } })), [
+      ["$.parameters", "1001 enum values exceed the limit of 1000"],
+    ]);
+    const long = (count: number, length: number) => Array.from({ length: count }, (_, i) => String(i).padStart(length, "x"));
+    expectViolations(checkOpenAIResponses, responsesEntry(strictParameters({ a: { type: "string", enum: long(251, 60) } })), [
+      ["$.parameters.properties.a.enum", "a string enum of more than 250 values may total at most 15000 characters, got 15060"],
+    ]);
+    // 120,000 characters: property names, definition names and enum strings together.
+    const chars = strictParameters({ a: { type: "string", enum: long(240, 500) } });
+    (chars as { $defs?: Obj }).$defs = { ["D".repeat(1000)]: { type: "string" } };
+    expectViolations(checkOpenAIResponses, responsesEntry(chars), [["$.parameters", "121001 characters of property names, definition names and enum values exceed the limit of 120000"]]);
+  });
+
+  it("checks a strict: false entry for its shape, name and object root only", () => {
+    const open = responsesEntry({ type: "object", properties: {}, additionalProperties: { type: "number" } }, { strict: false });
+    expect(checkOpenAIResponses(open, "t1")).toEqual([]);
+    expectViolations(checkOpenAIResponses, { ...open, name: "open.map", parameters: { type: "array" } }, [
+      ["$.name", "does not match"],
+      ["$.parameters", 'the root must have type "object"'],
+    ]);
+    expect(checkOpenAIResponses({ ...open, strict: true }, "t1")).toContain("t1 $.parameters.additionalProperties: every object needs additionalProperties: false, got an object");
+  });
+});
+
+describe("Anthropic checker", () => {
+  const valid = {
+    name: "people_update",
+    description: "Update a person.",
+    input_schema: {
+      type: "object",
+      properties: {
+        id: { type: "string", format: "uri", title: "Id" },
+        kind: { const: "person" },
+        tags: { type: "array", items: { type: "string" }, minItems: 1 },
+        tree: { $ref: "#/$defs/Tree" },
+        counts: { type: "object", additionalProperties: { type: "number" } },
+      },
+      required: ["id"],
+      additionalProperties: false,
+      $defs: { Tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } } } },
+    },
+  };
+
+  it("accepts a valid entry", () => {
+    expect(checkAnthropic(valid, "t1")).toEqual([]);
+  });
+
+  it("reports shape, name and root problems", () => {
+    expectViolations(checkAnthropic, { name: "people.update", input_schema: { type: "array" }, strict: true }, [
+      ["$", 'missing required key "description"'],
+      ["$.strict", 'unexpected key "strict"'],
+      ["$.name", "does not match ^[A-Za-z0-9_-]{1,64}$"],
+      ["$.input_schema", 'the root must have type "object"'],
+    ]);
+  });
+
+  it("reports keywords outside the strict subset, untyped nodes and bad references", () => {
+    const entry = {
+      ...valid,
+      input_schema: {
+        ...valid.input_schema,
+        properties: {
+          short: { type: "string", minLength: 1, pattern: "^a" },
+          many: { type: "array", items: { type: "string" }, minItems: 2 },
+          when: { type: "string", format: "regex" },
+          anything: { description: "Any value." },
+          either: { oneOf: [{ type: "string" }] },
+          ghost: { $ref: "#/$defs/Ghost" },
+        },
+        required: ["short", "nope"],
+      },
+    };
+    expectViolations(checkAnthropic, entry, [
+      ["$.input_schema.properties.short.minLength", '"minLength" is not a keyword of Anthropic\'s strict subset'],
+      ["$.input_schema.properties.short.pattern", '"pattern" is not a keyword'],
+      ["$.input_schema.properties.many.minItems", "minItems may only be 0 or 1, got number 2"],
+      ["$.input_schema.properties.when.format", 'format string "regex" is not one of'],
+      ["$.input_schema.properties.anything", "every schema needs a type, an anyOf, a $ref, a const or an enum"],
+      ["$.input_schema.properties.either.oneOf", '"oneOf" is not a keyword'],
+      ["$.input_schema.properties.ghost.$ref", "points to a missing definition"],
+      ["$.input_schema.required", 'required names "nope", which is not in properties'],
+    ]);
+  });
+});
+
+describe("Gemini checker", () => {
+  const valid = {
+    name: "people_update",
+    description: "Update a person.",
+    parameters: {
+      type: "OBJECT",
+      properties: {
+        id: { type: "STRING", format: "date-time", nullable: true },
+        color: { type: "STRING", enum: ["red", "blue"] },
+        tags: { type: "ARRAY", items: { type: "STRING", maxLength: 8 }, minItems: 1, maxItems: 3 },
+        either: { anyOf: [{ type: "STRING" }, { type: "NUMBER", minimum: 0 }] },
+      },
+      required: ["id"],
+    },
+  };
+
+  it("accepts a valid entry, and one without parameters", () => {
+    expect(checkGemini(valid, "t1")).toEqual([]);
+    expect(checkGemini({ name: "_ping", description: "" }, "t1")).toEqual([]);
+  });
+
+  it("reports shape, name and root problems", () => {
+    expectViolations(checkGemini, { name: "9lives", description: "d", parameters: { type: "object" }, strict: true }, [
+      ["$.name", "does not match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$"],
+      ["$.parameters", 'parameters must have type "OBJECT"'],
+      ["$.parameters.type", "type must be one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT"],
+      ["$.strict", 'unexpected key "strict"'],
+    ]);
+    expectViolations(checkGemini, { name: "people.update", description: "d" }, [["$.name", "does not match"]]);
+  });
+
+  it("reports what the OpenAPI subset does not have", () => {
+    const entry = {
+      ...valid,
+      parameters: {
+        type: "OBJECT",
+        title: "Args",
+        properties: {
+          ref: { $ref: "#/$defs/Tree" },
+          open: { type: "OBJECT", additionalProperties: { type: "NUMBER" } },
+          kind: { type: "STRING", const: "circle" },
+          maybe: { type: ["STRING", "NULL"] },
+          priority: { type: "INTEGER", enum: [0, 1] },
+          color: { type: "STRING", enum: ["red", 1] },
+          name: { type: "STRING", properties: { a: { type: "STRING" } } },
+          box: { type: "OBJECT", items: { type: "STRING" } },
+          mail: { type: "STRING", format: "email" },
+          shape: { oneOf: [{ type: "STRING" }], allOf: [{ type: "STRING" }], examples: ["x"] },
+          count: { type: "NUMBER", minProperties: 1 },
+        },
+        $defs: { Tree: { type: "OBJECT" } },
+      },
+    };
+    expectViolations(checkGemini, entry, [
+      ["$.parameters.title", "title is rejected"],
+      ["$.parameters.$defs", "$defs is not supported"],
+      ["$.parameters.properties.ref.$ref", "$ref is not supported"],
+      ["$.parameters.properties.ref", "every schema needs a type or an anyOf"],
+      ["$.parameters.properties.open.additionalProperties", "additionalProperties is not supported"],
+      ["$.parameters.properties.kind.const", "const is not supported"],
+      ["$.parameters.properties.maybe.type", "type lists are not supported"],
+      ["$.parameters.properties.priority.enum", "enum is only allowed on STRING schemas"],
+      ["$.parameters.properties.color.enum[1]", "enum values must be strings, got number 1"],
+      ["$.parameters.properties.name.properties", "properties is only allowed on OBJECT schemas"],
+      ["$.parameters.properties.box.items", "items is only allowed on ARRAY schemas"],
+      ["$.parameters.properties.mail.format", 'format may only be "date-time"'],
+      ["$.parameters.properties.shape.oneOf", "oneOf is not supported"],
+      ["$.parameters.properties.shape.allOf", "allOf is not supported"],
+      ["$.parameters.properties.shape.examples", "examples is rejected"],
+      ["$.parameters.properties.count.minProperties", '"minProperties" is not a key of the Gemini schema subset'],
+    ]);
+  });
+});
+
+describe("MCP checker", () => {
+  const valid = {
+    name: "people.update",
+    title: "Update person",
+    description: "Update a person.\n\nMore text.",
+    inputSchema: {
+      type: "object",
+      properties: { tree: { $ref: "#/$defs/Tree" } },
+      required: ["tree"],
+      additionalProperties: false,
+      $defs: { Tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } } } },
+    },
+    outputSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+    annotations: { title: "Update person", readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    _meta: { groups: ["people"], stages: [] },
+  };
+
+  it("accepts a valid entry, which the MCP SDK accepts too", () => {
+    expect(checkMcp(valid, "t1")).toEqual([]);
+    expect(ToolSchema.safeParse(valid).success).toBe(true);
+  });
+
+  it("reports shape, name and schema root problems (which the MCP SDK rejects too)", () => {
+    const broken = { ...valid, name: "people update", inputSchema: { type: "array" }, outputSchema: { type: "string" }, icons: [] };
+    expectViolations(checkMcp, broken, [
+      ["$.name", "does not match ^[A-Za-z0-9._-]{1,128}$"],
+      ["$.inputSchema", 'must have type "object"'],
+      ["$.outputSchema", 'must have type "object"'],
+      ["$.icons", 'unexpected key "icons"'],
+    ]);
+    expect(ToolSchema.safeParse(broken).success).toBe(false);
+    expectViolations(checkMcp, { ...valid, name: "x".repeat(129) }, [["$.name", "does not match"]]);
+  });
+
+  it("reports $ref without $defs and definitions that are not recursive", () => {
+    const entry = {
+      ...valid,
+      inputSchema: {
+        type: "object",
+        properties: { a: { $ref: "#/$defs/Address" }, b: { $ref: "#/$defs/Missing" } },
+        $defs: { Address: { type: "object", properties: { zip: { type: "string" } } } },
+      },
+      outputSchema: { type: "object", properties: { tree: { $ref: "#/$defs/Tree" } } },
+    };
+    expectViolations(checkMcp, entry, [
+      ["$.inputSchema.$defs.Address", "$defs.Address is not recursive"],
+      ["$.inputSchema.properties.b.$ref", "points to a missing definition"],
+      ["$.outputSchema.properties.tree.$ref", "$ref is only used with $defs at the root"],
+    ]);
+  });
+
+  it("reports unknown annotations, non-boolean hints and a malformed _meta", () => {
+    const entry = { ...valid, annotations: { readOnlyHint: "yes", openWorldHint: true }, _meta: { groups: "people" } };
+    expectViolations(checkMcp, entry, [
+      ["$.annotations.readOnlyHint", "readOnlyHint must be a boolean"],
+      ["$.annotations.openWorldHint", 'unexpected key "openWorldHint"'],
+      ["$._meta", 'missing required key "stages"'],
+      ["$._meta.groups", "groups must be a list of strings"],
+    ]);
+  });
+});

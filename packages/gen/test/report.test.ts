@@ -1,0 +1,412 @@
+/**
+ * The token report (`zcp gen --report`) and the budget check (`--budget`):
+ * - on copies of fixtures/weather and fixtures/kitchen-sink, every number of the JSON report is
+ *   the o200k_base count of the written artifact entry (compact JSON) or planner line, totals
+ *   and group buckets are sums, and the text table shows the same numbers;
+ * - a report run does not take the no-change fast path;
+ * - --budget passes at the selected listing's total and fails one token below, with --groups,
+ *   --profile semantic-workflow (with and without workflow tools) and each --budget-format;
+ * - bad usage exits 2 before anything is generated;
+ * - the pure module: a tool without an OpenAI entry, the selection rule, the text layout.
+ *
+ * Each spawn of the binary costs about a second, so every block's runs start together in the
+ * file's `beforeAll`, at most one per CPU (see `runs`).
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Registry } from "@zcp/runtime";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ArtifactSets } from "../src/compile/providers/index.js";
+import { buildReport, formatReport, reportOptions, selectTools, type TokenReport } from "../src/report.js";
+import { FIXTURES, REPO, STRICT_TSCONFIG, ZCP_BIN, scratchProject, type CliResult } from "./helpers.js";
+
+interface JsonLine {
+  ok: boolean;
+  tools: number;
+  cached: boolean;
+  report?: TokenReport | null;
+}
+
+const queue: (() => void)[] = [];
+let running = 0;
+const PARALLEL = Math.max(1, os.availableParallelism());
+
+function next(): void {
+  while (running < PARALLEL && queue.length > 0) {
+    running++;
+    queue.shift()!();
+  }
+}
+
+/** Runs the real binary; at most one run per CPU at a time. */
+function run(cwd: string, args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    queue.push(() =>
+      execFile(process.execPath, [ZCP_BIN, ...args], { cwd, encoding: "utf8" }, (error, stdout, stderr) => {
+        running--;
+        next();
+        resolve({ status: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      }),
+    );
+    next();
+  });
+}
+
+/**
+ * The runs of one block, started once: the file-level `beforeAll` starts every block's, so they
+ * share the pool instead of waiting for the blocks before them.
+ */
+const blocks: (() => Promise<unknown>)[] = [];
+
+function runs<T>(start: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  const get = () => (promise ??= start());
+  blocks.push(get);
+  return get;
+}
+
+beforeAll(async () => {
+  await Promise.allSettled(blocks.map((get) => get()));
+});
+
+function json(result: CliResult): JsonLine {
+  const lines = result.stdout.split("\n").filter((line) => line !== "");
+  expect(lines, `one JSON line on stdout, got:\n${result.stdout}\nstderr:\n${result.stderr}`).toHaveLength(1);
+  return JSON.parse(lines[0]!) as JsonLine;
+}
+
+/** The o200k_base count, computed here independently of src/report.ts. */
+function tokens(text: string): number {
+  return encode(text, { disallowedSpecial: new Set() }).length;
+}
+
+const temporary: string[] = [];
+afterAll(() => {
+  for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A copy of a fixture without its output, so that running `zcp gen` there writes nothing in the repository. */
+function copyFixture(name: string): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-report-"));
+  temporary.push(root);
+  const target = path.join(root, "fixtures", name);
+  fs.copyFileSync(path.join(REPO, "tsconfig.base.json"), path.join(root, "tsconfig.base.json"));
+  const source = path.join(FIXTURES, name);
+  for (const entry of fs.readdirSync(source, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name);
+    if (!entry.isFile() || full.includes(`${path.sep}node_modules${path.sep}`) || full.includes(`${path.sep}zcp.gen${path.sep}`)) continue;
+    const relative = path.relative(source, full);
+    fs.mkdirSync(path.dirname(path.join(target, relative)), { recursive: true });
+    fs.copyFileSync(full, path.join(target, relative));
+  }
+  fs.mkdirSync(path.join(target, "node_modules/@zcp"), { recursive: true });
+  fs.symlinkSync(path.join(REPO, "packages/runtime"), path.join(target, "node_modules/@zcp/runtime"));
+  return target;
+}
+
+function scratch(files: Record<string, string>): string {
+  const dir = scratchProject(files);
+  temporary.push(dir);
+  return dir;
+}
+
+const TOOL = (alias: string, name: string, groups: string[]) => `/**
+ * The ${name} tool, which returns its argument.
+ *
+ * @tool ${alias}${groups.length > 0 ? `\n * @groups ${groups.join(" ")}` : ""}
+ * @param value The value to return.
+ */
+export function ${name}(value: string): string {
+  return value;
+}
+`;
+
+/** Tools in the workflow group, in two data groups (one in both) and in none. */
+const WORKFLOW_PROJECT = {
+  "zcp.config.json": "{}",
+  "tsconfig.json": STRICT_TSCONFIG,
+  "src/tools.ts": [
+    TOOL("wf.plan_trip", "planTrip", ["workflow", "travel"]),
+    TOOL("data.load", "load", ["data"]),
+    TOOL("data.sum", "sum", ["data", "math"]),
+    TOOL("math.add", "add", ["math"]),
+    TOOL("misc.ping", "ping", []),
+  ].join("\n"),
+};
+
+/** The same tools without the workflow group. */
+const PLAIN_PROJECT = { ...WORKFLOW_PROJECT, "src/tools.ts": WORKFLOW_PROJECT["src/tools.ts"].replace("workflow travel", "travel") };
+
+function sums(tools: readonly { mcp: number; openai: number | null; planner: number }[]) {
+  return {
+    tools: tools.length,
+    mcp: tools.reduce((total, tool) => total + tool.mcp, 0),
+    openai: tools.reduce((total, tool) => total + (tool.openai ?? 0), 0),
+    planner: tools.reduce((total, tool) => total + tool.planner, 0),
+  };
+}
+
+for (const name of ["weather", "kitchen-sink"]) {
+  describe(`--report on fixtures/${name}`, () => {
+    let dir: string;
+    let text: CliResult;
+    let jsonRun: CliResult;
+    const started = runs(async () => {
+      dir = copyFixture(name);
+      // One after the other: both write the same output folder.
+      text = await run(dir, ["gen", "--report", "--force"]);
+      jsonRun = await run(dir, ["gen", "--report", "--reporter", "json", "--force"]);
+    });
+    beforeAll(started);
+
+    it("counts each tool's MCP entry, OpenAI Responses entry and planner line with o200k_base", () => {
+      expect(jsonRun.status, jsonRun.stderr).toBe(0);
+      const line = json(jsonRun);
+      expect(line.ok).toBe(true);
+      const report = line.report!;
+      const out = path.join(dir, "src/zcp.gen");
+      const registry = JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8")) as Registry;
+      const mcp = JSON.parse(fs.readFileSync(path.join(out, "artifacts/mcp.json"), "utf8")) as ArtifactSets["mcp"];
+      const openai = JSON.parse(fs.readFileSync(path.join(out, "artifacts/openai-responses.json"), "utf8")) as ArtifactSets["openai-responses"];
+      expect(report.tokenizer).toBe("o200k_base");
+      expect(report.tools).toEqual(
+        registry.tools.map((tool) => ({
+          id: tool.id,
+          alias: tool.alias,
+          groups: tool.groups,
+          mcp: tokens(JSON.stringify(mcp[tool.id])),
+          openai: openai[tool.id] ? tokens(JSON.stringify(openai[tool.id])) : null,
+          planner: tokens(tool.planner),
+        })),
+      );
+      expect(report.tools.every((tool) => tool.mcp > 0 && tool.planner > 0)).toBe(true);
+      // The planner line is the cheap form: cheaper than the MCP entry for every tool.
+      expect(report.tools.every((tool) => tool.planner < tool.mcp)).toBe(true);
+    });
+
+    it("totals are sums over all tools, and every group's bucket sums the tools that list it", () => {
+      const report = json(jsonRun).report!;
+      expect(report.total).toEqual(sums(report.tools));
+      const names = [...new Set(report.tools.flatMap((tool) => tool.groups))].sort();
+      const ungrouped = report.tools.filter((tool) => tool.groups.length === 0);
+      expect(report.groups).toEqual([
+        ...names.map((group) => ({ group, ...sums(report.tools.filter((tool) => tool.groups.includes(group))) })),
+        ...(ungrouped.length > 0 ? [{ group: null, ...sums(ungrouped) }] : []),
+      ]);
+      if (name === "kitchen-sink") {
+        // tables.drop is in admin and tables: counted in both; ping_server has no group.
+        expect(report.groups.find((group) => group.group === "admin")?.tools).toBe(1);
+        expect(report.groups.find((group) => group.group === "tables")?.tools).toBe(4);
+        expect(report.groups.at(-1)).toMatchObject({ group: null, tools: 1 });
+      } else {
+        expect(report.groups.map((group) => group.group)).toEqual(["math", "unit", "weather"]);
+      }
+      // No selection or budget was asked for.
+      expect(report.selection).toBeUndefined();
+      expect(report.budget).toBeUndefined();
+    });
+
+    it("prints an aligned table after the summary with the same numbers", () => {
+      expect(text.status, text.stderr).toBe(0);
+      const report = json(jsonRun).report!;
+      const lines = text.stdout.split("\n");
+      expect(lines[0]).toMatch(/^zcp gen: \d+ tools?, registry /);
+      expect(lines[1]).toMatch(/^tokens \(o200k_base\)/);
+      expect(lines[2]).toMatch(/^tool +id +groups +mcp +openai +planner$/);
+      for (const tool of report.tools) {
+        const row = lines.find((line) => line.startsWith(`${tool.alias} `));
+        expect(row, tool.alias).toBeDefined();
+        expect(row!.split(/ +/)).toEqual([tool.alias, tool.id, tool.groups.join(",") || "-", String(tool.mcp), String(tool.openai ?? "-"), String(tool.planner)]);
+      }
+      const total = lines.find((line) => line.startsWith("total ("))!;
+      expect(total.split(/ +/).slice(-3)).toEqual([String(report.total.mcp), String(report.total.openai), String(report.total.planner)]);
+      // Aligned: the numeric columns of the tool rows end at the same place.
+      const rows = lines.slice(2, 3 + report.tools.length + 1);
+      expect(new Set(rows.map((row) => row.length)).size).toBe(1);
+      for (const group of report.groups) {
+        const row = lines.find((line) => line.startsWith(`${group.group ?? "(no group)"} `));
+        expect(row!.split(/ {2,}/).map((cell) => cell.trim())).toEqual([group.group ?? "(no group)", String(group.tools), String(group.mcp), String(group.openai), String(group.planner)]);
+      }
+    });
+  });
+}
+
+describe("--report and the no-change fast path", () => {
+  const results = runs(async () => {
+    const dir = scratch(WORKFLOW_PROJECT);
+    const first = await run(dir, ["gen"]);
+    const cached = await run(dir, ["gen", "--reporter", "json"]);
+    const report = await run(dir, ["gen", "--report", "--reporter", "json"]);
+    const after = await run(dir, ["gen", "--reporter", "json"]);
+    return { first, cached, report, after };
+  });
+
+  it("a report run generates (the fast path has nothing to count), and the fast path still works after it", async () => {
+    const { first, cached, report, after } = await results();
+    expect(first.status, first.stderr).toBe(0);
+    expect(json(cached).cached).toBe(true);
+    expect(json(report)).toMatchObject({ cached: false, report: { total: { tools: 5 } } });
+    // Without --report, no report field; the report run saved the fast path as usual.
+    expect(json(after)).toMatchObject({ cached: true });
+    expect(json(after)).not.toHaveProperty("report");
+  });
+});
+
+describe("--budget", () => {
+  const byAlias = (report: TokenReport, aliases: string[]) => report.tools.filter((tool) => aliases.includes(tool.alias));
+  const results = runs(async () => {
+    const workflow = scratch(WORKFLOW_PROJECT);
+    const plain = scratch(PLAIN_PROJECT);
+    const [a, b] = await Promise.all([run(workflow, ["gen", "--report", "--reporter", "json"]), run(plain, ["gen", "--report", "--reporter", "json"])]);
+    const full = json(a).report!;
+    const plainFull = json(b).report!;
+    // data or math: data.load, data.sum, math.add.
+    const selected = sums(byAlias(full, ["data.load", "data.sum", "math.add"]));
+    const wf = sums(byAlias(full, ["wf.plan_trip"]));
+    const budget = (dir: string, limit: number, ...args: string[]) => run(dir, ["gen", "--budget", String(limit), ...args]);
+    const named = {
+      groupsAt: budget(workflow, selected.mcp, "--groups", "data,math", "--reporter", "json"),
+      groupsBelow: budget(workflow, selected.mcp - 1, "--groups", "data,math", "--reporter", "json"),
+      plannerAt: budget(workflow, selected.planner, "--budget-format", "planner", "--groups", "math data", "--reporter", "json"),
+      plannerBelow: budget(workflow, selected.planner - 1, "--budget-format", "planner", "--groups", "data,math"),
+      openaiBelow: budget(workflow, selected.openai - 1, "--budget-format", "openai", "--groups", "data,math"),
+      profileAt: budget(workflow, wf.mcp, "--profile", "semantic-workflow", "--reporter", "json"),
+      profileBelow: budget(workflow, wf.mcp - 1, "--profile", "semantic-workflow", "--reporter", "json"),
+      fallbackAt: budget(plain, plainFull.total.mcp, "--profile", "semantic-workflow", "--reporter", "json"),
+      fallbackBelow: budget(plain, plainFull.total.mcp - 1, "--profile", "semantic-workflow"),
+      // The profile applies first, then the groups: no workflow tool is in data.
+      profileAndGroups: budget(workflow, 0, "--profile", "semantic-workflow", "--groups", "data", "--reporter", "json"),
+      allAt: budget(workflow, full.total.mcp, "--reporter", "json"),
+      allBelow: budget(workflow, full.total.mcp - 1),
+      unknownGroup: budget(workflow, 100_000, "--groups", "data,dta"),
+      // --groups with --report only shows the listing; nothing is checked.
+      reportOnly: run(workflow, ["gen", "--report", "--groups", "dta"]),
+    };
+    const done = Object.fromEntries(await Promise.all(Object.entries(named).map(async ([key, promise]) => [key, await promise] as const))) as { [K in keyof typeof named]: CliResult };
+    return { full, plainFull, selected, wf, ...done };
+  });
+
+  it("--groups selects the tools in any of the groups; exit 0 at the total, 1 one token below", async () => {
+    const { selected, groupsAt, groupsBelow, plannerAt, plannerBelow, openaiBelow } = await results();
+    expect(groupsAt.status, groupsAt.stderr).toBe(0);
+    const report = json(groupsAt).report!;
+    expect(report.selection).toMatchObject({ profile: null, groups: ["data", "math"], workflowFallback: false, unknownGroups: [], aliases: ["data.load", "data.sum", "math.add"], ...selected });
+    expect(report.budget).toEqual({ format: "mcp", limit: selected.mcp, tokens: selected.mcp, ok: true });
+    expect(json(groupsAt).ok).toBe(true);
+
+    expect(groupsBelow.status).toBe(1);
+    expect(json(groupsBelow)).toMatchObject({ ok: false, report: { budget: { format: "mcp", tokens: selected.mcp, ok: false } } });
+
+    expect(plannerAt.status).toBe(0);
+    expect(json(plannerAt).report!.budget).toMatchObject({ format: "planner", tokens: selected.planner, ok: true });
+    expect(plannerBelow.status).toBe(1);
+    // Without --report, the text output is the summary, the listing and the verdict.
+    expect(plannerBelow.stdout.split("\n").filter((line) => line !== "")).toEqual([
+      expect.stringMatching(/^zcp gen: 5 tools/),
+      `listing: 3 of 5 tools (groups data,math): mcp ${selected.mcp}, openai ${selected.openai}, planner ${selected.planner} tokens`,
+      `budget planner: ${selected.planner} of ${selected.planner - 1} tokens, over by 1`,
+    ]);
+    expect(openaiBelow.status).toBe(1);
+    expect(openaiBelow.stdout).toContain(`budget openai: ${selected.openai} of ${selected.openai - 1} tokens, over by 1`);
+  });
+
+  it("--profile semantic-workflow selects the workflow tools, or all tools when there are none", async () => {
+    const { wf, plainFull, profileAt, profileBelow, fallbackAt, fallbackBelow, profileAndGroups } = await results();
+    expect(profileAt.status, profileAt.stderr).toBe(0);
+    expect(json(profileAt).report!.selection).toMatchObject({ profile: "semantic-workflow", groups: null, workflowFallback: false, aliases: ["wf.plan_trip"], ...wf });
+    expect(profileBelow.status).toBe(1);
+
+    expect(fallbackAt.status).toBe(0);
+    expect(json(fallbackAt).report!.selection).toMatchObject({ workflowFallback: true, tools: 5, mcp: plainFull.total.mcp });
+    expect(fallbackBelow.status).toBe(1);
+    expect(fallbackBelow.stdout).toContain("listing: 5 of 5 tools (profile semantic-workflow, no tool in group workflow so all kept)");
+
+    expect(profileAndGroups.status).toBe(0);
+    expect(json(profileAndGroups).report!.selection).toMatchObject({ aliases: [], tools: 0, mcp: 0 });
+  });
+
+  it("--budget alone checks all tools; a --groups name no tool carries fails the check", async () => {
+    const { full, allAt, allBelow, unknownGroup, reportOnly } = await results();
+    expect(allAt.status).toBe(0);
+    expect(json(allAt).report!.selection).toMatchObject({ profile: null, groups: null, tools: 5, mcp: full.total.mcp });
+    expect(allBelow.status).toBe(1);
+    expect(allBelow.stdout).toContain("listing: 5 of 5 tools (all)");
+    expect(unknownGroup.status).toBe(1);
+    expect(unknownGroup.stdout).toContain("--groups names a group no tool carries: dta");
+    expect(unknownGroup.stdout).toContain("failed: --groups names a group no tool carries");
+    expect(reportOnly.status).toBe(0);
+    expect(reportOnly.stdout).toContain("listing: 0 of 5 tools (groups dta)");
+    expect(reportOnly.stdout).not.toContain("budget");
+  });
+});
+
+describe("bad usage exits 2 before generating", () => {
+  const cases: [string[], RegExp][] = [
+    [["--budget", "abc"], /--budget must be a whole number of tokens, got "abc"/],
+    [["--budget=-5"], /--budget must be a whole number of tokens, got "-5"/],
+    [["--budget=1.5"], /--budget must be a whole number/],
+    [["--budget", ""], /--budget must be a whole number/],
+    [["--budget"], /argument missing/],
+    [["--budget-format", "mcp"], /--budget-format needs --budget/],
+    [["--budget", "10", "--budget-format", "xml"], /--budget-format must be mcp, openai, planner, got "xml"/],
+    [["--budget", "10", "--profile", "everything"], /--profile must be semantic-workflow, got "everything"/],
+    [["--budget", "10", "--groups", " , "], /--groups needs at least one group name/],
+    [["--groups", "data"], /--profile and --groups choose the listing for --budget or --report/],
+    [["--profile", "semantic-workflow"], /--profile and --groups choose the listing/],
+    [["--report=yes"], /--report/],
+  ];
+  let dir: string;
+  const results = runs(async () => {
+    dir = scratch(WORKFLOW_PROJECT);
+    return Promise.all(cases.map(([args]) => run(dir, ["gen", ...args])));
+  });
+  cases.forEach(([args, message], i) => {
+    it(`zcp gen ${args.join(" ")}`, async () => {
+      const result = (await results())[i]!;
+      expect(result.status).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(fs.existsSync(path.join(dir, "src/zcp.gen"))).toBe(false);
+    });
+  });
+});
+
+describe("src/report.ts", () => {
+  const tool = (id: string, alias: string, groups: string[]) => ({ id, alias, groups, planner: `TOOL @${id} ${alias}() -> scalar` });
+  const registry = { version: 1, hash: "h", names: {}, tools: [tool("a1", "a.one", ["x"]), tool("b2", "b.two", ["x", "y"]), tool("c3", "c.three", [])] } as unknown as Registry;
+  const entry = (id: string, size: number) => ({ [id]: { name: id, pad: "x".repeat(size) } });
+  const artifacts = {
+    mcp: { ...entry("a1", 10), ...entry("b2", 20), ...entry("c3", 30) },
+    // b2 has no OpenAI entry (ZCP1502).
+    "openai-responses": { ...entry("a1", 1), ...entry("c3", 3) },
+  } as unknown as ArtifactSets;
+  const length = (text: string) => text.length;
+
+  it("counts compact JSON and planner text; a tool without an OpenAI entry is null and adds nothing", () => {
+    const report = buildReport(registry, artifacts, length, { table: true, selection: null, budget: null });
+    expect(report.tools[1]).toEqual({ id: "b2", alias: "b.two", groups: ["x", "y"], mcp: JSON.stringify(artifacts.mcp.b2).length, openai: null, planner: registry.tools[1]!.planner.length });
+    expect(report.total.openai).toBe(report.tools[0]!.openai! + report.tools[2]!.openai!);
+    expect(report.groups.map((group) => [group.group, group.tools])).toEqual([["x", 2], ["y", 1], [null, 1]]);
+    const text = formatReport(report, true);
+    expect(text).toMatch(/^b\.two +b2 +x,y +\d+ +- +\d+$/m);
+    expect(text).toMatch(/^\(no group\) +1 /m);
+  });
+
+  it("reportOptions reads the flags", () => {
+    expect(reportOptions({})).toBeNull();
+    expect(reportOptions({ report: true })).toEqual({ table: true, selection: null, budget: null });
+    expect(reportOptions({ budget: "0" })).toEqual({ table: false, selection: { profile: null, groups: null }, budget: { limit: 0, format: "mcp" } });
+    expect(reportOptions({ report: true, groups: "a, b,a" })).toEqual({ table: true, selection: { profile: null, groups: ["a", "b"] }, budget: null });
+    expect(reportOptions({ budget: "99999999999999999999" })).toMatch(/whole number/);
+  });
+
+  it("selectTools: semantic-workflow, then groups", () => {
+    const tools = [{ groups: ["workflow", "a"] }, { groups: ["a"] }, { groups: [] }];
+    expect(selectTools(tools, { profile: "semantic-workflow", groups: null })).toEqual({ tools: [tools[0]], workflowFallback: false });
+    expect(selectTools(tools.slice(1), { profile: "semantic-workflow", groups: null })).toEqual({ tools: tools.slice(1), workflowFallback: true });
+    expect(selectTools(tools, { profile: null, groups: ["a"] }).tools).toEqual(tools.slice(0, 2));
+    expect(selectTools(tools, { profile: null, groups: null }).tools).toEqual(tools);
+  });
+});
