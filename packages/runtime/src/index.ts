@@ -29,3 +29,34 @@ export type {
 } from "./artifacts.js";
 export { reviveDates } from "./dispatch.js";
 export type { DispatchTable, Dispatcher, ToolArguments } from "./dispatch.js";
+export { FORMAT_CHECKERS, isDate, isDateTime, isDuration, isEmail, isHostname, isIpv4, isIpv6, isTime, isUri, isUuid } from "./formats.js";
+export { createRuntime, Runtime } from "./runtime.js";
+export type { ExposurePolicy, GeneratedModule, RuntimeOptions, SessionOptions } from "./runtime.js";
+export { Session } from "./session.js";
+export type { CallOptions } from "./session.js";
+export { applySelection, SelectionError, View, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";
+export type { BuiltinTool, Selection } from "./view.js";
+export { handleTool } from "./handle-tool.js";
+export { defaultSummary, withSummary } from "./summary.js";
+export type { Summarized } from "./summary.js";
+export { failure } from "./result.js";
+export type { CallError, CallResult, HandleMeta } from "./result.js";
+export { HandleStore } from "./handles/store.js";
+export type { HandleInfo, HandleStoreOptions, ResolvedHandle } from "./handles/store.js";
+export { MemoryHandleStorage } from "./handles/memory.js";
+export type { HandleRecord, HandleStorage, HandleUsage, StoredHandle } from "./handles/storage.js";
+export { VIEW_DEFAULT_LIMIT, VIEW_MAX_LIMIT } from "./handles/ops.js";
+export type { CountResult, ReadOptions, ReadResult, ViewOptions, ViewResult } from "./handles/ops.js";
+export { encodeResult } from "./encoding/result.js";
+export type { EncodeOptions } from "./encoding/result.js";
+export {
+  formatCall,
+  formatReturn,
+  MAX_CALL_LINE_LENGTH,
+  MAX_CALLS_PER_MESSAGE,
+  MAX_VALUE_DEPTH,
+  parseCalls,
+  parseReturn,
+  TextProtocolError,
+} from "./encoding/text.js";
+export type { CallLineError, ParseCallsOptions, ParsedCall, ParsedCalls, ParsedReturn } from "./encoding/text.js";

@@ -1,0 +1,155 @@
+/**
+ * `zcp.handle`: the built-in tool through which a model expands a handle with a normal tool
+ * call, on any surface. A view lists it whenever one of its tools produces or takes handles.
+ * Its schema and provider entries are written out here, as `zcp gen` would compile them: the
+ * runtime compiles nothing.
+ */
+import type { ArtifactEntries, ArtifactProvider } from "./artifacts.js";
+import type { HandleStore } from "./handles/store.js";
+import { canonicalJson, sha12 } from "./hash.js";
+import type { JsonSchema, JsonValue, ToolDefinition } from "./registry.js";
+import { failure, type CallResult } from "./result.js";
+import type { BuiltinTool } from "./view.js";
+
+const OPS = ["count", "read", "view", "summary", "release"] as const;
+type Op = (typeof OPS)[number];
+
+const DESCRIPTION = "Read a handle (#T1) that another tool returned: count its items, read one item or fields, view rows, get its summary, or release it.";
+
+const properties = {
+  op: { type: "string", description: "count | read (one item, or all) | view (rows) | summary | release", enum: [...OPS] },
+  handle: { type: "string", description: 'Handle id, e.g. "#T1".', pattern: "^#[A-Z][0-9]+$" },
+  item: { type: "integer", description: "read: 0-based index of one item of a list.", minimum: 0 },
+  fields: { type: "array", description: "read: only these fields of the item.", items: { type: "string" } },
+  columns: { type: "array", description: "view: only these columns.", items: { type: "string" } },
+  offset: { type: "integer", description: "view: first row, 0-based (default 0).", minimum: 0 },
+  limit: { type: "integer", description: "view: number of rows (default 10, at most 100).", minimum: 1, maximum: 100 },
+} as const;
+
+const inputSchema = { type: "object", properties, required: ["op", "handle"], additionalProperties: false } as unknown as JsonSchema;
+
+/** OpenAI strict: every property required, the optional ones nullable. */
+const strictParameters = {
+  type: "object",
+  properties: Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => {
+      if (name === "op" || name === "handle") return [name, schema];
+      if (schema.type === "array") return [name, { anyOf: [schema, { type: "null" }] }];
+      return [name, { ...schema, type: [schema.type, "null"] }];
+    }),
+  ),
+  required: Object.keys(properties),
+  additionalProperties: false,
+} as unknown as JsonSchema;
+
+/** Anthropic strict and Gemini have no numeric bounds or patterns: said in the descriptions. */
+function described(upper: boolean): JsonSchema {
+  const type = (t: string) => (upper ? t.toUpperCase() : t);
+  const convert = (schema: { [key: string]: unknown }): { [key: string]: unknown } => {
+    const out: { [key: string]: unknown } = { type: type(schema.type as string), description: schema.description };
+    if (schema.enum) out.enum = schema.enum;
+    if (schema.items) out.items = convert(schema.items as { [key: string]: unknown });
+    return out;
+  };
+  const props = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, convert(schema as { [key: string]: unknown })]));
+  return (upper ? { type: "OBJECT", properties: props, required: ["op", "handle"] } : { type: "object", properties: props, required: ["op", "handle"], additionalProperties: false }) as JsonSchema;
+}
+
+const base = {
+  id: "zh",
+  alias: "zcp.handle",
+  name: "zcp_handle",
+  title: "Read a handle",
+  descriptionShort: DESCRIPTION,
+  description: DESCRIPTION,
+  inputSchema,
+  outputSchema: null,
+  outputMode: "scalar",
+  handleKind: "generic",
+  handleParams: {},
+  defaults: {},
+  flags: ["readonly"],
+  groups: [],
+  stages: [],
+  scopes: [],
+  deprecated: null,
+  planner: "TOOL @zh zcp.handle(op:count|read|view|summary|release, handle:h, item:int?, fields:str[]?, columns:str[]?, offset:int?, limit:int?) -> scalar",
+  call: { kind: "object", context: null },
+  dates: [],
+  source: { file: "@zcp/runtime", line: 0, export: "handleTool" },
+} satisfies Omit<ToolDefinition, "hash">;
+
+const { source: _source, ...hashed } = base;
+const definition: ToolDefinition = { ...base, hash: sha12(canonicalJson(hashed as unknown as JsonValue)) };
+
+const openai = { name: definition.name, description: DESCRIPTION, parameters: strictParameters, strict: true };
+const artifacts: { [P in ArtifactProvider]: ArtifactEntries[P] } = {
+  "openai-responses": { type: "function", ...openai },
+  "openai-chat": { type: "function", function: openai },
+  anthropic: { name: definition.name, description: DESCRIPTION, input_schema: described(false) as ArtifactEntries["anthropic"]["input_schema"] },
+  gemini: { name: definition.name, description: DESCRIPTION, parameters: described(true) },
+  mcp: {
+    name: definition.name,
+    title: definition.title!,
+    description: DESCRIPTION,
+    inputSchema: inputSchema as ArtifactEntries["mcp"]["inputSchema"],
+    annotations: { title: definition.title!, readOnlyHint: true },
+    _meta: { groups: [], stages: [] },
+  },
+};
+
+export const handleTool: BuiltinTool = { definition, artifacts };
+
+/** Runs `zcp.handle` for a session. `null` stands for an absent optional argument (OpenAI strict sends it). */
+export async function runHandleTool(store: HandleStore, sessionId: string, args: { readonly [name: string]: unknown }): Promise<CallResult> {
+  for (const key of Object.keys(args)) {
+    if (!(key in properties)) return failure(`invalid:$.${key}`, `unknown property; expected: ${Object.keys(properties).join(", ")}`);
+  }
+  const op = args.op;
+  if (op === undefined) return failure("missing:$.op", `expected one of: ${OPS.join(", ")}`);
+  if (typeof op !== "string" || !OPS.includes(op as Op)) return failure("invalid:$.op", `expected one of: ${OPS.join(", ")}`);
+  const id = args.handle;
+  if (id === undefined) return failure("missing:$.handle", 'expected a handle id such as "#T1"');
+  if (typeof id !== "string") return failure("invalid:$.handle", 'expected a handle id such as "#T1"');
+  const int = (name: string): number | undefined | null => {
+    const value = args[name];
+    if (value === undefined || value === null) return undefined;
+    return typeof value === "number" && Number.isInteger(value) ? value : null;
+  };
+  const strings = (name: string): string[] | undefined | null => {
+    const value = args[name];
+    if (value === undefined || value === null) return undefined;
+    return Array.isArray(value) && value.every((item) => typeof item === "string") ? (value as string[]) : null;
+  };
+  for (const name of ["item", "offset", "limit"]) if (int(name) === null) return failure(`invalid:$.${name}`, "expected an integer");
+  for (const name of ["fields", "columns"]) if (strings(name) === null) return failure(`invalid:$.${name}`, "expected a list of names");
+  const outcome = await (async () => {
+    switch (op as Op) {
+      case "count":
+        return store.count(sessionId, id);
+      case "read": {
+        const item = int("item");
+        const fields = strings("fields");
+        return store.read(sessionId, id, { ...(item !== undefined && item !== null ? { item } : {}), ...(fields ? { fields } : {}) });
+      }
+      case "view": {
+        const columns = strings("columns");
+        const offset = int("offset");
+        const limit = int("limit");
+        return store.view(sessionId, id, {
+          ...(columns ? { columns } : {}),
+          ...(offset !== undefined && offset !== null ? { offset } : {}),
+          ...(limit !== undefined && limit !== null ? { limit } : {}),
+        });
+      }
+      case "summary":
+        return store.summary(sessionId, id);
+      case "release":
+        return store.release(sessionId, id);
+    }
+  })();
+  if (outcome.ok === false) return outcome.error === "invalid:handle" ? failure("invalid:$.handle", outcome.hint) : outcome;
+  if (op === "release") return { ok: true, value: { released: id } };
+  const { ok: _ok, ...value } = outcome;
+  return { ok: true, value: JSON.parse(JSON.stringify(value)) as JsonValue };
+}

@@ -1,0 +1,310 @@
+/**
+ * The handle store: one per runtime, holding the values that tools return as handles, per
+ * session. Every method takes the session id explicitly and looks handles up by (session, id),
+ * so no id a session sends can reach another session's handles: ids are short (`#T1`) because
+ * isolation, not guessing, is the protection.
+ *
+ * Errors are values: every method resolves to its result (`ok: true`) or to `failure(...)`.
+ * - `expired:<id>`: the id is not live in this session. Expired, evicted, released and never
+ *   created in this session all get the same answer, so nothing leaks about other sessions.
+ * - `invalid:handle`: the text is not a handle id at all (not echoed: it may be anything).
+ * - `invalid:<id>`: the handle exists but does not fit: another kind than `get` expects, or a
+ *   value of the wrong shape for `count` or `view`.
+ * - `invalid:<argument>` (`item`, `fields`, `offset`, `limit`, `columns`): see ops.ts.
+ * - `invalid:result`: `create` refuses a value that is not JSON or is larger than a session may
+ *   hold (`sessionMaxBytes`, at most `totalMaxBytes`); the tool should return less.
+ * Only a storage failure (a shared store being unreachable) rejects; memory never does.
+ *
+ * Expiry: a handle lives `ttlMs` after its last successful use; failed operations do not refresh
+ * it. An expired handle is deleted when it is next asked for, and `create` first sweeps expired
+ * handles from the least recently used end, so their bytes are freed without any timer keeping
+ * the process alive.
+ *
+ * Budgets count the UTF-8 bytes of each value's compact JSON, which is also what is kept (a
+ * string measures its own memory; parsed objects would not). After a create, the session's
+ * least recently used handles are evicted until the session fits `sessionMaxBytes`, then the
+ * least recently used of all sessions until the runtime fits `totalMaxBytes`. Each step is O(1)
+ * with the memory storage.
+ */
+import { Buffer } from "node:buffer";
+import { sha12 } from "../hash.js";
+import type { JsonValue } from "../registry.js";
+import { failure, type CallError } from "../result.js";
+import { MemoryHandleStorage } from "./memory.js";
+import { countValue, readValue, viewValue, type CountResult, type ReadOptions, type ReadResult, type ViewOptions, type ViewResult } from "./ops.js";
+import type { HandleRecord, HandleStorage, HandleUsage } from "./storage.js";
+
+export interface HandleStoreOptions {
+  /** Where values live; a new `MemoryHandleStorage` by default. */
+  readonly storage?: HandleStorage;
+  /** Time a handle lives after its last successful use; 10 minutes by default. */
+  readonly ttlMs?: number;
+  /** Bytes one session may hold; 16 MiB by default, never more than `totalMaxBytes`. */
+  readonly sessionMaxBytes?: number;
+  /** Bytes all sessions together may hold; 64 MiB by default. */
+  readonly totalMaxBytes?: number;
+  /** The clock, in ms; `Date.now` by default (a shared store needs the same clock everywhere). */
+  readonly now?: () => number;
+}
+
+/** What `create` and `summary` answer. */
+export interface HandleInfo {
+  readonly ok: true;
+  readonly id: string;
+  readonly kind: string;
+  readonly summary: string;
+  /** UTF-8 bytes of the value's compact JSON. */
+  readonly size: number;
+  /** First 12 hex characters of the SHA-256 of that JSON. */
+  readonly hash: string;
+  /** For a list: how many items. */
+  readonly count?: number;
+}
+
+/** What `get` answers: what a `Handle` parameter is made of (`Handle<K, T>` without the brand). */
+export interface ResolvedHandle {
+  readonly ok: true;
+  readonly id: string;
+  readonly kind: string;
+  readonly value: JsonValue;
+}
+
+/** The kind `zcp gen` records for a parameter typed `Handle` without a kind: any kind fits. */
+const ANY_KIND = "*";
+
+/** `#`, one upper-case letter, a counter from 1 (digits capped: anything longer was never issued). */
+const HANDLE_ID = /^#[A-Z][1-9][0-9]{0,15}$/;
+
+export class HandleStore {
+  readonly ttlMs: number;
+  readonly sessionMaxBytes: number;
+  readonly totalMaxBytes: number;
+  readonly #storage: HandleStorage;
+  readonly #now: () => number;
+
+  /** Throws a `RangeError` for a limit that is not a positive number: a configuration bug. */
+  constructor(options: HandleStoreOptions = {}) {
+    this.ttlMs = positive("ttlMs", options.ttlMs ?? 600_000);
+    this.totalMaxBytes = positive("totalMaxBytes", options.totalMaxBytes ?? 64 * MIB);
+    this.sessionMaxBytes = Math.min(positive("sessionMaxBytes", options.sessionMaxBytes ?? 16 * MIB), this.totalMaxBytes);
+    this.#storage = options.storage ?? new MemoryHandleStorage();
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Keeps `value` (in its JSON form: dates become strings, `undefined` fields disappear) as a
+   * new handle of the session, whose id is `#`, the kind's first letter upper-cased (`G` when it
+   * does not start with an ASCII letter) and the session's counter: `#T1`, `#P2`...
+   */
+  async create(sessionId: string, kind: string, value: unknown, summary: string): Promise<HandleInfo | CallError> {
+    const json = toJson(value);
+    if (json === undefined) {
+      return failure("invalid:result", "the result is not JSON (undefined, a function, a BigInt or a cycle), so it cannot be kept as a handle");
+    }
+    const size = Buffer.byteLength(json, "utf8");
+    if (size > this.sessionMaxBytes) {
+      return failure(
+        "invalid:result",
+        `the result takes ${formatBytes(size)}, over the ${formatBytes(this.sessionMaxBytes)} a session can keep: ask for less (filter, narrow or page it)`,
+      );
+    }
+    const now = this.#now();
+    await this.#sweep(now);
+    const id = `#${idLetter(kind)}${await this.#storage.nextNumber(sessionId)}`;
+    const count = json.startsWith("[") ? listLength(value, json) : undefined;
+    const record: HandleRecord = { sessionId, id, kind, summary, size, hash: sha12(json), lastUsed: now, ...(count === undefined ? {} : { count }) };
+    // Stored first, then the budgets restored: a value never exceeds them on its own, so the
+    // new handle, the most recently used, is never the one evicted.
+    await this.#storage.put({ ...record, json });
+    await this.#evictBeyond(this.sessionMaxBytes, sessionId);
+    await this.#evictBeyond(this.totalMaxBytes);
+    return info(record);
+  }
+
+  /**
+   * A handle's id, kind and value, parsed afresh (a tool cannot change what is kept). With
+   * `expectedKind` (other than `"*"`), a handle of another kind is refused.
+   */
+  async get(sessionId: string, id: string, expectedKind?: string): Promise<ResolvedHandle | CallError> {
+    const now = this.#now();
+    const record = await this.#live(sessionId, id, now);
+    if ("ok" in record) return record;
+    if (expectedKind !== undefined && expectedKind !== ANY_KIND && record.kind !== expectedKind) {
+      return failure(`invalid:${id}`, `expected a ${JSON.stringify(expectedKind)} handle, got ${JSON.stringify(record.kind)}`);
+    }
+    const value = await this.#value(record);
+    if (value === undefined) return expired(id);
+    await this.#use(record, now);
+    return { ok: true, id, kind: record.kind, value };
+  }
+
+  /** Deletes a handle now; its id answers `expired:<id>` from then on. */
+  async release(sessionId: string, id: string): Promise<{ readonly ok: true } | CallError> {
+    const record = await this.#live(sessionId, id, this.#now());
+    if ("ok" in record) return record;
+    await this.#storage.delete(sessionId, id);
+    return { ok: true };
+  }
+
+  /** Deletes every handle of a session and its id counter: call it when the session ends. */
+  async dropSession(sessionId: string): Promise<void> {
+    await this.#storage.dropSession(sessionId);
+  }
+
+  /** Items of a list handle, keys of a record handle. */
+  async count(sessionId: string, id: string): Promise<CountResult | CallError> {
+    const now = this.#now();
+    const record = await this.#live(sessionId, id, now);
+    if ("ok" in record) return record;
+    let result: CountResult | CallError;
+    if (record.count !== undefined) {
+      result = { ok: true, count: record.count };
+    } else {
+      const value = await this.#value(record);
+      result = value === undefined ? expired(id) : countValue(id, value);
+    }
+    if (result.ok) await this.#use(record, now);
+    return result;
+  }
+
+  /** The whole value, or one 0-based list item; with `fields`, only those fields of the record. */
+  async read(sessionId: string, id: string, options: ReadOptions = {}): Promise<ReadResult | CallError> {
+    return this.#operate(sessionId, id, (value) => readValue(id, value, options));
+  }
+
+  /** A page of a list handle: `{ rows, offset, limit, total }`, rows cut to `columns` if given. */
+  async view(sessionId: string, id: string, options: ViewOptions = {}): Promise<ViewResult | CallError> {
+    return this.#operate(sessionId, id, (value) => viewValue(id, value, options));
+  }
+
+  /** What `create` answered, without reading the value. */
+  async summary(sessionId: string, id: string): Promise<HandleInfo | CallError> {
+    const now = this.#now();
+    const record = await this.#live(sessionId, id, now);
+    if ("ok" in record) return record;
+    await this.#use(record, now);
+    return info(record);
+  }
+
+  /** `ttlMs` as the model reads it in handle metadata: `10m`, `90s`, `1h`. */
+  ttlText(): string {
+    for (const [unit, ms] of TTL_UNITS) if (this.ttlMs % ms === 0) return `${this.ttlMs / ms}${unit}`;
+    return `${this.ttlMs}ms`;
+  }
+
+  /** Bytes and handles held by a session, or by the whole runtime. */
+  async usage(sessionId?: string): Promise<HandleUsage> {
+    return this.#storage.usage(sessionId);
+  }
+
+  async #operate<R extends { readonly ok: true }>(
+    sessionId: string,
+    id: string,
+    operation: (value: JsonValue) => R | CallError,
+  ): Promise<R | CallError> {
+    const now = this.#now();
+    const record = await this.#live(sessionId, id, now);
+    if ("ok" in record) return record;
+    const value = await this.#value(record);
+    if (value === undefined) return expired(id);
+    const result = operation(value);
+    if (result.ok) await this.#use(record, now);
+    return result;
+  }
+
+  /** The handle's record if it is live in the session; an expired one is deleted on the way. */
+  async #live(sessionId: string, id: string, now: number): Promise<HandleRecord | CallError> {
+    if (typeof id !== "string" || !HANDLE_ID.test(id)) return failure("invalid:handle", 'handle ids look like "#T1"');
+    const record = await this.#storage.get(sessionId, id);
+    if (record !== undefined && !this.#expired(record, now)) return record;
+    if (record !== undefined) await this.#storage.delete(sessionId, id);
+    return expired(id);
+  }
+
+  /**
+   * The parsed value, or undefined when it was deleted since its record was read (by a
+   * concurrent release or eviction): the caller answers `expired:` as for any gone handle.
+   */
+  async #value(record: HandleRecord): Promise<JsonValue | undefined> {
+    const json = await this.#storage.value(record.sessionId, record.id);
+    return json === undefined ? undefined : (JSON.parse(json) as JsonValue);
+  }
+
+  async #use(record: HandleRecord, now: number): Promise<void> {
+    await this.#storage.touch(record.sessionId, record.id, now);
+  }
+
+  #expired(record: HandleRecord, now: number): boolean {
+    return now - record.lastUsed >= this.ttlMs;
+  }
+
+  /**
+   * Deletes expired handles from the least recently used end. Last use only grows, so the
+   * expired handles are all at that end, and the sweep stops at the first live one.
+   */
+  async #sweep(now: number): Promise<void> {
+    let oldest = await this.#storage.oldest();
+    while (oldest !== undefined && this.#expired(oldest, now)) {
+      await this.#storage.delete(oldest.sessionId, oldest.id);
+      oldest = await this.#storage.oldest();
+    }
+  }
+
+  /** Evicts the least recently used handles of a session (or of all) until they fit `budget`. */
+  async #evictBeyond(budget: number, sessionId?: string): Promise<void> {
+    while ((await this.#storage.usage(sessionId)).bytes > budget) {
+      const oldest = await this.#storage.oldest(sessionId);
+      if (oldest === undefined) return;
+      await this.#storage.delete(oldest.sessionId, oldest.id);
+    }
+  }
+}
+
+const MIB = 1 << 20;
+
+const TTL_UNITS: readonly (readonly [string, number])[] = [
+  ["h", 3_600_000],
+  ["m", 60_000],
+  ["s", 1000],
+];
+
+function positive(name: string, value: number): number {
+  if (typeof value !== "number" || !(value > 0)) throw new RangeError(`HandleStore: ${name} must be a positive number, got ${String(value)}`);
+  return value;
+}
+
+function expired(id: string): CallError {
+  return failure(`expired:${id}`, `${id} has expired or does not exist in this session: call the tool that made it again`);
+}
+
+function info(record: HandleRecord): HandleInfo {
+  const { id, kind, summary, size, hash, count } = record;
+  return { ok: true, id, kind, summary, size, hash, ...(count === undefined ? {} : { count }) };
+}
+
+function idLetter(kind: string): string {
+  const first = kind.charAt(0);
+  return /[A-Za-z]/.test(first) ? first.toUpperCase() : "G";
+}
+
+/** Compact JSON, or undefined for a value JSON cannot hold (a throwing `toJSON` included). */
+function toJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) as string | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Items of a value whose JSON is a list; only a `toJSON` could make them differ from `length`. */
+function listLength(value: unknown, json: string): number {
+  if (Array.isArray(value) && !("toJSON" in value)) return value.length;
+  return (JSON.parse(json) as unknown[]).length;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const [size, unit] = bytes < MIB ? [bytes / 1024, "KiB"] : [bytes / MIB, "MiB"];
+  // Rounded up, so that a size just over a limit never prints as the limit itself.
+  return `${Math.ceil(size * 10) / 10} ${unit}`;
+}

@@ -1,0 +1,96 @@
+/**
+ * The runtime: one per process (or per registry), holding the generated module, the exposure
+ * policy and the handle store; `session()` gives each client its own isolated state.
+ */
+import type { ArtifactLoader } from "./artifacts.js";
+import type { DispatchTable } from "./dispatch.js";
+import { HandleStore, type HandleStoreOptions } from "./handles/store.js";
+import { handleTool } from "./handle-tool.js";
+import type { Registry, ToolDefinition } from "./registry.js";
+import { Session } from "./session.js";
+import type { ValidatorTable } from "./validate.js";
+import { applySelection, type Selection } from "./view.js";
+
+/** What `zcp gen` generates, as its `index.ts` exports it. */
+export interface GeneratedModule {
+  readonly registry: Registry;
+  readonly validators: ValidatorTable;
+  readonly dispatch: DispatchTable;
+  readonly artifacts: ArtifactLoader;
+}
+
+/**
+ * The server owner's exposure policy. Each surface (e.g. `mcp`, `native`) starts from its own
+ * default selection; clients may narrow it with their own filters when `clientFilters` is on,
+ * never widen it; a call to a tool outside the session's exposed set is refused.
+ */
+export interface ExposurePolicy {
+  /** Default selection per surface name; `"*"` applies to surfaces without their own. */
+  readonly defaults?: { readonly [surface: string]: Selection };
+  /** Whether `session.select` may narrow the listing (default true). */
+  readonly clientFilters?: boolean;
+}
+
+export interface RuntimeOptions {
+  readonly exposure?: ExposurePolicy;
+  /** Handle store settings, or a store shared with other runtimes. */
+  readonly handles?: HandleStoreOptions | HandleStore;
+  /** `auto` results up to this many bytes of compact JSON are inline (default 512). */
+  readonly inlineMaxBytes?: number;
+  /** Calls one session may run at once (default 8); more answer `busy`. */
+  readonly maxConcurrentCalls?: number;
+  /** Time limit of a call unless the caller gives one (default 30 s). */
+  readonly timeoutMs?: number;
+  /** Decides calls of tools flagged `approval`; without it they answer `approval_required`. */
+  readonly approve?: (tool: ToolDefinition, args: { readonly [name: string]: unknown }, session: Session) => boolean | Promise<boolean>;
+  /** Receives what a tool threw (the model only sees `exec:error`). Default: console.error. */
+  readonly onToolError?: (error: unknown, tool: ToolDefinition, session: Session) => void;
+}
+
+export interface SessionOptions {
+  /** The surface the session is served on, for the exposure policy (default `native`). */
+  readonly surface?: string;
+  /** Initial stage. */
+  readonly stage?: string;
+}
+
+export class Runtime {
+  readonly registry: Registry;
+  readonly handles: HandleStore;
+  private readonly byName: ReadonlyMap<string, ToolDefinition>;
+
+  constructor(
+    readonly generated: GeneratedModule,
+    readonly options: RuntimeOptions = {},
+  ) {
+    this.registry = generated.registry;
+    this.handles = options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
+    const names = new Map<string, ToolDefinition>();
+    for (const tool of [...this.registry.tools, handleTool.definition]) {
+      names.set(tool.alias, tool);
+      names.set(tool.id, tool);
+      names.set(tool.name, tool);
+    }
+    this.byName = names;
+  }
+
+  /** A new session with a random id, its own handles and stage. */
+  session(options: SessionOptions = {}): Session {
+    return new Session(this, options.surface ?? "native", options.stage ?? null);
+  }
+
+  /** The tool named by alias, id or provider name (the built-in handle tool included). */
+  tool(name: string): ToolDefinition | undefined {
+    return this.byName.get(name);
+  }
+
+  /** The registry tools a surface exposes before stages and client filters. */
+  exposedFor(surface: string): ToolDefinition[] {
+    const defaults = this.options.exposure?.defaults;
+    return applySelection(this.registry.tools, defaults?.[surface] ?? defaults?.["*"] ?? {});
+  }
+}
+
+export function createRuntime(generated: GeneratedModule, options?: RuntimeOptions): Runtime {
+  return new Runtime(generated, options);
+}

@@ -1,0 +1,227 @@
+/**
+ * A session: one client's isolated state (id, stage, handles, running calls) and the call
+ * pipeline: resolve → expose → approve → validate → resolve handles → dispatch (with a context,
+ * an abort signal and a time limit) → shape the result. Errors are values.
+ */
+import { randomUUID } from "node:crypto";
+import type { ToolContext } from "./context.js";
+import type { Handle } from "./handle.js";
+import { handleTool, runHandleTool } from "./handle-tool.js";
+import type { JsonValue, ToolDefinition } from "./registry.js";
+import { failure, type CallError, type CallResult, type HandleMeta } from "./result.js";
+import type { Runtime } from "./runtime.js";
+import { defaultSummary, unwrapSummary } from "./summary.js";
+import { applySelection, inStage, View, type Selection } from "./view.js";
+
+export interface CallOptions {
+  /** Cancels the call: it answers `cancelled`, and the tool's context signal aborts. */
+  readonly signal?: AbortSignal;
+  /** Time limit in ms (default: the runtime's); past it the call answers `timeout`. */
+  readonly timeoutMs?: number;
+  /** Receives the tool's progress reports. */
+  readonly onProgress?: (done: number, total: number | undefined, message: string | undefined) => void;
+  /** Receives the tool's log lines. */
+  readonly onLog?: (level: "debug" | "info" | "warning" | "error", message: string) => void;
+}
+
+type ChangeListener = (view: View) => void;
+
+const DEFAULT_INLINE_MAX_BYTES = 512;
+const DEFAULT_MAX_CONCURRENT = 8;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export class Session {
+  /** Random (crypto): a session id is never guessable. */
+  readonly id = randomUUID();
+  private currentStage: string | null;
+  private exposedView: View;
+  private running = 0;
+  private readonly listeners = new Set<ChangeListener>();
+  private closed = false;
+
+  constructor(
+    private readonly runtime: Runtime,
+    readonly surface: string,
+    stage: string | null,
+  ) {
+    this.currentStage = stage;
+    this.exposedView = this.computeExposed();
+  }
+
+  get stage(): string | null {
+    return this.currentStage;
+  }
+
+  /** The tools this session may call: the surface's default selection, in the current stage. */
+  get exposed(): View {
+    return this.exposedView;
+  }
+
+  /**
+   * A listing for the client: the exposed set narrowed by `selection` (ignored when the server
+   * does not allow client filters). Never wider than `exposed`.
+   */
+  select(selection: Selection = {}): View {
+    if (this.runtime.options.exposure?.clientFilters === false) return this.exposedView;
+    const registryTools = this.exposedView.tools.filter((tool) => tool !== handleTool.definition);
+    return this.view(applySelection(registryTools, selection));
+  }
+
+  /** Moves the session to `stage` (null: no stage, every tool) and tells the listeners. */
+  setStage(stage: string | null): void {
+    if (stage === this.currentStage) return;
+    this.currentStage = stage;
+    this.exposedView = this.computeExposed();
+    for (const listener of this.listeners) listener(this.exposedView);
+  }
+
+  /** Called with the new exposed view whenever it changes; returns the unsubscribe function. */
+  onChange(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Calls a tool by alias, id or provider name. Never throws: errors are results. */
+  async call(name: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
+    if (this.closed) return failure("cancelled", "the session is closed");
+    const tool = this.runtime.tool(name);
+    if (!tool) return failure(`unknown:${name}`, "no tool by that name; list the tools to see what exists");
+    if (!this.exposedView.find(tool.id)) return failure(`forbidden:${tool.alias}`, "the tool is not available in this session");
+    const limit = this.runtime.options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT;
+    if (this.running >= limit) return failure("busy", `at most ${limit} calls at once in a session; wait for one to finish`);
+    this.running++;
+    try {
+      return await this.run(tool, args, options);
+    } finally {
+      this.running--;
+    }
+  }
+
+  /** Ends the session: its handles are dropped, further calls answer `cancelled`. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listeners.clear();
+    await this.runtime.handles.dropSession(this.id);
+  }
+
+  private async run(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<CallResult> {
+    if (args === undefined || args === null) args = {};
+    if (typeof args !== "object" || Array.isArray(args)) return failure("invalid:$", "arguments must be an object of named parameters");
+    if (tool === handleTool.definition) return runHandleTool(this.runtime.handles, this.id, args as { [name: string]: unknown });
+    const merged = { ...(tool.defaults as object), ...(args as object) } as { [name: string]: unknown };
+    if (tool.flags.includes("approval")) {
+      const approve = this.runtime.options.approve;
+      if (!approve || !(await approve(tool, merged, this))) return failure("approval_required", "this tool needs a person's approval before it runs");
+    }
+    const validator = this.runtime.generated.validators[tool.id];
+    if (!validator) return failure(`unknown:${tool.alias}`, "the tool has no validator; regenerate the registry");
+    const checked = validator(merged);
+    if (!checked.ok) return failure(checked.error, checked.hint);
+    const resolved = await this.resolveHandles(tool, checked.value as { [name: string]: unknown });
+    if ("error" in resolved) return resolved.error;
+    const outcome = await this.dispatch(tool, resolved.args, options);
+    if ("error" in outcome) return outcome;
+    return this.shape(tool, outcome.value);
+  }
+
+  /** Replaces handle ids by the `Handle`s they name, in this session, of the right kind. */
+  private async resolveHandles(tool: ToolDefinition, args: { [name: string]: unknown }): Promise<{ args: { [name: string]: unknown } } | { error: CallError }> {
+    const names = Object.keys(tool.handleParams);
+    if (names.length === 0) return { args };
+    const out = { ...args };
+    for (const name of names) {
+      const id = args[name];
+      if (typeof id !== "string") continue;
+      const kind = tool.handleParams[name]!;
+      const found = await this.runtime.handles.get(this.id, id, kind === "*" ? undefined : kind);
+      if (isFailure(found)) return { error: found };
+      out[name] = { "~zcp.handle": found.kind, id: found.id, kind: found.kind, value: found.value } satisfies Handle;
+    }
+    return { args: out };
+  }
+
+  /** Runs the tool with a context, a time limit and cancellation; what it throws stays here. */
+  private dispatch(tool: ToolDefinition, args: { [name: string]: unknown }, options: CallOptions): Promise<{ value: unknown } | CallError> {
+    const dispatcher = this.runtime.generated.dispatch[tool.id];
+    if (!dispatcher) return Promise.resolve(failure(`unknown:${tool.alias}`, "the tool has no dispatcher; regenerate the registry"));
+    const controller = new AbortController();
+    const timeoutMs = options.timeoutMs ?? this.runtime.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (outcome: { value: unknown } | CallError) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+        resolve(outcome);
+      };
+      const timer = setTimeout(() => {
+        controller.abort(new Error("timeout"));
+        settle(failure("timeout", `the tool did not finish within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const onAbort = () => {
+        controller.abort(new Error("cancelled"));
+        settle(failure("cancelled", "the call was cancelled"));
+      };
+      if (options.signal?.aborted) return onAbort();
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      const context: ToolContext = {
+        "~zcp.context": true,
+        sessionId: this.id,
+        signal: controller.signal,
+        progress: (done, total, message) => options.onProgress?.(done, total, message),
+        log: (level, message) => options.onLog?.(level, message),
+      };
+      const reportError = (error: unknown) => {
+        (this.runtime.options.onToolError ?? defaultToolError)(error, tool, this);
+        settle(failure("exec:error", "the tool failed; the details are in the server's log"));
+      };
+      try {
+        Promise.resolve(dispatcher(args, context)).then((value) => settle({ value }), reportError);
+      } catch (error) {
+        reportError(error);
+      }
+    });
+  }
+
+  /** Inline, handle, or inline when small: by the tool's output mode. */
+  private async shape(tool: ToolDefinition, returned: unknown): Promise<CallResult> {
+    const { value, summary } = unwrapSummary(returned);
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(value ?? null);
+    } catch {
+      json = undefined;
+    }
+    if (json === undefined) {
+      (this.runtime.options.onToolError ?? defaultToolError)(new TypeError("the tool returned a value that is not JSON"), tool, this);
+      return failure("exec:error", "the tool returned a value that cannot be sent as JSON");
+    }
+    const inline = tool.outputMode === "scalar" || (tool.outputMode === "auto" && Buffer.byteLength(json) <= (this.runtime.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES));
+    const data = JSON.parse(json) as JsonValue;
+    if (inline) return { ok: true, value: data };
+    const handle = await this.runtime.handles.create(this.id, tool.handleKind, data, summary ?? defaultSummary(data));
+    if (isFailure(handle)) return handle;
+    const meta: HandleMeta = { kind: handle.kind, size: handle.size, ttl: this.runtime.handles.ttlText(), ...(handle.count !== undefined ? { count: handle.count } : {}) };
+    return { ok: true, handle: handle.id, summary: handle.summary, meta };
+  }
+
+  private computeExposed(): View {
+    const tools = this.runtime.exposedFor(this.surface).filter((tool) => this.currentStage === null || inStage(tool, [this.currentStage]));
+    return this.view(tools);
+  }
+
+  /** A view of `tools`, with the handle tool when one of them produces or takes handles. */
+  private view(tools: readonly ToolDefinition[]): View {
+    const needsHandles = tools.some((tool) => tool.outputMode !== "scalar" || Object.keys(tool.handleParams).length > 0);
+    return new View(tools, this.runtime.generated.artifacts, needsHandles ? [handleTool] : []);
+  }
+}
+
+function isFailure<T extends object>(result: T | CallError): result is CallError {
+  return (result as { ok?: unknown }).ok === false;
+}
+
+function defaultToolError(error: unknown, tool: ToolDefinition, session: Session): void {
+  console.error(`zcp: tool ${tool.alias} failed in session ${session.id}:`, error);
+}

@@ -1,0 +1,107 @@
+/**
+ * Views: subsets of the registry chosen by rules, with their hash, planner text and provider
+ * artifacts picked from the precompiled entries. Nothing here looks inside a schema.
+ */
+import { ARTIFACT_PROVIDERS, type ArtifactEntries, type ArtifactLoader, type ArtifactProvider } from "./artifacts.js";
+import { combineToolHashes } from "./hash.js";
+import type { ToolDefinition } from "./registry.js";
+
+/** What a server owner or a client asks for. Every field narrows; none widens. */
+export interface Selection {
+  /** `semantic-workflow`: the tools in the `workflow` group (every tool when none is). */
+  readonly profile?: string;
+  /** Keep tools in any of these groups. */
+  readonly groups?: readonly string[];
+  /** Drop tools in any of these groups. */
+  readonly excludeGroups?: readonly string[];
+  /** Keep tools available in any of these stages (tools without stages are in every stage). */
+  readonly stages?: readonly string[];
+  /** Keep only these tools (aliases or ids). */
+  readonly aliases?: readonly string[];
+  /** At most this many tools, in registry order. */
+  readonly limit?: number;
+}
+
+export const SEMANTIC_WORKFLOW = "semantic-workflow";
+export const WORKFLOW_GROUP = "workflow";
+
+export class SelectionError extends Error {
+  override name = "SelectionError";
+}
+
+/** Applies a selection to `tools` (order kept). Throws `SelectionError` on an unknown profile or a bad limit. */
+export function applySelection(tools: readonly ToolDefinition[], selection: Selection = {}): ToolDefinition[] {
+  let out = [...tools];
+  if (selection.profile !== undefined) {
+    if (selection.profile !== SEMANTIC_WORKFLOW) throw new SelectionError(`unknown profile "${selection.profile}" (known: ${SEMANTIC_WORKFLOW})`);
+    const workflow = out.filter((tool) => tool.groups.includes(WORKFLOW_GROUP));
+    if (workflow.length > 0) out = workflow;
+  }
+  if (selection.groups && selection.groups.length > 0) out = out.filter((tool) => tool.groups.some((group) => selection.groups!.includes(group)));
+  if (selection.excludeGroups && selection.excludeGroups.length > 0) out = out.filter((tool) => !tool.groups.some((group) => selection.excludeGroups!.includes(group)));
+  if (selection.stages && selection.stages.length > 0) out = out.filter((tool) => inStage(tool, selection.stages!));
+  if (selection.aliases) {
+    const wanted = new Set(selection.aliases);
+    out = out.filter((tool) => wanted.has(tool.alias) || wanted.has(tool.id));
+  }
+  if (selection.limit !== undefined) {
+    if (!Number.isInteger(selection.limit) || selection.limit < 0) throw new SelectionError(`limit must be a non-negative integer, got ${selection.limit}`);
+    out = out.slice(0, selection.limit);
+  }
+  return out;
+}
+
+/** A tool without stages is available in every stage. */
+export function inStage(tool: ToolDefinition, stages: readonly string[]): boolean {
+  return tool.stages.length === 0 || tool.stages.some((stage) => stages.includes(stage));
+}
+
+/** Extra tools a view carries besides the registry's (the built-in handle tool), with their entries. */
+export interface BuiltinTool {
+  readonly definition: ToolDefinition;
+  readonly artifacts: { readonly [P in ArtifactProvider]: ArtifactEntries[P] };
+}
+
+export class View {
+  /** The view's tools: the selected registry tools, then any built-in tool they need. */
+  readonly tools: readonly ToolDefinition[];
+  /** `combineToolHashes` over the tools: equal views have equal hashes. */
+  readonly hash: string;
+  private readonly byName: ReadonlyMap<string, ToolDefinition>;
+
+  constructor(
+    selected: readonly ToolDefinition[],
+    private readonly loader: ArtifactLoader,
+    private readonly builtins: readonly BuiltinTool[],
+  ) {
+    this.tools = [...selected, ...builtins.map((builtin) => builtin.definition)];
+    this.hash = combineToolHashes(this.tools);
+    this.byName = new Map(this.tools.flatMap((tool) => [[tool.alias, tool], [tool.id, tool], [tool.name, tool]] as const));
+  }
+
+  /** The planner text: one line per tool. */
+  get planner(): string {
+    return this.tools.map((tool) => tool.planner).join("\n");
+  }
+
+  /** The tool named by alias, id or provider name, if it is in the view. */
+  find(name: string): ToolDefinition | undefined {
+    return this.byName.get(name);
+  }
+
+  /**
+   * The provider's entries for the view's tools, in view order. A tool the provider cannot take
+   * (see the ZCP150x diagnostics of `zcp gen`) has no entry and is left out.
+   */
+  artifacts<P extends ArtifactProvider>(provider: P): ArtifactEntries[P][] {
+    if (!ARTIFACT_PROVIDERS.includes(provider)) throw new SelectionError(`unknown provider "${provider}" (known: ${ARTIFACT_PROVIDERS.join(", ")})`);
+    const set = this.loader.load(provider);
+    const entries: ArtifactEntries[P][] = [];
+    for (const tool of this.tools) {
+      const builtin = this.builtins.find((candidate) => candidate.definition === tool);
+      const entry = builtin ? builtin.artifacts[provider] : set[tool.id];
+      if (entry) entries.push(entry);
+    }
+    return entries;
+  }
+}

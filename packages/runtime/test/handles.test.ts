@@ -1,0 +1,455 @@
+import { createHash } from "node:crypto";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { describe, expect, it } from "vitest";
+import { MemoryHandleStorage } from "../src/handles/memory.js";
+import { HandleStore, type HandleStoreOptions } from "../src/handles/store.js";
+
+/** A store on a fake clock that the test moves by hand. */
+function fakeClock(options: HandleStoreOptions = {}): { store: HandleStore; clock: { t: number } } {
+  const clock = { t: 0 };
+  return { store: new HandleStore({ ...options, now: () => clock.t }), clock };
+}
+
+/** The id of a value the test knows to be storable. */
+async function make(store: HandleStore, session: string, kind: string, value: unknown, summary = "s"): Promise<string> {
+  const created = await store.create(session, kind, value, summary);
+  if (!created.ok) throw new Error(`create failed: ${created.error}`);
+  return created.id;
+}
+
+const expiredHint = (id: string) => `${id} has expired or does not exist in this session: call the tool that made it again`;
+const expired = (id: string) => ({ ok: false, error: `expired:${id}`, hint: expiredHint(id) });
+const invalid = (path: string, hint: string) => ({ ok: false, error: `invalid:${path}`, hint });
+
+const ROWS = Array.from({ length: 10 }, (_, i) => ({ id: i, name: `n${i}`, qty: i * 2 }));
+
+describe("ids, sizes and hashes", () => {
+  it("numbers handles per session across kinds, lettered by kind", async () => {
+    const store = new HandleStore();
+    const ids = [];
+    for (const kind of ["table", "page", "*", "generic", "_raw", "9lives", "table"]) ids.push(await make(store, "a", kind, 1));
+    expect(ids).toEqual(["#T1", "#P2", "#G3", "#G4", "#G5", "#G6", "#T7"]);
+    expect(await make(store, "b", "table", 1)).toBe("#T1");
+  });
+
+  it("answers size (UTF-8 bytes of compact JSON), hash (12 hex of its SHA-256), and a count for lists", async () => {
+    const store = new HandleStore();
+    const json = '{"city":"Zürich","temps":[1,2]}';
+    expect(await store.create("a", "weather", { city: "Zürich", temps: [1, 2] }, "Zürich weather")).toEqual({
+      ok: true,
+      id: "#W1",
+      kind: "weather",
+      summary: "Zürich weather",
+      size: Buffer.byteLength(json),
+      hash: createHash("sha256").update(json).digest("hex").slice(0, 12),
+    });
+    expect(Buffer.byteLength(json)).toBe(json.length + 1);
+    const list = await store.create("a", "table", ROWS, "10 rows");
+    expect(list).toMatchObject({ ok: true, id: "#T2", count: 10 });
+  });
+
+  it("keeps the JSON form of the value and never reuses an id while the session lives", async () => {
+    const store = new HandleStore();
+    const id = await make(store, "a", "event", { at: new Date("2024-01-02T03:04:05.000Z"), gone: undefined });
+    expect(await store.read("a", id)).toEqual({ ok: true, value: { at: "2024-01-02T03:04:05.000Z" } });
+    expect(await store.release("a", id)).toEqual({ ok: true });
+    expect(await make(store, "a", "event", 2)).toBe("#E2");
+  });
+
+  it("refuses values that are not JSON without consuming an id", async () => {
+    const store = new HandleStore();
+    const cycle: { self?: unknown } = {};
+    cycle.self = cycle;
+    const hostile = {
+      toJSON() {
+        throw new Error("boom");
+      },
+    };
+    const hint = "the result is not JSON (undefined, a function, a BigInt or a cycle), so it cannot be kept as a handle";
+    for (const value of [undefined, () => 1, 1n, cycle, hostile]) {
+      expect(await store.create("a", "x", value, "s")).toEqual(invalid("result", hint));
+    }
+    expect(await make(store, "a", "x", null)).toBe("#X1");
+  });
+});
+
+describe("isolation", () => {
+  it("gives each session its own #T1 and answers another session's ids as if they never existed", async () => {
+    const store = new HandleStore();
+    expect(await make(store, "a", "table", ROWS)).toBe("#T1");
+    expect(await make(store, "a", "table", { secret: true })).toBe("#T2");
+    expect(await make(store, "b", "table", ["b"])).toBe("#T1");
+
+    expect(await store.get("a", "#T1")).toEqual({ ok: true, id: "#T1", kind: "table", value: ROWS });
+    expect(await store.get("b", "#T1")).toEqual({ ok: true, id: "#T1", kind: "table", value: ["b"] });
+
+    // #T2 lives only in session a: every operation from b gets the answer of a never-created id.
+    expect(await store.get("b", "#T2")).toEqual(expired("#T2"));
+    expect(await store.get("b", "#T2", "table")).toEqual(expired("#T2"));
+    expect(await store.count("b", "#T2")).toEqual(expired("#T2"));
+    expect(await store.read("b", "#T2")).toEqual(expired("#T2"));
+    expect(await store.read("b", "#T2", { item: 0, fields: ["secret"] })).toEqual(expired("#T2"));
+    expect(await store.view("b", "#T2")).toEqual(expired("#T2"));
+    expect(await store.summary("b", "#T2")).toEqual(expired("#T2"));
+    expect(await store.release("b", "#T2")).toEqual(expired("#T2"));
+    expect(await store.get("b", "#T99")).toEqual(expired("#T99"));
+
+    // b's release of its own #T1 and b's dropSession leave a's handles alone.
+    expect(await store.release("b", "#T1")).toEqual({ ok: true });
+    await store.dropSession("b");
+    expect(await store.count("a", "#T1")).toEqual({ ok: true, count: 10 });
+    expect(await store.read("a", "#T2")).toEqual({ ok: true, value: { secret: true } });
+  });
+
+  it("refuses text that is not a handle id without echoing it", async () => {
+    const store = new HandleStore();
+    await make(store, "a", "table", 1);
+    const hint = 'handle ids look like "#T1"';
+    for (const id of ["T1", "#t1", "#T0", "#T01", "#T1 ", "#TT1", "#T12345678901234567", "", "#T1\nERR c1 x"]) {
+      expect(await store.get("a", id)).toEqual(invalid("handle", hint));
+    }
+    expect(await store.read("a", 1 as unknown as string)).toEqual(invalid("handle", hint));
+  });
+});
+
+describe("expiry", () => {
+  it("expires a handle ttlMs after its last successful use, refreshed by every successful use", async () => {
+    const { store, clock } = fakeClock({ ttlMs: 1000 });
+    const id = await make(store, "a", "table", ROWS);
+    clock.t = 999;
+    expect(await store.count("a", id)).toEqual({ ok: true, count: 10 });
+    clock.t = 1998;
+    expect((await store.read("a", id, { item: 0 })).ok).toBe(true);
+    clock.t = 2997;
+    expect((await store.view("a", id)).ok).toBe(true);
+    clock.t = 3996;
+    expect((await store.summary("a", id)).ok).toBe(true);
+    clock.t = 4995;
+    expect((await store.get("a", id, "table")).ok).toBe(true);
+    // Failed operations are not uses: they do not refresh.
+    clock.t = 5500;
+    expect((await store.read("a", id, { item: 99 })).ok).toBe(false);
+    expect((await store.get("a", id, "page")).ok).toBe(false);
+    clock.t = 5995;
+    expect(await store.count("a", id)).toEqual(expired(id));
+    expect(await store.count("a", id)).toEqual(expired(id));
+  });
+
+  it("frees an expired handle's bytes when it is asked for", async () => {
+    const { store, clock } = fakeClock({ ttlMs: 1000 });
+    const id = await make(store, "a", "table", ROWS);
+    const size = JSON.stringify(ROWS).length;
+    expect(await store.usage("a")).toEqual({ bytes: size, handles: 1 });
+    clock.t = 1000;
+    expect(await store.usage("a")).toEqual({ bytes: size, handles: 1 });
+    expect(await store.read("a", id)).toEqual(expired(id));
+    expect(await store.usage("a")).toEqual({ bytes: 0, handles: 0 });
+    expect(await store.usage()).toEqual({ bytes: 0, handles: 0 });
+  });
+
+  it("sweeps expired handles of every session when a handle is created", async () => {
+    const { store, clock } = fakeClock({ ttlMs: 1000 });
+    await make(store, "a", "table", ROWS);
+    await make(store, "b", "table", ROWS);
+    clock.t = 500;
+    const kept = await make(store, "b", "page", "kept");
+    clock.t = 1200;
+    await make(store, "c", "table", 1);
+    expect(await store.usage("a")).toEqual({ bytes: 0, handles: 0 });
+    expect(await store.usage("b")).toEqual({ bytes: 6, handles: 1 });
+    expect(await store.usage()).toEqual({ bytes: 7, handles: 2 });
+    expect(await store.read("b", kept)).toEqual({ ok: true, value: "kept" });
+  });
+
+  it("formats the TTL for handle metadata", () => {
+    expect(new HandleStore().ttlText()).toBe("10m");
+    expect(new HandleStore({ ttlMs: 7_200_000 }).ttlText()).toBe("2h");
+    expect(new HandleStore({ ttlMs: 90_000 }).ttlText()).toBe("90s");
+    expect(new HandleStore({ ttlMs: 1500 }).ttlText()).toBe("1500ms");
+  });
+});
+
+describe("budgets", () => {
+  // Each value is a 10-character string: 12 bytes of JSON.
+  const value = (i: number) => `value-${String(i).padStart(4, "0")}`;
+
+  it("evicts the session's least recently used handles beyond its budget", async () => {
+    const store = new HandleStore({ sessionMaxBytes: 36 });
+    const [one, two, three] = [await make(store, "a", "v", value(1)), await make(store, "a", "v", value(2)), await make(store, "a", "v", value(3))];
+    expect(await store.usage("a")).toEqual({ bytes: 36, handles: 3 });
+    expect((await store.read("a", one)).ok).toBe(true); // one is now the most recently used
+    const four = await make(store, "a", "v", value(4));
+    expect(await store.read("a", two)).toEqual(expired(two));
+    for (const id of [one, three, four]) expect((await store.read("a", id)).ok).toBe(true);
+    expect(await store.usage("a")).toEqual({ bytes: 36, handles: 3 });
+    // Another session's handles are not evicted for this one.
+    const other = await make(store, "b", "v", value(5));
+    await make(store, "a", "v", value(6));
+    expect((await store.read("b", other)).ok).toBe(true);
+  });
+
+  it("evicts the least recently used handles of all sessions beyond the runtime budget", async () => {
+    const store = new HandleStore({ sessionMaxBytes: 36, totalMaxBytes: 48 });
+    const a1 = await make(store, "a", "v", value(1));
+    const b1 = await make(store, "b", "v", value(2));
+    const a2 = await make(store, "a", "v", value(3));
+    const b2 = await make(store, "b", "v", value(4));
+    expect((await store.summary("a", a1)).ok).toBe(true);
+    const c1 = await make(store, "c", "v", value(5));
+    expect(await store.get("b", b1)).toEqual(expired(b1));
+    const c2 = await make(store, "c", "v", value(6));
+    expect(await store.get("a", a2)).toEqual(expired(a2));
+    for (const [session, id] of [["a", a1], ["b", b2], ["c", c1], ["c", c2]] as const) expect((await store.get(session, id)).ok).toBe(true);
+    expect(await store.usage()).toEqual({ bytes: 48, handles: 4 });
+  });
+
+  it("refuses a value larger than a session may hold, without touching the others", async () => {
+    const store = new HandleStore({ sessionMaxBytes: 2048 });
+    const small = await make(store, "a", "v", "small");
+    expect(await store.create("a", "v", "x".repeat(2047), "s")).toEqual(
+      invalid("result", "the result takes 2.1 KiB, over the 2 KiB a session can keep: ask for less (filter, narrow or page it)"),
+    );
+    expect(await store.create("a", "v", "x".repeat(3000), "s")).toEqual(
+      invalid("result", "the result takes 3 KiB, over the 2 KiB a session can keep: ask for less (filter, narrow or page it)"),
+    );
+    expect(await store.read("a", small)).toEqual({ ok: true, value: "small" });
+    expect(await make(store, "a", "v", "x".repeat(2046))).toBe("#V2");
+    expect(await store.read("a", small)).toEqual(expired(small));
+  });
+
+  it("caps the session budget at the runtime budget and rejects impossible limits", async () => {
+    const store = new HandleStore({ sessionMaxBytes: 100 << 20, totalMaxBytes: 1 << 20 });
+    expect(store.sessionMaxBytes).toBe(1 << 20);
+    const created = await store.create("a", "v", "x".repeat(1 << 20), "s");
+    expect(created).toEqual(invalid("result", "the result takes 1.1 MiB, over the 1 MiB a session can keep: ask for less (filter, narrow or page it)"));
+    expect(new HandleStore()).toMatchObject({ ttlMs: 600_000, sessionMaxBytes: 16 << 20, totalMaxBytes: 64 << 20 });
+    expect(() => new HandleStore({ ttlMs: 0 })).toThrow("HandleStore: ttlMs must be a positive number, got 0");
+    expect(() => new HandleStore({ totalMaxBytes: Number.NaN })).toThrow(RangeError);
+  });
+});
+
+describe("operations", () => {
+  async function fixture() {
+    const store = new HandleStore();
+    return {
+      store,
+      table: await make(store, "a", "table", ROWS),
+      record: await make(store, "a", "profile", { name: "Ada", tags: ["x"], __proto__x: 1 }),
+      scalar: await make(store, "a", "score", 42),
+      empty: await make(store, "a", "table", []),
+      mixed: await make(store, "a", "mixed", [{ a: 1 }, "two", { b: 3 }]),
+    };
+  }
+
+  it("get: the value, checked against the expected kind; `*` takes any kind", async () => {
+    const { store, table, record } = await fixture();
+    expect(await store.get("a", table, "table")).toEqual({ ok: true, id: table, kind: "table", value: ROWS });
+    expect(await store.get("a", record, "*")).toMatchObject({ ok: true, kind: "profile" });
+    expect(await store.get("a", record, "table")).toEqual(invalid(record, 'expected a "table" handle, got "profile"'));
+  });
+
+  it("get: a tool changing the value it received does not change the handle", async () => {
+    const { store, table } = await fixture();
+    const got = await store.get("a", table);
+    if (!got.ok) throw new Error("get failed");
+    (got.value as { id: number }[]).length = 0;
+    expect(await store.count("a", table)).toEqual({ ok: true, count: 10 });
+  });
+
+  it("count: items of a list, keys of a record, an error for a scalar", async () => {
+    const { store, table, record, scalar, empty } = await fixture();
+    expect(await store.count("a", table)).toEqual({ ok: true, count: 10 });
+    expect(await store.count("a", empty)).toEqual({ ok: true, count: 0 });
+    expect(await store.count("a", record)).toEqual({ ok: true, count: 3 });
+    expect(await store.count("a", scalar)).toEqual(invalid(scalar, `${scalar} is a number, not a list or a record: read it instead`));
+  });
+
+  it("read: the whole value, one 0-based item, or some fields", async () => {
+    const { store, table, record, scalar } = await fixture();
+    expect(await store.read("a", table)).toEqual({ ok: true, value: ROWS });
+    expect(await store.read("a", scalar)).toEqual({ ok: true, value: 42 });
+    expect(await store.read("a", table, { item: 0 })).toEqual({ ok: true, value: ROWS[0] });
+    expect(await store.read("a", table, { item: 9 })).toEqual({ ok: true, value: ROWS[9] });
+    expect(await store.read("a", table, { item: 3, fields: ["qty", "name"] })).toEqual({ ok: true, value: { qty: 6, name: "n3" } });
+    expect(await store.read("a", record, { fields: ["tags"] })).toEqual({ ok: true, value: { tags: ["x"] } });
+  });
+
+  it("read: out-of-range and malformed items", async () => {
+    const { store, table, empty, mixed } = await fixture();
+    expect(await store.read("a", table, { item: 12 })).toEqual(invalid("item", "item 12 is out of range: the list has 10 items (0-9)"));
+    expect(await store.read("a", table, { item: 10 })).toEqual(invalid("item", "item 10 is out of range: the list has 10 items (0-9)"));
+    expect(await store.read("a", table, { item: -1 })).toEqual(invalid("item", "item -1 is out of range: the list has 10 items (0-9)"));
+    expect(await store.read("a", empty, { item: 0 })).toEqual(invalid("item", "item 0 is out of range: the list is empty"));
+    await store.create("a", "table", [1], "one");
+    expect(await store.read("a", "#T6", { item: 1 })).toEqual(invalid("item", "item 1 is out of range: the list has 1 item (0)"));
+    const whole = "item must be a whole number (0 is the first item), got";
+    expect(await store.read("a", table, { item: 1.5 })).toEqual(invalid("item", `${whole} 1.5`));
+    expect(await store.read("a", table, { item: Number.NaN })).toEqual(invalid("item", `${whole} NaN`));
+    expect(await store.read("a", table, { item: "2" as unknown as number })).toEqual(invalid("item", `${whole} "2"`));
+    expect(await store.read("a", table, { item: [2] as unknown as number })).toEqual(invalid("item", `${whole} a list`));
+    expect(await store.read("a", mixed, { item: 1, fields: ["a"] })).toEqual(invalid("fields", "item 1 is a string, not a record: read it without fields"));
+  });
+
+  it("read: wrong shapes and fields", async () => {
+    const { store, table, record, scalar } = await fixture();
+    expect(await store.read("a", record, { item: 0 })).toEqual(invalid("item", `${record} is a record, not a list: read it without item`));
+    expect(await store.read("a", scalar, { item: 0 })).toEqual(invalid("item", `${scalar} is a number, not a list: read it without item`));
+    expect(await store.read("a", table, { fields: ["id"] })).toEqual(invalid("fields", `${table} is a list, not a record: pass item to read one of its items`));
+    expect(await store.read("a", scalar, { fields: ["id"] })).toEqual(invalid("fields", `${scalar} is a number, not a record: read it without fields`));
+    expect(await store.read("a", table, { item: 3, fields: ["nmae"] })).toEqual(
+      invalid("fields", 'item 3 has no field "nmae" (its fields: "id", "name", "qty")'),
+    );
+    expect(await store.read("a", record, { fields: ["name", "age"] })).toEqual(
+      invalid("fields", `${record} has no field "age" (its fields: "name", "tags", "__proto__x")`),
+    );
+    const names = "fields must be a non-empty list of field names";
+    expect(await store.read("a", record, { fields: [] })).toEqual(invalid("fields", names));
+    expect(await store.read("a", record, { fields: "name" as unknown as string[] })).toEqual(invalid("fields", names));
+    expect(await store.read("a", record, { fields: [1] as unknown as string[] })).toEqual(invalid("fields", names));
+  });
+
+  it("read: field names from the model stay plain data", async () => {
+    const store = new HandleStore();
+    const id = await make(store, "a", "x", JSON.parse('{"__proto__":{"polluted":1},"constructor":2}'));
+    const read = await store.read("a", id, { fields: ["__proto__", "constructor"] });
+    expect(JSON.stringify(read)).toBe('{"ok":true,"value":{"__proto__":{"polluted":1},"constructor":2}}');
+    expect(({} as { polluted?: number }).polluted).toBeUndefined();
+    const plain = await make(store, "a", "x", { a: 1 });
+    expect(await store.read("a", plain, { fields: ["toString"] })).toEqual(invalid("fields", `${plain} has no field "toString" (its fields: "a")`));
+  });
+
+  it("read: hints stay short whatever the value's keys", async () => {
+    const store = new HandleStore();
+    const wide = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${i}`, i]));
+    const id = await make(store, "a", "x", { [`${"y".repeat(100)}`]: 1, ...wide });
+    const read = await store.read("a", id, { fields: ["z".repeat(1000)] });
+    expect(read.ok).toBe(false);
+    if (read.ok) return;
+    expect(read.hint).toContain(`has no field "${"z".repeat(40)}..."`);
+    expect(read.hint).toContain(`"${"y".repeat(40)}...", "k0"`);
+    expect(read.hint).toMatch(/"k18", \.\.\. \(26 in all\)\)$/);
+  });
+
+  it("view: a page with offset, limit and columns", async () => {
+    const { store, table, mixed } = await fixture();
+    expect(await store.view("a", table)).toEqual({ ok: true, rows: ROWS, offset: 0, limit: 10, total: 10 });
+    expect(await store.view("a", table, { offset: 8, limit: 5, columns: ["name"] })).toEqual({
+      ok: true,
+      rows: [{ name: "n8" }, { name: "n9" }],
+      offset: 8,
+      limit: 5,
+      total: 10,
+    });
+    expect(await store.view("a", table, { offset: 10 })).toEqual({ ok: true, rows: [], offset: 10, limit: 10, total: 10 });
+    expect(await store.view("a", table, { limit: 100 })).toMatchObject({ ok: true, limit: 100, total: 10 });
+    // A row without a requested column leaves it out.
+    expect(await store.view("a", mixed, { offset: 2, columns: ["a", "b"] })).toEqual({ ok: true, rows: [{ b: 3 }], offset: 2, limit: 10, total: 3 });
+  });
+
+  it("view: bad arguments and shapes", async () => {
+    const { store, table, record, mixed } = await fixture();
+    expect(await store.view("a", record)).toEqual(invalid(record, `${record} is a record, not a list: use read`));
+    expect(await store.view("a", table, { offset: -1 })).toEqual(invalid("offset", "offset must be a whole number from 0, got -1"));
+    expect(await store.view("a", table, { offset: 0.5 })).toEqual(invalid("offset", "offset must be a whole number from 0, got 0.5"));
+    expect(await store.view("a", table, { offset: 11 })).toEqual(invalid("offset", "offset 11 is past the end: the list has 10 items (0-9)"));
+    for (const limit of [0, 101, 2.5, -3]) {
+      expect(await store.view("a", table, { limit })).toEqual(invalid("limit", `limit must be a whole number from 1 to 100, got ${limit}`));
+    }
+    expect(await store.view("a", table, { columns: [] })).toEqual(invalid("columns", "columns must be a non-empty list of field names"));
+    expect(await store.view("a", mixed, { columns: ["a"] })).toEqual(invalid("columns", "columns need records, but item 1 is a string"));
+  });
+
+  it("summary: what create answered, from the record alone", async () => {
+    const { store, table, record } = await fixture();
+    expect(await store.summary("a", table)).toEqual({
+      ok: true,
+      id: table,
+      kind: "table",
+      summary: "s",
+      size: Buffer.byteLength(JSON.stringify(ROWS)),
+      hash: createHash("sha256").update(JSON.stringify(ROWS)).digest("hex").slice(0, 12),
+      count: 10,
+    });
+    expect(await store.summary("a", record)).not.toHaveProperty("count");
+  });
+
+  it("release and dropSession free the bytes; released ids answer expired", async () => {
+    const { store, table, record } = await fixture();
+    await make(store, "b", "table", ROWS);
+    const before = await store.usage("a");
+    expect(await store.release("a", table)).toEqual({ ok: true });
+    expect(await store.release("a", table)).toEqual(expired(table));
+    expect(await store.view("a", table)).toEqual(expired(table));
+    expect((await store.usage("a")).bytes).toBe(before.bytes - Buffer.byteLength(JSON.stringify(ROWS)));
+    await store.dropSession("a");
+    expect(await store.usage("a")).toEqual({ bytes: 0, handles: 0 });
+    expect(await store.usage()).toEqual({ bytes: Buffer.byteLength(JSON.stringify(ROWS)), handles: 1 });
+    expect(await store.read("a", record)).toEqual(expired(record));
+    // A dropped session starts numbering again.
+    expect(await make(store, "a", "table", 1)).toBe("#T1");
+    await store.dropSession("never-seen");
+  });
+});
+
+describe("memory storage", () => {
+  it("keeps per-session and total bytes and least-recently-used order", async () => {
+    const storage = new MemoryHandleStorage();
+    const record = (sessionId: string, id: string, size: number, lastUsed: number) => ({
+      ...{ sessionId, id, size, lastUsed },
+      ...{ kind: "k", summary: "", hash: "", json: "" },
+    });
+    await storage.put(record("a", "#K1", 5, 1));
+    await storage.put(record("b", "#K1", 7, 2));
+    await storage.put(record("a", "#K2", 3, 3));
+    expect(await storage.oldest()).toMatchObject({ sessionId: "a", id: "#K1" });
+    await storage.touch("a", "#K1", 4);
+    expect(await storage.oldest()).toMatchObject({ sessionId: "b", id: "#K1" });
+    expect(await storage.oldest("a")).toMatchObject({ sessionId: "a", id: "#K2" });
+    expect(await storage.get("a", "#K1")).toMatchObject({ lastUsed: 4 });
+    await storage.put(record("a", "#K2", 10, 5)); // replaced, not counted twice
+    expect(await storage.usage("a")).toEqual({ bytes: 15, handles: 2 });
+    expect(await storage.usage()).toEqual({ bytes: 22, handles: 3 });
+    await storage.touch("a", "#K9", 6);
+    await storage.delete("a", "#K9");
+    await storage.dropSession("a");
+    expect(await storage.usage()).toEqual({ bytes: 7, handles: 1 });
+    expect(await storage.oldest("a")).toBeUndefined();
+  });
+});
+
+describe("memory", () => {
+  it("10,000 values of ~100 KB through one session stay within a 64 MiB budget", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    const budget = 64 << 20;
+    const store = new HandleStore({ sessionMaxBytes: budget, totalMaxBytes: budget });
+    gc();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const chunk = "x".repeat(1000);
+    let maxBytes = 0;
+    let maxHandles = 0;
+    let lastId = "";
+    for (let i = 0; i < 10_000; i++) {
+      // Lists and records in turn, each built anew (~100 KB of JSON).
+      const items = Array.from({ length: 100 }, (_, j) => `${i}:${j}:${chunk}`);
+      const value = i % 2 === 0 ? items : { i, items };
+      const created = await store.create("s", "blob", value, `value ${i}`);
+      if (!created.ok) throw new Error(`create ${i} failed: ${created.error}`);
+      lastId = created.id;
+      const usage = await store.usage();
+      maxBytes = Math.max(maxBytes, usage.bytes);
+      maxHandles = Math.max(maxHandles, usage.handles);
+    }
+    expect(lastId).toBe("#B10000");
+    expect(maxBytes).toBeLessThanOrEqual(budget);
+    expect(maxHandles).toBeLessThanOrEqual(Math.floor(budget / 100_000));
+    expect(maxBytes).toBeGreaterThan(budget - 200_000);
+    expect(await store.count("s", lastId)).toEqual({ ok: true, count: 2 });
+    expect(await store.read("s", "#B1")).toEqual(expired("#B1"));
+    gc();
+    const growth = process.memoryUsage().heapUsed - heapBefore;
+    // The kept JSON strings (one byte per character here) and little else.
+    expect(growth).toBeLessThan(budget * 1.25);
+  });
+});
