@@ -9,6 +9,7 @@ import type { ts } from "ts-morph";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
 import { compileArtifacts, type ArtifactSets } from "./compile/providers/index.js";
+import { ValidatorCache } from "./compile/validators.js";
 import { emitFiles, type GeneratedFile } from "./emit/files.js";
 import { toolStatement } from "./emit/registry.js";
 import { extractTool, type ExtractedTool, type Extraction } from "./extract/tool.js";
@@ -42,6 +43,7 @@ export class Generator {
   /** Printed statements by definition: watch mode re-prints only changed tools. */
   private readonly statements = new WeakMap<ToolDefinition, string>();
   private readonly definitions = new WeakMap<ExtractedTool, ToolDefinition>();
+  private readonly validators = new ValidatorCache();
   private readonly extractions = new Map<string, CachedExtraction>();
 
   constructor(readonly config: Config) {}
@@ -97,6 +99,7 @@ export class Generator {
     const artifacts = compileArtifacts(registry.tools, this.config.root);
     diagnostics.push(...artifacts.diagnostics);
     const files = emitFiles({
+      validators: this.validators,
       root: this.config.root,
       outDir: this.config.outDir,
       registry,

@@ -58,10 +58,12 @@ export const GENERATED_FILES = [
   "artifacts/openai-chat.json",
   "artifacts/openai-responses.json",
   "dispatch.ts",
+  "index.ts",
   "registry.json",
   "registry.ts",
   "types.ts",
+  "validators.ts",
 ];
 
-/** The generated files whose content depends on the tools (all but the fixed loader modules). */
-export const TOOL_DEPENDENT_FILES = GENERATED_FILES.filter((file) => file !== "artifacts.ts");
+/** The generated files whose content depends on the tools (all but the fixed entry modules). */
+export const TOOL_DEPENDENT_FILES = GENERATED_FILES.filter((file) => file !== "artifacts.ts" && file !== "index.ts");
