@@ -27,6 +27,7 @@ export const CODES = {
   ZCP1401: "duplicate tool id",
   ZCP1402: "duplicate tool alias",
   ZCP1403: "aliases collide as provider names",
+  ZCP1404: "alias or id reserved for the runtime's built-in tools",
   ZCP1501: "OpenAI strict mode cannot express the tool",
   ZCP1502: "the tool's OpenAI schema exceeds the provider's limits",
   ZCP1503: "Gemini cannot declare the tool",

@@ -30,6 +30,14 @@ export function buildModel(
     return { tool, alias, id: tool.id ?? deriveId(alias), name: providerName(alias) };
   });
   const rejected = new Set<ExtractedTool>();
+  // The runtime's built-in tools (zcp.handle, id "zh") own the `zcp.` namespace.
+  for (const draft of drafts) {
+    if (draft.alias.startsWith("zcp.") || draft.alias.startsWith("zcp_") || draft.id === "zh") {
+      rejected.add(draft.tool);
+      const what = draft.id === "zh" ? `id "zh"` : `alias "${draft.alias}"`;
+      diagnostics.push(diagnostic("error", "ZCP1404", `${what} is reserved for the runtime's built-in tools (the zcp. namespace); choose another`, { file: draft.tool.file, line: draft.tool.line, column: draft.tool.column }));
+    }
+  }
   const checkUnique = (key: "id" | "alias" | "name", code: Code, what: string) => {
     const groups = new Map<string, typeof drafts>();
     for (const draft of drafts) groups.set(draft[key], [...(groups.get(draft[key]) ?? []), draft]);

@@ -196,7 +196,7 @@ describe("fixtures/diagnostics", () => {
       "duplicate-ids.ts": ["ZCP1401"],
       "alias-a.ts": ["ZCP1402"],
       "alias-b.ts": ["ZCP1402"],
-      "names.ts": ["ZCP1403"],
+      "names.ts": ["ZCP1403", "ZCP1404"],
     };
     const byFile = new Map<string, Set<string>>();
     for (const match of golden.matchAll(/^src\/([^:]+):\d+:\d+ - (?:error|warning) (ZCP\d{4}): /gm)) {
