@@ -198,9 +198,9 @@ export class Session {
       return failure("exec:error", "the tool returned a value that cannot be sent as JSON");
     }
     const inline = tool.outputMode === "scalar" || (tool.outputMode === "auto" && Buffer.byteLength(json) <= (this.runtime.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES));
-    const data = JSON.parse(json) as JsonValue;
-    if (inline) return { ok: true, value: data };
-    const handle = await this.runtime.handles.create(this.id, tool.handleKind, data, summary ?? defaultSummary(data));
+    // Inline values go out as plain JSON data (Dates as strings, no undefined); the store keeps its own JSON.
+    if (inline) return { ok: true, value: JSON.parse(json) as JsonValue };
+    const handle = await this.runtime.handles.create(this.id, tool.handleKind, value, summary ?? defaultSummary(value));
     if (isFailure(handle)) return handle;
     const meta: HandleMeta = { kind: handle.kind, size: handle.size, ttl: this.runtime.handles.ttlText(), ...(handle.count !== undefined ? { count: handle.count } : {}) };
     return { ok: true, handle: handle.id, summary: handle.summary, meta };

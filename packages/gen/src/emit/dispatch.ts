@@ -8,7 +8,7 @@
 import path from "node:path";
 import type { ToolDefinition } from "@zcp/runtime";
 import { relativePath } from "../diagnostics.js";
-import { tsFile } from "./files.js";
+import { tsFile } from "./ts-file.js";
 import { Identifier, PRINT_WIDTH, printStatement, printString } from "./print.js";
 import { comment } from "./registry.js";
 

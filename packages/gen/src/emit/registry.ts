@@ -3,7 +3,7 @@
  */
 import { REGISTRY_FORMAT_VERSION, type JsonValue, type Registry, type ToolDefinition } from "@zcp/runtime";
 import { Identifier, printStatement } from "./print.js";
-import { tsFile } from "./files.js";
+import { tsFile } from "./ts-file.js";
 
 export function registryFile(registry: Registry, statementOf: (tool: ToolDefinition) => string): string {
   return tsFile([

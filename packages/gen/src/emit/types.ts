@@ -10,7 +10,7 @@
  * them out (the tests check this); the only construct that wraps is a long union.
  */
 import { canonicalJson, type JsonValue, type ToolDefinition } from "@zcp/runtime";
-import { tsFile } from "./files.js";
+import { tsFile } from "./ts-file.js";
 import { PRINT_WIDTH, printKey, printString, width } from "./print.js";
 
 type Node = { readonly [keyword: string]: unknown };
