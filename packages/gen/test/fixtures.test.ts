@@ -71,13 +71,14 @@ for (const name of NAMES) {
       }
     });
 
-    if (name !== "diagnostics") {
-      it("type-checks, generated files included, under strict settings (tsc --noEmit)", () => {
-        const tsc = spawnSync(path.join(REPO, "node_modules/.bin/tsc"), ["-p", path.join(dir, "tsconfig.json"), "--noEmit"], { encoding: "utf8" });
-        expect(tsc.stdout + tsc.stderr).toBe("");
-        expect(tsc.status).toBe(0);
-      });
-    }
+    // The diagnostics fixture's sources are broken on purpose: there, only the generated files
+    // (and the valid tools they import) are checked, through tsconfig.generated.json.
+    it("type-checks, generated files included, under strict settings (tsc --noEmit)", () => {
+      const project = path.join(dir, name === "diagnostics" ? "tsconfig.generated.json" : "tsconfig.json");
+      const tsc = spawnSync(path.join(REPO, "node_modules/.bin/tsc"), ["-p", project, "--noEmit"], { encoding: "utf8" });
+      expect(tsc.stdout + tsc.stderr).toBe("");
+      expect(tsc.status).toBe(0);
+    });
 
     it("has schemas that compile with Ajv (draft 2020-12, strict)", () => {
       for (const tool of registry.tools) {
