@@ -90,7 +90,7 @@ class TypePrinter {
    * result: always its own interface, with the schema's description.
    */
   private objectName(schema: Node, hint: string, root: boolean): string {
-    const key = canonicalJson(stripAnnotations(schema) as JsonValue);
+    const key = shapeKey(schema);
     const known = this.shapes.get(key);
     if (known && !root) return known;
     const name = this.reserve(!root && typeof schema.title === "string" ? schema.title : hint, "shape");
@@ -237,6 +237,15 @@ function unique(members: string[]): string[] {
 
 function isObject(schema: Node): boolean {
   return schema.type === "object" && !!schema.properties && Object.keys(schema.properties as object).length > 0;
+}
+
+/** Shape keys by schema object: schemas are immutable and shared between tools. */
+const SHAPE_KEYS = new WeakMap<Node, string>();
+
+function shapeKey(schema: Node): string {
+  let key = SHAPE_KEYS.get(schema);
+  if (key === undefined) SHAPE_KEYS.set(schema, (key = canonicalJson(stripAnnotations(schema) as JsonValue)));
+  return key;
 }
 
 /** The shape of a schema without the texts that do not change its type. */
