@@ -104,19 +104,27 @@ export class Session {
     await this.runtime.handles.dropSession(this.id);
   }
 
-  private async run(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<CallResult> {
-    if (args === undefined || args === null) args = {};
+  private async run(tool: ToolDefinition, input: unknown, options: CallOptions): Promise<CallResult> {
+    const args = input ?? {};
     if (typeof args !== "object" || Array.isArray(args)) return failure("invalid:$", "arguments must be an object of named parameters");
     if (tool === handleTool.definition) return runHandleTool(this.runtime.handles, this.id, args as { [name: string]: unknown });
-    const merged = { ...(tool.defaults as object), ...(args as object) } as { [name: string]: unknown };
-    if (tool.flags.includes("approval")) {
-      const approve = this.runtime.options.approve;
-      if (!approve || !(await approve(tool, merged, this))) return failure("approval_required", "this tool needs a person's approval before it runs");
+    const merged: { [name: string]: unknown } = { ...(tool.defaults as object) };
+    const required = tool.inputSchema.required as readonly string[] | undefined;
+    for (const [name, value] of Object.entries(args)) {
+      // OpenAI strict mode sends every optional parameter, null when unused: null means absent there.
+      if (value === null && !required?.includes(name)) continue;
+      merged[name] = value;
     }
     const validator = this.runtime.generated.validators[tool.id];
     if (!validator) return failure(`unknown:${tool.alias}`, "the tool has no validator; regenerate the registry");
     const checked = validator(merged);
     if (!checked.ok) return failure(checked.error, checked.hint);
+    if (tool.flags.includes("approval")) {
+      const approve = this.runtime.options.approve;
+      if (!approve || !(await approve(tool, checked.value as { [name: string]: unknown }, this))) {
+        return failure("approval_required", "this tool needs a person's approval before it runs");
+      }
+    }
     const resolved = await this.resolveHandles(tool, checked.value as { [name: string]: unknown });
     if ("error" in resolved) return resolved.error;
     const outcome = await this.dispatch(tool, resolved.args, options);

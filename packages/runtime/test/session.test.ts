@@ -90,6 +90,10 @@ describe("calls", () => {
     expect(await session.call("weather.get_current", { city: "Beijing", unit: "fahrenheit" })).toMatchObject({ ok: true, value: { temperature: 64 } });
     // The documented coercion: numeric strings where numbers are expected.
     expect(await session.call("math.subtract", { a: "10", b: 4 })).toEqual({ ok: true, value: 6 });
+    // OpenAI strict mode sends unused optional parameters as null: the default applies.
+    expect(await session.call("weather.get_current", { city: "Shanghai", unit: null })).toMatchObject({ ok: true, value: { unit: "celsius" } });
+    // A null for a required parameter is still invalid.
+    expect(await session.call("weather.get_current", { city: null })).toMatchObject({ ok: false, error: "invalid:$.city" });
   });
 
   it("answer every error as a value", async () => {
