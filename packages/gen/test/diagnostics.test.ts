@@ -10,14 +10,14 @@
  * Each spawn of the binary costs about a second, so every block runs its commands once, before
  * its tests, and all blocks' runs share one pool of processes (see `runs`).
  */
-import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { Registry } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODES } from "../src/diagnostics.js";
-import { FIXTURES, STRICT_TSCONFIG, ZCP_BIN, scratchProject, type CliResult } from "./helpers.js";
+import { type CliResult, FIXTURES, oneJsonLine, runsTogether, runZcpAsync, scratchProject, STRICT_TSCONFIG } from "./helpers.js";
+
+const runs = runsTogether();
 
 const DIR = path.join(FIXTURES, "diagnostics");
 const GOLDEN_FILE = path.join(DIR, "expected-diagnostics.txt");
@@ -40,58 +40,6 @@ interface JsonReport {
   written?: string[];
   removed?: string[];
   cached: boolean;
-}
-
-/**
- * Like `runZcp`, but asynchronous, so that independent runs can share the wall clock. At most
- * one run per CPU at a time: more only slows every run down.
- */
-function runZcpAsync(cwd: string, args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    queue.push(() =>
-      execFile(process.execPath, [ZCP_BIN, ...args], { cwd, encoding: "utf8" }, (error, stdout, stderr) => {
-        running--;
-        next();
-        resolve({ status: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-      }),
-    );
-    next();
-  });
-}
-
-const PARALLEL = Math.max(1, os.availableParallelism());
-const queue: (() => void)[] = [];
-let running = 0;
-
-function next(): void {
-  while (running < PARALLEL && queue.length > 0) {
-    running++;
-    queue.shift()!();
-  }
-}
-
-/**
- * The runs of one describe block, started once. Every block registers its runs while the file
- * is collected; the file-level `beforeAll` starts them all, so they share the pool instead of
- * waiting for the blocks before them, and each block's own `beforeAll` awaits its runs.
- */
-const groups: (() => Promise<unknown>)[] = [];
-
-function runs<T>(start: () => Promise<T>): () => Promise<T> {
-  let promise: Promise<T> | undefined;
-  const get = () => (promise ??= start());
-  groups.push(get);
-  return get;
-}
-
-beforeAll(async () => {
-  await Promise.allSettled(groups.map((get) => get()));
-});
-
-function parseReport(result: CliResult): JsonReport {
-  const lines = result.stdout.split("\n").filter((line) => line !== "");
-  expect(lines, `one JSON line on stdout, got:\n${result.stdout}\nstderr:\n${result.stderr}`).toHaveLength(1);
-  return JSON.parse(lines[0]!) as JsonReport;
 }
 
 function formatJson(d: JsonDiagnostic): string {
@@ -163,7 +111,7 @@ describe("fixtures/diagnostics", () => {
   it("json reporter: ok is false, every diagnostic is complete and matches the golden, check is clean", () => {
     expect(json.status).toBe(1);
     expect(json.stderr).toBe("");
-    const report = parseReport(json);
+    const report = oneJsonLine<JsonReport>(json);
     expect(report.ok).toBe(false);
     expect(report.tools).toBe(9);
     expect(report.check).toEqual({ stale: [], missing: [], extra: [] });
@@ -278,7 +226,7 @@ describe("run-level diagnostics", () => {
         const dir = scratch(scenario.files);
         const text = await runZcpAsync(dir, ["gen", "--force", ...scenario.args]);
         // After the text run, so that both see the same project (the text run may write).
-        const json = scenario.json ? parseReport(await runZcpAsync(dir, ["gen", "--force", "--reporter", "json", ...scenario.args])) : null;
+        const json = scenario.json ? oneJsonLine<JsonReport>(await runZcpAsync(dir, ["gen", "--force", "--reporter", "json", ...scenario.args])) : null;
         const diagnostics = parseText(text.stderr);
         for (const d of diagnostics) producedByRuns.add(d.code);
         results[name] = { dir, text, diagnostics, json };

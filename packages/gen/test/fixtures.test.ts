@@ -5,13 +5,12 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import * as prettier from "prettier";
 import { canonicalJson, combineToolHashes, parsePlannerLine, sha12, type JsonValue, type Registry } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import { PRETTIER_STYLE } from "../src/emit/print.js";
-import { ajv, FIXTURES, REPO, runZcp } from "./helpers.js";
+import { ajv, copyFixture, FIXTURES, REPO, runZcp } from "./helpers.js";
 
 const NAMES = ["weather", "kitchen-sink", "diagnostics"];
 
@@ -22,27 +21,6 @@ function generatedFiles(dir: string): Map<string, string> {
     if (entry.isFile()) files.set(path.relative(out, path.join(entry.parentPath, entry.name)), fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8"));
   }
   return files;
-}
-
-/** Copies a fixture to a fresh, deeper path, writing its files in reverse order, without its output. */
-function copyFixture(name: string): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-copy-"));
-  const target = path.join(root, "some/other/place/fixtures", name);
-  fs.mkdirSync(target, { recursive: true });
-  fs.copyFileSync(path.join(REPO, "tsconfig.base.json"), path.join(root, "some/other/place/tsconfig.base.json"));
-  const source = path.join(FIXTURES, name);
-  const entries = fs
-    .readdirSync(source, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !entry.parentPath.includes("node_modules") && !entry.parentPath.includes("zcp.gen"))
-    .reverse();
-  for (const entry of entries) {
-    const relative = path.relative(source, path.join(entry.parentPath, entry.name));
-    fs.mkdirSync(path.dirname(path.join(target, relative)), { recursive: true });
-    fs.copyFileSync(path.join(source, relative), path.join(target, relative));
-  }
-  fs.mkdirSync(path.join(target, "node_modules/@zcp"), { recursive: true });
-  fs.symlinkSync(path.join(REPO, "packages/runtime"), path.join(target, "node_modules/@zcp/runtime"));
-  return target;
 }
 
 for (const name of NAMES) {

@@ -1,10 +1,11 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { beforeAll, expect } from "vitest";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const ZCP_BIN = path.join(REPO, "packages/gen/bin/zcp.js");
@@ -67,3 +68,78 @@ export const GENERATED_FILES = [
 
 /** The generated files whose content depends on the tools (all but the fixed entry modules). */
 export const TOOL_DEPENDENT_FILES = GENERATED_FILES.filter((file) => file !== "artifacts.ts" && file !== "index.ts");
+
+const PARALLEL = Math.max(1, os.availableParallelism());
+const queue: (() => void)[] = [];
+let running = 0;
+
+function next(): void {
+  while (running < PARALLEL && queue.length > 0) {
+    running++;
+    queue.shift()!();
+  }
+}
+
+/**
+ * Like `runZcp`, but asynchronous, so that independent runs share the wall clock. At most one
+ * run per CPU at a time: more only slows every run down.
+ */
+export function runZcpAsync(cwd: string, args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    queue.push(() =>
+      execFile(process.execPath, [ZCP_BIN, ...args], { cwd, encoding: "utf8" }, (error, stdout, stderr) => {
+        running--;
+        next();
+        resolve({ status: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      }),
+    );
+    next();
+  });
+}
+
+/**
+ * Call once at the top of a test file. Returns `runs(start)`, which registers one block's runs:
+ * the file-level `beforeAll` starts every block's at once, so they share the pool instead of
+ * waiting for the blocks before them; each block awaits its own with the returned function.
+ */
+export function runsTogether(): <T>(start: () => Promise<T>) => () => Promise<T> {
+  const blocks: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    await Promise.allSettled(blocks.map((get) => get()));
+  });
+  return <T>(start: () => Promise<T>) => {
+    let promise: Promise<T> | undefined;
+    const get = () => (promise ??= start());
+    blocks.push(get);
+    return get;
+  };
+}
+
+/** The one JSON line a `--reporter json` run prints. */
+export function oneJsonLine<T>(result: CliResult): T {
+  const lines = result.stdout.split("\n").filter((line) => line !== "");
+  expect(lines, `one JSON line on stdout, got:\n${result.stdout}\nstderr:\n${result.stderr}`).toHaveLength(1);
+  return JSON.parse(lines[0]!) as T;
+}
+
+/** Copies a fixture to a fresh, deeper path, writing its files in reverse order, without its output. */
+export function copyFixture(name: string): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-copy-"));
+  const target = path.join(root, "some/other/place/fixtures", name);
+  fs.mkdirSync(target, { recursive: true });
+  fs.copyFileSync(path.join(REPO, "tsconfig.base.json"), path.join(root, "some/other/place/tsconfig.base.json"));
+  const source = path.join(FIXTURES, name);
+  const entries = fs
+    .readdirSync(source, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.parentPath.includes("node_modules") && !entry.parentPath.includes("zcp.gen"))
+    .reverse();
+  for (const entry of entries) {
+    const relative = path.relative(source, path.join(entry.parentPath, entry.name));
+    fs.mkdirSync(path.dirname(path.join(target, relative)), { recursive: true });
+    fs.copyFileSync(path.join(source, relative), path.join(target, relative));
+  }
+  fs.mkdirSync(path.join(target, "node_modules/@zcp"), { recursive: true });
+  fs.symlinkSync(path.join(REPO, "packages/runtime"), path.join(target, "node_modules/@zcp/runtime"));
+  return target;
+}
+

@@ -6,18 +6,8 @@
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { Identifier, PRETTIER_STYLE, printStatement, type Printable } from "../src/emit/print.js";
+import { mulberry32 as random } from "../../../tools/test-random.js";
 
-/** A small deterministic PRNG (mulberry32). */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ["a", "id", "name", "description", "type", "$ref", "~zcp.handle", "content-type", "123", "x y", "it's", 'say "hi"', "héllo", "天气预报", "emoji 🌤", "tab\there", "line\nbreak", "back\\slash", "a'b\"c\"d"];
 

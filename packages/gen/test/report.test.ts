@@ -12,7 +12,6 @@
  * Each spawn of the binary costs about a second, so every block's runs start together in the
  * file's `beforeAll`, at most one per CPU (see `runs`).
  */
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,61 +20,15 @@ import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArtifactSets } from "../src/compile/providers/index.js";
 import { buildReport, formatReport, reportOptions, selectTools, type TokenReport } from "../src/report.js";
-import { FIXTURES, REPO, STRICT_TSCONFIG, ZCP_BIN, scratchProject, type CliResult } from "./helpers.js";
+import { type CliResult, copyFixture, FIXTURES, oneJsonLine, REPO, runsTogether, runZcpAsync, scratchProject, STRICT_TSCONFIG } from "./helpers.js";
+
+const runs = runsTogether();
 
 interface JsonLine {
   ok: boolean;
   tools: number;
   cached: boolean;
   report?: TokenReport | null;
-}
-
-const queue: (() => void)[] = [];
-let running = 0;
-const PARALLEL = Math.max(1, os.availableParallelism());
-
-function next(): void {
-  while (running < PARALLEL && queue.length > 0) {
-    running++;
-    queue.shift()!();
-  }
-}
-
-/** Runs the real binary; at most one run per CPU at a time. */
-function run(cwd: string, args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    queue.push(() =>
-      execFile(process.execPath, [ZCP_BIN, ...args], { cwd, encoding: "utf8" }, (error, stdout, stderr) => {
-        running--;
-        next();
-        resolve({ status: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-      }),
-    );
-    next();
-  });
-}
-
-/**
- * The runs of one block, started once: the file-level `beforeAll` starts every block's, so they
- * share the pool instead of waiting for the blocks before them.
- */
-const blocks: (() => Promise<unknown>)[] = [];
-
-function runs<T>(start: () => Promise<T>): () => Promise<T> {
-  let promise: Promise<T> | undefined;
-  const get = () => (promise ??= start());
-  blocks.push(get);
-  return get;
-}
-
-beforeAll(async () => {
-  await Promise.allSettled(blocks.map((get) => get()));
-});
-
-function json(result: CliResult): JsonLine {
-  const lines = result.stdout.split("\n").filter((line) => line !== "");
-  expect(lines, `one JSON line on stdout, got:\n${result.stdout}\nstderr:\n${result.stderr}`).toHaveLength(1);
-  return JSON.parse(lines[0]!) as JsonLine;
 }
 
 /** The o200k_base count, computed here independently of src/report.ts. */
@@ -89,22 +42,10 @@ afterAll(() => {
 });
 
 /** A copy of a fixture without its output, so that running `zcp gen` there writes nothing in the repository. */
-function copyFixture(name: string): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-report-"));
-  temporary.push(root);
-  const target = path.join(root, "fixtures", name);
-  fs.copyFileSync(path.join(REPO, "tsconfig.base.json"), path.join(root, "tsconfig.base.json"));
-  const source = path.join(FIXTURES, name);
-  for (const entry of fs.readdirSync(source, { recursive: true, withFileTypes: true })) {
-    const full = path.join(entry.parentPath, entry.name);
-    if (!entry.isFile() || full.includes(`${path.sep}node_modules${path.sep}`) || full.includes(`${path.sep}zcp.gen${path.sep}`)) continue;
-    const relative = path.relative(source, full);
-    fs.mkdirSync(path.dirname(path.join(target, relative)), { recursive: true });
-    fs.copyFileSync(full, path.join(target, relative));
-  }
-  fs.mkdirSync(path.join(target, "node_modules/@zcp"), { recursive: true });
-  fs.symlinkSync(path.join(REPO, "packages/runtime"), path.join(target, "node_modules/@zcp/runtime"));
-  return target;
+function copyOf(name: string): string {
+  const dir = copyFixture(name);
+  temporary.push(dir);
+  return dir;
 }
 
 function scratch(files: Record<string, string>): string {
@@ -155,16 +96,16 @@ for (const name of ["weather", "kitchen-sink"]) {
     let text: CliResult;
     let jsonRun: CliResult;
     const started = runs(async () => {
-      dir = copyFixture(name);
+      dir = copyOf(name);
       // One after the other: both write the same output folder.
-      text = await run(dir, ["gen", "--report", "--force"]);
-      jsonRun = await run(dir, ["gen", "--report", "--reporter", "json", "--force"]);
+      text = await runZcpAsync(dir, ["gen", "--report", "--force"]);
+      jsonRun = await runZcpAsync(dir, ["gen", "--report", "--reporter", "json", "--force"]);
     });
     beforeAll(started);
 
     it("counts each tool's MCP entry, OpenAI Responses entry and planner line with o200k_base", () => {
       expect(jsonRun.status, jsonRun.stderr).toBe(0);
-      const line = json(jsonRun);
+      const line = oneJsonLine<JsonLine>(jsonRun);
       expect(line.ok).toBe(true);
       const report = line.report!;
       const out = path.join(dir, "src/zcp.gen");
@@ -188,7 +129,7 @@ for (const name of ["weather", "kitchen-sink"]) {
     });
 
     it("totals are sums over all tools, and every group's bucket sums the tools that list it", () => {
-      const report = json(jsonRun).report!;
+      const report = oneJsonLine<JsonLine>(jsonRun).report!;
       expect(report.total).toEqual(sums(report.tools));
       const names = [...new Set(report.tools.flatMap((tool) => tool.groups))].sort();
       const ungrouped = report.tools.filter((tool) => tool.groups.length === 0);
@@ -211,7 +152,7 @@ for (const name of ["weather", "kitchen-sink"]) {
 
     it("prints an aligned table after the summary with the same numbers", () => {
       expect(text.status, text.stderr).toBe(0);
-      const report = json(jsonRun).report!;
+      const report = oneJsonLine<JsonLine>(jsonRun).report!;
       const lines = text.stdout.split("\n");
       expect(lines[0]).toMatch(/^zcp gen: \d+ tools?, registry /);
       expect(lines[1]).toMatch(/^tokens \(o200k_base\)/);
@@ -237,21 +178,21 @@ for (const name of ["weather", "kitchen-sink"]) {
 describe("--report and the no-change fast path", () => {
   const results = runs(async () => {
     const dir = scratch(WORKFLOW_PROJECT);
-    const first = await run(dir, ["gen"]);
-    const cached = await run(dir, ["gen", "--reporter", "json"]);
-    const report = await run(dir, ["gen", "--report", "--reporter", "json"]);
-    const after = await run(dir, ["gen", "--reporter", "json"]);
+    const first = await runZcpAsync(dir, ["gen"]);
+    const cached = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
+    const report = await runZcpAsync(dir, ["gen", "--report", "--reporter", "json"]);
+    const after = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
     return { first, cached, report, after };
   });
 
   it("a report run generates (the fast path has nothing to count), and the fast path still works after it", async () => {
     const { first, cached, report, after } = await results();
     expect(first.status, first.stderr).toBe(0);
-    expect(json(cached).cached).toBe(true);
-    expect(json(report)).toMatchObject({ cached: false, report: { total: { tools: 5 } } });
+    expect(oneJsonLine<JsonLine>(cached).cached).toBe(true);
+    expect(oneJsonLine<JsonLine>(report)).toMatchObject({ cached: false, report: { total: { tools: 5 } } });
     // Without --report, no report field; the report run saved the fast path as usual.
-    expect(json(after)).toMatchObject({ cached: true });
-    expect(json(after)).not.toHaveProperty("report");
+    expect(oneJsonLine<JsonLine>(after)).toMatchObject({ cached: true });
+    expect(oneJsonLine<JsonLine>(after)).not.toHaveProperty("report");
   });
 });
 
@@ -260,13 +201,13 @@ describe("--budget", () => {
   const results = runs(async () => {
     const workflow = scratch(WORKFLOW_PROJECT);
     const plain = scratch(PLAIN_PROJECT);
-    const [a, b] = await Promise.all([run(workflow, ["gen", "--report", "--reporter", "json"]), run(plain, ["gen", "--report", "--reporter", "json"])]);
-    const full = json(a).report!;
-    const plainFull = json(b).report!;
+    const [a, b] = await Promise.all([runZcpAsync(workflow, ["gen", "--report", "--reporter", "json"]), runZcpAsync(plain, ["gen", "--report", "--reporter", "json"])]);
+    const full = oneJsonLine<JsonLine>(a).report!;
+    const plainFull = oneJsonLine<JsonLine>(b).report!;
     // data or math: data.load, data.sum, math.add.
     const selected = sums(byAlias(full, ["data.load", "data.sum", "math.add"]));
     const wf = sums(byAlias(full, ["wf.plan_trip"]));
-    const budget = (dir: string, limit: number, ...args: string[]) => run(dir, ["gen", "--budget", String(limit), ...args]);
+    const budget = (dir: string, limit: number, ...args: string[]) => runZcpAsync(dir, ["gen", "--budget", String(limit), ...args]);
     const named = {
       groupsAt: budget(workflow, selected.mcp, "--groups", "data,math", "--reporter", "json"),
       groupsBelow: budget(workflow, selected.mcp - 1, "--groups", "data,math", "--reporter", "json"),
@@ -283,7 +224,7 @@ describe("--budget", () => {
       allBelow: budget(workflow, full.total.mcp - 1),
       unknownGroup: budget(workflow, 100_000, "--groups", "data,dta"),
       // --groups with --report only shows the listing; nothing is checked.
-      reportOnly: run(workflow, ["gen", "--report", "--groups", "dta"]),
+      reportOnly: runZcpAsync(workflow, ["gen", "--report", "--groups", "dta"]),
     };
     const done = Object.fromEntries(await Promise.all(Object.entries(named).map(async ([key, promise]) => [key, await promise] as const))) as { [K in keyof typeof named]: CliResult };
     return { full, plainFull, selected, wf, ...done };
@@ -292,16 +233,16 @@ describe("--budget", () => {
   it("--groups selects the tools in any of the groups; exit 0 at the total, 1 one token below", async () => {
     const { selected, groupsAt, groupsBelow, plannerAt, plannerBelow, openaiBelow } = await results();
     expect(groupsAt.status, groupsAt.stderr).toBe(0);
-    const report = json(groupsAt).report!;
+    const report = oneJsonLine<JsonLine>(groupsAt).report!;
     expect(report.selection).toMatchObject({ profile: null, groups: ["data", "math"], workflowFallback: false, unknownGroups: [], aliases: ["data.load", "data.sum", "math.add"], ...selected });
     expect(report.budget).toEqual({ format: "mcp", limit: selected.mcp, tokens: selected.mcp, ok: true });
-    expect(json(groupsAt).ok).toBe(true);
+    expect(oneJsonLine<JsonLine>(groupsAt).ok).toBe(true);
 
     expect(groupsBelow.status).toBe(1);
-    expect(json(groupsBelow)).toMatchObject({ ok: false, report: { budget: { format: "mcp", tokens: selected.mcp, ok: false } } });
+    expect(oneJsonLine<JsonLine>(groupsBelow)).toMatchObject({ ok: false, report: { budget: { format: "mcp", tokens: selected.mcp, ok: false } } });
 
     expect(plannerAt.status).toBe(0);
-    expect(json(plannerAt).report!.budget).toMatchObject({ format: "planner", tokens: selected.planner, ok: true });
+    expect(oneJsonLine<JsonLine>(plannerAt).report!.budget).toMatchObject({ format: "planner", tokens: selected.planner, ok: true });
     expect(plannerBelow.status).toBe(1);
     // Without --report, the text output is the summary, the listing and the verdict.
     expect(plannerBelow.stdout.split("\n").filter((line) => line !== "")).toEqual([
@@ -316,22 +257,22 @@ describe("--budget", () => {
   it("--profile semantic-workflow selects the workflow tools, or all tools when there are none", async () => {
     const { wf, plainFull, profileAt, profileBelow, fallbackAt, fallbackBelow, profileAndGroups } = await results();
     expect(profileAt.status, profileAt.stderr).toBe(0);
-    expect(json(profileAt).report!.selection).toMatchObject({ profile: "semantic-workflow", groups: null, workflowFallback: false, aliases: ["wf.plan_trip"], ...wf });
+    expect(oneJsonLine<JsonLine>(profileAt).report!.selection).toMatchObject({ profile: "semantic-workflow", groups: null, workflowFallback: false, aliases: ["wf.plan_trip"], ...wf });
     expect(profileBelow.status).toBe(1);
 
     expect(fallbackAt.status).toBe(0);
-    expect(json(fallbackAt).report!.selection).toMatchObject({ workflowFallback: true, tools: 5, mcp: plainFull.total.mcp });
+    expect(oneJsonLine<JsonLine>(fallbackAt).report!.selection).toMatchObject({ workflowFallback: true, tools: 5, mcp: plainFull.total.mcp });
     expect(fallbackBelow.status).toBe(1);
     expect(fallbackBelow.stdout).toContain("listing: 5 of 5 tools (profile semantic-workflow, no tool in group workflow so all kept)");
 
     expect(profileAndGroups.status).toBe(0);
-    expect(json(profileAndGroups).report!.selection).toMatchObject({ aliases: [], tools: 0, mcp: 0 });
+    expect(oneJsonLine<JsonLine>(profileAndGroups).report!.selection).toMatchObject({ aliases: [], tools: 0, mcp: 0 });
   });
 
   it("--budget alone checks all tools; a --groups name no tool carries fails the check", async () => {
     const { full, allAt, allBelow, unknownGroup, reportOnly } = await results();
     expect(allAt.status).toBe(0);
-    expect(json(allAt).report!.selection).toMatchObject({ profile: null, groups: null, tools: 5, mcp: full.total.mcp });
+    expect(oneJsonLine<JsonLine>(allAt).report!.selection).toMatchObject({ profile: null, groups: null, tools: 5, mcp: full.total.mcp });
     expect(allBelow.status).toBe(1);
     expect(allBelow.stdout).toContain("listing: 5 of 5 tools (all)");
     expect(unknownGroup.status).toBe(1);
@@ -361,7 +302,7 @@ describe("bad usage exits 2 before generating", () => {
   let dir: string;
   const results = runs(async () => {
     dir = scratch(WORKFLOW_PROJECT);
-    return Promise.all(cases.map(([args]) => run(dir, ["gen", ...args])));
+    return Promise.all(cases.map(([args]) => runZcpAsync(dir, ["gen", ...args])));
   });
   cases.forEach(([args, message], i) => {
     it(`zcp gen ${args.join(" ")}`, async () => {

@@ -21,6 +21,7 @@ import * as prettier from "prettier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValidatorCache, validatorsFile } from "../src/compile/validators.js";
 import { PRETTIER_STYLE } from "../src/emit/print.js";
+import { mulberry32 as random } from "../../../tools/test-random.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const FIXTURES = ["weather", "kitchen-sink", "diagnostics"] as const;
@@ -278,17 +279,6 @@ class Oracle {
 // ---------------------------------------------------------------------------------------------
 // Values from schemas
 
-/** mulberry32: a small deterministic PRNG. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ["a", "id", "name", "Shanghai", "x y", "it's", 'say "hi"', "héllo", "天气", "🌤 sun", "𝄞", "tab\there", "line\nbreak", "back\\slash", "$ref", "constructor", "1", "0.5", "true", ""];
 const CHARS = [..."abcxyzABC019 _-.'\"é天😀𝄞"];

@@ -11,6 +11,7 @@ import {
   parseReturn,
   TextProtocolError,
 } from "../src/encoding/text.js";
+import { mulberry32 as prng } from "../../../tools/test-random.js";
 
 const handleResult: CallResult = {
   ok: true,
@@ -364,17 +365,6 @@ describe("formatReturn and parseReturn", () => {
   });
 });
 
-/** mulberry32: a small seeded PRNG, so that a failure can be replayed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TRICKY = ["", " ", "a b", "Shanghai", "true", "null", "42", "-1", "1e5", "#T1", "#", "@x", "x=y", "[", "]", "{", '"', "\\", "\n", "\r\n", "\t", "\u2028", "上海", "😀", "\ud800", "__proto__", "=", "CALL x", "RET", "a\u00a0b", "10m", "-"];
 const CHARS = 'abcXYZ09_.-$#@=" \\/[]{}:,\n\t\u0000\u007f\u00e9\u4e0a😀';

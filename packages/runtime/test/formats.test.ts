@@ -9,21 +9,11 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { FORMAT_CHECKERS, isTime } from "../src/formats.js";
+import { mulberry32 as random } from "../../../tools/test-random.js";
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, strictTuples: false });
 addFormats.default(ajv);
 
-/** mulberry32: a small deterministic PRNG. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const EXAMPLES: { [format: string]: { valid: string[]; invalid: string[] } } = {
   date: {
