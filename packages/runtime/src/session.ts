@@ -148,11 +148,27 @@ export class Session {
     return { args: out };
   }
 
-  /** Runs the tool with a context, a time limit and cancellation; what it throws stays here. */
-  private dispatch(tool: ToolDefinition, args: { [name: string]: unknown }, options: CallOptions): Promise<{ value: unknown } | CallError> {
+  /**
+   * Runs the tool with a context, a time limit and cancellation; what it throws stays here.
+   * A tool that answers synchronously is done at once: no timer, no listener, and no abort
+   * controller unless it takes the context (an `AbortController` costs more than a small tool).
+   */
+  private dispatch(tool: ToolDefinition, args: { [name: string]: unknown }, options: CallOptions): { value: unknown } | CallError | Promise<{ value: unknown } | CallError> {
     const dispatcher = this.runtime.generated.dispatch[tool.id];
-    if (!dispatcher) return Promise.resolve(failure(`unknown:${tool.alias}`, "the tool has no dispatcher; regenerate the registry"));
-    const controller = new AbortController();
+    if (!dispatcher) return failure(`unknown:${tool.alias}`, "the tool has no dispatcher; regenerate the registry");
+    if (options.signal?.aborted) return failure("cancelled", "the call was cancelled");
+    const controller = tool.call.context === null ? null : new AbortController();
+    const failed = (error: unknown): CallError => {
+      (this.runtime.options.onToolError ?? defaultToolError)(error, tool, this);
+      return failure("exec:error", "the tool failed; the details are in the server's log");
+    };
+    let returned: unknown;
+    try {
+      returned = dispatcher(args, controller ? this.context(controller.signal, options) : IDLE_CONTEXT);
+    } catch (error) {
+      return failed(error);
+    }
+    if (!isThenable(returned)) return { value: returned };
     const timeoutMs = options.timeoutMs ?? this.runtime.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return new Promise((resolve) => {
       let settled = false;
@@ -164,32 +180,29 @@ export class Session {
         resolve(outcome);
       };
       const timer = setTimeout(() => {
-        controller.abort(new Error("timeout"));
+        controller?.abort(new Error("timeout"));
         settle(failure("timeout", `the tool did not finish within ${timeoutMs} ms`));
       }, timeoutMs);
       const onAbort = () => {
-        controller.abort(new Error("cancelled"));
+        controller?.abort(new Error("cancelled"));
         settle(failure("cancelled", "the call was cancelled"));
       };
-      if (options.signal?.aborted) return onAbort();
       options.signal?.addEventListener("abort", onAbort, { once: true });
-      const context: ToolContext = {
-        "~zcp.context": true,
-        sessionId: this.id,
-        signal: controller.signal,
-        progress: (done, total, message) => options.onProgress?.(done, total, message),
-        log: (level, message) => options.onLog?.(level, message),
-      };
-      const reportError = (error: unknown) => {
-        (this.runtime.options.onToolError ?? defaultToolError)(error, tool, this);
-        settle(failure("exec:error", "the tool failed; the details are in the server's log"));
-      };
-      try {
-        Promise.resolve(dispatcher(args, context)).then((value) => settle({ value }), reportError);
-      } catch (error) {
-        reportError(error);
-      }
+      returned.then(
+        (value) => settle({ value }),
+        (error: unknown) => settle(failed(error)),
+      );
     });
+  }
+
+  private context(signal: AbortSignal, options: CallOptions): ToolContext {
+    return {
+      "~zcp.context": true,
+      sessionId: this.id,
+      signal,
+      progress: (done, total, message) => options.onProgress?.(done, total, message),
+      log: (level, message) => options.onLog?.(level, message),
+    };
   }
 
   /** Inline, handle, or inline when small: by the tool's output mode. */
@@ -224,6 +237,19 @@ export class Session {
     const needsHandles = tools.some((tool) => tool.outputMode !== "scalar" || Object.keys(tool.handleParams).length > 0);
     return new View(tools, this.runtime.generated.artifacts, needsHandles ? [handleTool] : []);
   }
+}
+
+/** What a dispatcher gets for a tool that takes no context: it cannot be read. */
+const IDLE_CONTEXT: ToolContext = Object.freeze({
+  "~zcp.context": true as const,
+  sessionId: "",
+  signal: new AbortController().signal,
+  progress: () => {},
+  log: () => {},
+});
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
 }
 
 function isFailure<T extends object>(result: T | CallError): result is CallError {

@@ -119,19 +119,26 @@ describe("calls", () => {
     expect(await notJson.session().call("math.subtract", { a: 1, b: 2 })).toMatchObject({ error: "exec:error" });
   });
 
-  it("time out and cancel slow tools, aborting their signal", async () => {
+  it("time out and cancel slow tools, aborting the signal of tools that take the context", async () => {
     let aborted: unknown = null;
-    const slow = withDispatch("math.subtract", (_args, context) => new Promise((resolve) => {
-      context.signal.addEventListener("abort", () => { aborted = context.signal.reason; resolve(0); });
-    }));
+    // tables.load takes a ToolContext: its signal aborts on timeout and cancellation.
+    const load = idOf(kitchen, "tables.load");
+    const slow = { ...kitchen, dispatch: { ...kitchen.dispatch, [load]: (_args: unknown, context: { signal: AbortSignal }) => new Promise((resolve) => {
+      context.signal.addEventListener("abort", () => { aborted = context.signal.reason; resolve([]); });
+    }) } } as GeneratedModule;
     const session = createRuntime(slow).session();
-    expect(await session.call("math.subtract", { a: 1, b: 2 }, { timeoutMs: 20 })).toEqual({ ok: false, error: "timeout", hint: "the tool did not finish within 20 ms" });
+    expect(await session.call("tables.load", { name: "t" }, { timeoutMs: 20 })).toEqual({ ok: false, error: "timeout", hint: "the tool did not finish within 20 ms" });
     expect(String(aborted)).toContain("timeout");
     const controller = new AbortController();
-    const pending = session.call("math.subtract", { a: 1, b: 2 }, { signal: controller.signal });
+    const pending = session.call("tables.load", { name: "t" }, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // the tool is running now
     controller.abort();
     expect(await pending).toEqual({ ok: false, error: "cancelled", hint: "the call was cancelled" });
-    expect(await session.call("math.subtract", { a: 1, b: 2 }, { signal: AbortSignal.abort() })).toMatchObject({ error: "cancelled" });
+    expect(String(aborted)).toContain("cancelled");
+    expect(await session.call("tables.load", { name: "t" }, { signal: AbortSignal.abort() })).toMatchObject({ error: "cancelled" });
+    // A slow tool without a context times out too; it just cannot be told.
+    const never = withDispatch("math.subtract", () => new Promise(() => {}));
+    expect(await createRuntime(never).session().call("math.subtract", { a: 1, b: 2 }, { timeoutMs: 10 })).toMatchObject({ error: "timeout" });
   });
 
   it("limit the calls one session runs at once", async () => {

@@ -34,7 +34,9 @@ function dispatcher(tool: ToolDefinition, module: string): string {
   const typed = (value: string, index: number) => `${value} as Parameters<typeof ${fn}>[${index}]`;
   const args: string[] = [];
   if (tool.call.kind === "object") {
-    const value = tool.dates.length > 0 ? `reviveDates(args, ${datesList(tool.dates)})` : "args";
+    // Through unknown: TypeScript refuses a direct cast from an index signature to an interface
+    // whose required properties it cannot see in it.
+    const value = tool.dates.length > 0 ? `reviveDates(args, ${datesList(tool.dates)})` : "args as unknown";
     args.push(typed(value, tool.call.context === 0 ? 1 : 0));
   } else {
     tool.call.params.forEach((name, index) => {

@@ -1,0 +1,209 @@
+/**
+ * The dispatch benchmark's results: a console table, report.md for people and report.json for
+ * tools.
+ */
+import fs from "node:fs";
+import { machine } from "../bench-gen/report.js";
+import type { VariantKey } from "./variants.js";
+import type { Sample, WorkerReport } from "./worker.js";
+
+export interface Mode {
+  readonly key: "tsx" | "compiled";
+  readonly label: string;
+  readonly report: WorkerReport;
+}
+
+export interface Results {
+  readonly modes: Mode[];
+  readonly loadavg: { start: number[]; end: number[] };
+  readonly esbuild: string;
+}
+
+interface Row {
+  readonly key: VariantKey;
+  readonly label: string;
+  readonly calls: number;
+  readonly cpsMedian: number;
+  readonly cpsBest: number;
+  readonly cpsWorst: number;
+  readonly p50Us: number;
+  readonly p99Us: number;
+  /** How many times slower than the direct call, on median calls per second. */
+  readonly overDirect: number;
+  readonly samples: Sample[];
+}
+
+/** The aim of the issue: the in-process path at least 10x the MCP SDK path, in calls per second. */
+export const AIM_RATIO = 10;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function rows(mode: Mode): Row[] {
+  const report = mode.report;
+  const keys = Object.keys(report.samples) as VariantKey[];
+  const directMedian = median(report.samples.direct!.map((s) => s.callsPerSec));
+  return keys.map((key) => {
+    const samples = report.samples[key]!;
+    const cps = samples.map((s) => s.callsPerSec);
+    const cpsMedian = median(cps);
+    return {
+      key,
+      label: report.labels[key] ?? key,
+      calls: key === "sdk" || key === "zcpMcp" ? report.calls.transport : report.calls.inProcess,
+      cpsMedian,
+      cpsBest: Math.max(...cps),
+      cpsWorst: Math.min(...cps),
+      p50Us: median(samples.map((s) => s.p50Us)),
+      p99Us: median(samples.map((s) => s.p99Us)),
+      overDirect: directMedian / cpsMedian,
+      samples,
+    };
+  });
+}
+
+export function ratios(mode: Mode) {
+  const r = Object.fromEntries(rows(mode).map((row) => [row.key, row])) as Record<VariantKey, Row>;
+  const ratio = (a: Row, b: Row) => ({ median: round2(a.cpsMedian / b.cpsMedian), best: round2(a.cpsBest / b.cpsBest) });
+  const sessionOverSdk = ratio(r.session, r.sdk);
+  return {
+    sessionOverSdk,
+    zcpMcpOverSdk: ratio(r.zcpMcp, r.sdk),
+    directOverSession: ratio(r.direct, r.session),
+    /** Microseconds session.call adds to the direct call (median calls per second). */
+    sessionOverheadUs: round2(1e6 / r.session.cpsMedian - 1e6 / r.direct.cpsMedian),
+    aim: { aim: `in-process session.call at least ${AIM_RATIO}x the MCP SDK path in calls/s`, measured: `${sessionOverSdk.median}x`, pass: sessionOverSdk.median >= AIM_RATIO },
+  };
+}
+
+export const NOTES = [
+  "Every variant calls the weather fixture's math.subtract(a, b) with a = i, b = 1 and checks the answer (i - 1), one call at a time: each call is awaited before the next starts. Calls per second is therefore latency-bound throughput of one caller, not what a server sustains with many calls in flight.",
+  "Calls per second come from a loop with no timers inside (median and best over the repeats); p50 and p99 from a second loop of the same calls, each timed with a pair of performance.now() calls (median over the repeats). The timer pair's own cost is included in every latency (the timer pair figure under each table); for the direct call the latency is at that resolution and says little.",
+  "(a) is the floor: the synchronous tool function called in a loop with the answer check. V8 inlines it into the hot loop, so what remains is the subtraction and the check, about a nanosecond: the physical limit, not a realistic cost of a call. (a') awaits the same call: one promise turn, the floor of any async API, and the more useful floor for session.call.",
+  "(b) session.call includes resolving the name, the exposure check, the concurrency slot, merging defaults, the generated validator, the call context and AbortController, the time-limit timer (a setTimeout and clearTimeout per call), the dispatch, and shaping the result (JSON.stringify and JSON.parse of the value; the output is scalar, so no handle is made). No approval, no handles.",
+  "(c) McpServer: the SDK Client builds the JSON-RPC request and keeps its id and request timer, the server validates the request (CallToolRequestSchema) and the arguments (the tool's zod object), runs the callback, and the client validates the result (CallToolResultSchema). (d) is the same Client, transport and SDK protocol layer with zcp behind the SDK's low-level Server: its tools/call handler runs session.call and returns the value as compact JSON text.",
+  "InMemoryTransport hands message objects over by reference: no JSON encoding or decoding, no I/O. Over stdio or HTTP every MCP call would also pay serialization both ways and the I/O, so (c) and (d) are lower bounds of a real MCP call.",
+  "The worker runs twice, each time in one fresh process where all variants are set up side by side, warmed up (two unmeasured rounds) and measured interleaved (rotated each round): once as TypeScript through tsx, as this repository runs it, and once bundled by esbuild into JavaScript (esbuild defaults, @zcp/runtime and the fixture bundled, the SDK and zod left as they are). tsx compiles with esbuild's keepNames, which wraps every named function and closure in a __name(...) call (an Object.defineProperty) when it is created; session.call creates several closures per call, so under tsx it pays that on every call. The SDK and zod are plain JavaScript and run the same in both modes.",
+  "Compare ratios within one mode: the two modes run one after the other, so machine drift between them is not cancelled. Garbage collection is not forced; its pauses land in p99 and in calls per second. This is a shared 2-core machine: expect differences of 10% or more between runs.",
+];
+
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const us = (n: number) => (n < 0.01 ? n.toFixed(3) : n < 1 ? n.toFixed(2) : n < 10 ? n.toFixed(1) : n.toFixed(0));
+/** 1 / median calls per second, in µs: the mean cost of one call in the throughput loop. */
+const perCall = (r: Row) => us(1e6 / r.cpsMedian);
+
+export function consoleTable(results: Results): string {
+  const lines: string[] = [];
+  for (const mode of results.modes) {
+    const rs = rows(mode);
+    const width = Math.max(...rs.map((r) => r.label.length));
+    lines.push(`== ${mode.key}: ${mode.label}`);
+    lines.push(`${"variant".padEnd(width)}  ${"calls".padStart(6)}  ${"calls/s median".padStart(14)}  ${"best".padStart(13)}  ${"µs/call".padStart(7)}  ${"p50 µs".padStart(7)}  ${"p99 µs".padStart(7)}`);
+    for (const r of rs) {
+      lines.push(`${r.label.padEnd(width)}  ${int(r.calls).padStart(6)}  ${int(r.cpsMedian).padStart(14)}  ${int(r.cpsBest).padStart(13)}  ${perCall(r).padStart(7)}  ${us(r.p50Us).padStart(7)}  ${us(r.p99Us).padStart(7)}`);
+    }
+    const q = ratios(mode);
+    lines.push(
+      `(b)/(c) session.call vs MCP SDK: ${q.sessionOverSdk.median}x median (${q.sessionOverSdk.best}x best)   (d)/(c) zcp behind Server vs MCP SDK: ${q.zcpMcpOverSdk.median}x median (${q.zcpMcpOverSdk.best}x best)`,
+      `session.call adds ${q.sessionOverheadUs} µs per call to the direct call; timer pair ${mode.report.timerOverheadNs} ns`,
+      `${q.aim.pass ? "PASS" : "MISS"}  ${q.aim.aim}: ${q.aim.measured}`,
+      "",
+    );
+  }
+  return lines.join("\n").trimEnd();
+}
+
+export function writeReports(results: Results, markdownFile: string, jsonFile: string): void {
+  const m = machine(results.loadavg);
+  const generatedAt = new Date().toISOString();
+  const versions = { "@modelcontextprotocol/sdk": version("@modelcontextprotocol/sdk"), zod: version("zod"), esbuild: results.esbuild };
+  const json = {
+    generatedAt,
+    machine: m,
+    versions,
+    modes: Object.fromEntries(
+      results.modes.map((mode) => [
+        mode.key,
+        {
+          label: mode.label,
+          calls: mode.report.calls,
+          repeats: mode.report.repeats,
+          timerOverheadNs: mode.report.timerOverheadNs,
+          variants: Object.fromEntries(
+            rows(mode).map((r) => [
+              r.key,
+              {
+                label: r.label,
+                callsPerLoop: r.calls,
+                callsPerSecMedian: Math.round(r.cpsMedian),
+                callsPerSecBest: Math.round(r.cpsBest),
+                callsPerSecWorst: Math.round(r.cpsWorst),
+                p50UsMedian: round2(r.p50Us),
+                p99UsMedian: round2(r.p99Us),
+                timesSlowerThanDirect: round2(r.overDirect),
+                samples: r.samples.map((s) => ({ callsPerSec: Math.round(s.callsPerSec), p50Us: round2(s.p50Us), p99Us: round2(s.p99Us) })),
+              },
+            ]),
+          ),
+          ratios: ratios(mode),
+          checks: mode.report.checks,
+        },
+      ]),
+    ),
+    notes: NOTES,
+  };
+  fs.writeFileSync(jsonFile, `${JSON.stringify(json, null, 2)}\n`);
+
+  const first = results.modes[0]!.report;
+  const md = [
+    "# Dispatch benchmark: one small tool call, zcp vs. the MCP SDK",
+    "",
+    `Generated by \`pnpm bench:dispatch\` on ${generatedAt}. The weather fixture's \`math.subtract\`; ${first.repeats} repeats per variant; ${int(first.calls.inProcess)} calls per loop in process, ${int(first.calls.transport)} over the transport.`,
+    "",
+  ];
+  for (const mode of results.modes) {
+    const q = ratios(mode);
+    md.push(
+      `## ${mode.key}: ${mode.label}`,
+      "",
+      "| variant | calls/s median | best | worst | µs per call | p50 µs | p99 µs |",
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+      ...rows(mode).map((r) => `| ${r.label} | ${int(r.cpsMedian)} | ${int(r.cpsBest)} | ${int(r.cpsWorst)} | ${perCall(r)} | ${us(r.p50Us)} | ${us(r.p99Us)} |`),
+      "",
+      `Ratios (same process): (b)/(c) session.call vs the MCP SDK **${q.sessionOverSdk.median}x** median calls/s (${q.sessionOverSdk.best}x on the best repeats); (d)/(c) zcp behind the SDK's Server vs the MCP SDK **${q.zcpMcpOverSdk.median}x** (${q.zcpMcpOverSdk.best}x). session.call adds ${q.sessionOverheadUs} µs per call to the direct call. Timer pair: ${mode.report.timerOverheadNs} ns.`,
+      "",
+      `Aim: ${q.aim.aim}: **${q.aim.pass ? "pass" : "miss"}** (${q.aim.measured}, judged on medians).`,
+      "",
+    );
+  }
+  md.push(
+    "## What this measures and what it does not",
+    "",
+    ...NOTES.map((note) => `- ${note}`),
+    "",
+    "## Checks made at set-up",
+    "",
+    ...Object.entries(first.checks).map(([name, value]) => `- ${name}: \`${value}\``),
+    "",
+    "## Machine and versions",
+    "",
+    `- Node ${m.node}, ${m.platform}; ${m.cpus} CPUs: ${m.cpuModel}; ${m.memoryGiB} GiB memory`,
+    `- load average (1, 5, 15 min) at start ${m.loadavgAtStart.join(", ")}, at end ${m.loadavgAtEnd.join(", ")}`,
+    ...Object.entries(versions).map(([name, v]) => `- ${name} ${v}`),
+    "",
+  );
+  fs.writeFileSync(markdownFile, md.join("\n"));
+}
+
+function version(pkg: string): string {
+  try {
+    return (JSON.parse(fs.readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), "utf8")) as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}

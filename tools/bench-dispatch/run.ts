@@ -1,0 +1,101 @@
+/**
+ * `pnpm bench:dispatch`: calls per second and p50/p99 latency of one small tool call
+ * (`math.subtract` of the weather fixture) through a direct function call, zcp's
+ * `session.call`, the MCP SDK's McpServer (zod) over InMemoryTransport, and zcp behind the
+ * SDK's low-level Server over the same transport. The worker runs twice, each time in a fresh
+ * process: as TypeScript through tsx (how this repository runs it), and bundled by esbuild into
+ * plain JavaScript (how a server built for production runs). Writes tools/bench-dispatch/
+ * report.md and report.json.
+ *
+ * BENCH_REPEATS (default 10), BENCH_CALLS (in-process calls per loop, default 20,000) and
+ * BENCH_TRANSPORT_CALLS (default 5,000) tune it.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build, version as esbuildVersion } from "esbuild";
+import { consoleTable, writeReports, type Mode, type Results } from "./report.js";
+import type { WorkerReport } from "./worker.js";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, "../..");
+const WORK = path.join(HERE, ".work");
+const BUNDLE = path.join(WORK, "worker.mjs");
+const FIXTURE_ARTIFACTS = path.join(REPO, "fixtures/weather/src/zcp.gen/artifacts");
+
+const log = (message: string) => process.stdout.write(`${message}\n`);
+
+/** Runs `node <args>` from the repository root; progress (stderr) goes to our stderr. */
+function runWorker(args: readonly string[]): Promise<WorkerReport> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: REPO, stdio: ["ignore", "pipe", "inherit"] });
+    const out: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const stdout = Buffer.concat(out).toString("utf8");
+      const line = stdout.trim().split("\n").at(-1) ?? "";
+      if (code !== 0) return reject(new Error(`worker ${args.join(" ")} exited with code ${code}\n${stdout.slice(0, 2000)}`));
+      try {
+        resolve(JSON.parse(line) as WorkerReport);
+      } catch {
+        reject(new Error(`worker ${args.join(" ")} printed no report\n${stdout.slice(0, 2000)}`));
+      }
+    });
+  });
+}
+
+/**
+ * The worker as plain JavaScript: one esbuild bundle of worker.ts, @zcp/runtime and the weather
+ * fixture (its generated module and tool sources), with esbuild's defaults (no keepNames); the
+ * SDK and zod stay external, as they are plain JavaScript already. The generated artifact loader
+ * reads `artifacts/` next to the module that calls it, so the fixture's artifacts are copied
+ * next to the bundle.
+ */
+async function bundle(): Promise<void> {
+  fs.rmSync(WORK, { recursive: true, force: true });
+  fs.mkdirSync(WORK, { recursive: true });
+  await build({
+    entryPoints: [path.join(HERE, "worker.ts")],
+    outfile: BUNDLE,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod"],
+    logLevel: "warning",
+  });
+  fs.cpSync(FIXTURE_ARTIFACTS, path.join(WORK, "artifacts"), { recursive: true });
+}
+
+async function main(): Promise<void> {
+  const loadStart = os.loadavg();
+  await bundle();
+  log(`bundled the worker with esbuild ${esbuildVersion} into ${path.relative(REPO, BUNDLE)}`);
+
+  const modes: Mode[] = [];
+  const runs: [Mode["key"], string, string[]][] = [
+    ["tsx", "TypeScript through tsx (`node --import tsx worker.ts`), as this repository runs it", ["--import", "tsx", path.join(HERE, "worker.ts")]],
+    ["compiled", "bundled by esbuild into JavaScript (`node .work/worker.mjs`), as a production build runs", [BUNDLE]],
+  ];
+  for (const [key, label, args] of runs) {
+    log(`${key}: ${label}`);
+    const started = performance.now();
+    const report = await runWorker(args);
+    modes.push({ key, label, report });
+    log(`${key}: done in ${Math.round((performance.now() - started) / 1000)} s`);
+  }
+
+  const results: Results = { modes, loadavg: { start: loadStart, end: os.loadavg() }, esbuild: esbuildVersion };
+  log("");
+  log(consoleTable(results));
+  writeReports(results, path.join(HERE, "report.md"), path.join(HERE, "report.json"));
+  log(`\nwrote ${path.relative(REPO, path.join(HERE, "report.md"))} and report.json`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:dispatch failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

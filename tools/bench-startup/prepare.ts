@@ -1,0 +1,111 @@
+/**
+ * The benchmark input, built from scratch on every run under tools/bench-startup/.work:
+ *
+ * - project/: bench-gen's synthetic 1,000-tool project (same seed, same synthesizer), with
+ *   `zcp gen` run on it, so src/zcp.gen/index.ts is the generated module of today's generator;
+ * - sdk/tools.ts: the same 1,000 tools as an MCP SDK server written the usual way: one
+ *   `server.registerTool(name, { title, description, inputSchema: { ...zod... }, annotations,
+ *   _meta }, callback)` per tool, the zod code converted from each tool's JSON input schema at
+ *   build time (zod-codegen.ts), each callback calling the tool's function from the project's
+ *   source modules (as the generated dispatch table does).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { McpTool, Registry } from "@zcp/runtime";
+import { assertGenerated, makeCold, type ZcpReport } from "../bench-gen/zcp.js";
+import { lastJsonLine, runNode } from "../bench-gen/measure.js";
+import { synthesize, writeProject } from "../bench-gen/synth.js";
+import { convertInputSchema, type Schema } from "./zod-codegen.js";
+
+export interface Prepared {
+  readonly project: string;
+  readonly generatedIndex: string;
+  readonly sdkModule: string;
+  readonly tools: number;
+  readonly zcpWarnings: number;
+  readonly registryHash: string | null;
+  /** JSON Schema keywords zod cannot express, dropped from the zod side, with counts. */
+  readonly dropped: Record<string, number>;
+  readonly bytes: Record<string, number>;
+}
+
+export async function prepare(repo: string, work: string): Promise<Prepared> {
+  const project = path.join(work, "project");
+  const files = synthesize();
+  const manifest = writeProject(project, files, path.join(repo, "packages/runtime"));
+  makeCold(project, "src/zcp.gen");
+  const run = await runNode([path.join(repo, "packages/gen/bin/zcp.js"), "gen", "--reporter", "json", "--force"], project);
+  const report = lastJsonLine<ZcpReport>(run, "zcp gen");
+  assertGenerated(report, manifest.tools, "zcp gen on the synthetic project");
+
+  const gen = path.join(project, "src", "zcp.gen");
+  const registry = JSON.parse(fs.readFileSync(path.join(gen, "registry.json"), "utf8")) as Registry;
+  const mcp = JSON.parse(fs.readFileSync(path.join(gen, "artifacts", "mcp.json"), "utf8")) as { [id: string]: McpTool };
+  const sdkDir = path.join(work, "sdk");
+  fs.mkdirSync(sdkDir, { recursive: true });
+  const { code, dropped } = sdkModule(registry, mcp, path.relative(sdkDir, path.join(project, "src")));
+  const sdkModuleFile = path.join(sdkDir, "tools.ts");
+  fs.writeFileSync(sdkModuleFile, code);
+
+  const size = (file: string) => fs.statSync(file).size;
+  return {
+    project,
+    generatedIndex: path.join(gen, "index.ts"),
+    sdkModule: sdkModuleFile,
+    tools: manifest.tools,
+    zcpWarnings: report.diagnostics.length,
+    registryHash: report.hash,
+    dropped,
+    bytes: {
+      "zcp.gen/registry.ts": size(path.join(gen, "registry.ts")),
+      "zcp.gen/validators.ts": size(path.join(gen, "validators.ts")),
+      "zcp.gen/dispatch.ts": size(path.join(gen, "dispatch.ts")),
+      "zcp.gen/artifacts/mcp.json": size(path.join(gen, "artifacts", "mcp.json")),
+      "zcp.gen/artifacts/openai-responses.json": size(path.join(gen, "artifacts", "openai-responses.json")),
+      "sdk/tools.ts (zod)": size(sdkModuleFile),
+    },
+  };
+}
+
+/** The MCP SDK server module: imports, then `registerTools(server)` with one registerTool per tool. */
+function sdkModule(registry: Registry, mcp: { [id: string]: McpTool }, sourceDir: string): { code: string; dropped: Record<string, number> } {
+  const modules = new Map<string, string>();
+  const dropped: Record<string, number> = {};
+  const body: string[] = [];
+  for (const tool of registry.tools) {
+    const entry = mcp[tool.id];
+    if (!entry) throw new Error(`${tool.alias}: no mcp artifact`);
+    const file = tool.source.file.replace(/^src\//, "").replace(/\.ts$/, ".js");
+    let ns = modules.get(file);
+    if (!ns) modules.set(file, (ns = `m${modules.size}`));
+    const conversion = convertInputSchema(tool.inputSchema as Schema, tool.alias);
+    for (const [key, count] of Object.entries(conversion.dropped)) dropped[key] = (dropped[key] ?? 0) + count;
+    if (tool.call.context !== null) throw new Error(`${tool.alias}: tools that take a context are not supported here`);
+    const fn = `${ns}.${tool.source.export}`;
+    const call = tool.call.kind === "positional" ? `${fn}(${tool.call.params.map((p) => `args[${JSON.stringify(p)}]`).join(", ")})` : `${fn}(args)`;
+    const config = [
+      ...(entry.title !== undefined ? [`title: ${JSON.stringify(entry.title)}`] : []),
+      `description: ${JSON.stringify(entry.description)}`,
+      `inputSchema: ${conversion.shape}`,
+      ...(entry.annotations !== undefined ? [`annotations: ${JSON.stringify(entry.annotations)}`] : []),
+      `_meta: ${JSON.stringify(entry._meta)}`,
+    ];
+    const register = `server.registerTool(${JSON.stringify(entry.name)}, { ${config.join(", ")} }, async (args: any) => text(await ${call}));`;
+    body.push(conversion.defs.length === 0 ? `  ${register}` : `  {\n${conversion.defs.map((d) => `    ${d}\n`).join("")}    ${register}\n  }`);
+  }
+  const imports = [...modules].map(([file, ns]) => `import * as ${ns} from ${JSON.stringify(`${sourceDir}/${file}`)};`);
+  const code = [
+    "// Generated by tools/bench-startup/prepare.ts: the MCP SDK side of the start-up benchmark. Do not edit.",
+    'import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";',
+    'import { z } from "zod";',
+    ...imports,
+    "",
+    "const text = (value: unknown) => ({ content: [{ type: \"text\" as const, text: JSON.stringify(value ?? null) }] });",
+    "",
+    "export function registerTools(server: McpServer): void {",
+    ...body,
+    "}",
+    "",
+  ].join("\n");
+  return { code, dropped };
+}
