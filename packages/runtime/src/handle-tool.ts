@@ -68,7 +68,7 @@ const base = {
   handleKind: "generic",
   handleParams: {},
   defaults: {},
-  flags: ["readonly"],
+  flags: [],
   groups: [],
   stages: [],
   scopes: [],
@@ -93,7 +93,8 @@ const artifacts: { [P in ArtifactProvider]: ArtifactEntries[P] } = {
     title: definition.title!,
     description: DESCRIPTION,
     inputSchema: inputSchema as ArtifactEntries["mcp"]["inputSchema"],
-    annotations: { title: definition.title!, readOnlyHint: true },
+    // Not read-only: `release` frees a handle.
+    annotations: { title: definition.title!, idempotentHint: false },
     _meta: { groups: [], stages: [] },
   },
 };

@@ -121,17 +121,20 @@ describe("calls", () => {
 
   it("time out and cancel slow tools, aborting the signal of tools that take the context", async () => {
     let aborted: unknown = null;
+    let started = () => {};
     // tables.load takes a ToolContext: its signal aborts on timeout and cancellation.
     const load = idOf(kitchen, "tables.load");
     const slow = { ...kitchen, dispatch: { ...kitchen.dispatch, [load]: (_args: unknown, context: { signal: AbortSignal }) => new Promise((resolve) => {
       context.signal.addEventListener("abort", () => { aborted = context.signal.reason; resolve([]); });
+      started();
     }) } } as GeneratedModule;
     const session = createRuntime(slow).session();
     expect(await session.call("tables.load", { name: "t" }, { timeoutMs: 20 })).toEqual({ ok: false, error: "timeout", hint: "the tool did not finish within 20 ms" });
     expect(String(aborted)).toContain("timeout");
     const controller = new AbortController();
+    const running = new Promise<void>((resolve) => (started = resolve));
     const pending = session.call("tables.load", { name: "t" }, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 5)); // the tool is running now
+    await running; // the tool is running now: cancelling aborts its signal
     controller.abort();
     expect(await pending).toEqual({ ok: false, error: "cancelled", hint: "the call was cancelled" });
     expect(String(aborted)).toContain("cancelled");

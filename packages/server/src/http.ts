@@ -44,7 +44,10 @@ export interface HttpOptions extends McpServerOptions {
 }
 
 export interface McpHttpServer extends http.Server {
-  /** Ends every MCP session (and its runtime session), then stops the server. */
+  /**
+   * Ends every MCP session (and its runtime session: running calls answer `cancelled`), stops
+   * accepting connections and closes the remaining ones; `callback` runs once it has stopped.
+   */
   close(callback?: (error?: Error) => void): this;
   /** Open MCP sessions. */
   readonly sessionCount: number;
@@ -87,7 +90,9 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
     const mcp = createMcpServer(runtime, options);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, entry),
+      onsessioninitialized: (id) => {
+        if (!closing) sessions.set(id, entry);
+      },
     });
     // Whatever closes the transport (DELETE, close(), the idle sweep) forgets the session; the
     // SDK server's onclose then closes the runtime session.
@@ -109,7 +114,8 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
     let body: unknown;
     if (req.method === "POST") {
       const read = await readBody(req, maxBody);
-      if (read.tooLarge) {
+      if (read.kind === "aborted") return;
+      if (read.kind === "too-large") {
         res.setHeader("connection", "close");
         req.resume(); // discard the rest, so that the client reads the answer
         return reply(res, 413, rpcError(-32000, `Payload Too Large: the body must not exceed ${maxBody} bytes`));
@@ -139,8 +145,10 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
       current.lastSeen = Date.now();
     });
     await current.transport.handleRequest(req, res, body);
-    // An initialize the transport refused (bad Accept, ...) opened no session: drop it.
-    if (current.transport.sessionId === undefined) await current.mcp.close();
+    // An initialize the transport refused (bad Accept, ...) opened no session, and one that
+    // finished while close() ran was not kept: close them. (After a DELETE this does nothing.)
+    const opened = current.transport.sessionId;
+    if (opened === undefined || sessions.get(opened) !== current) await current.mcp.close();
   };
 
   const server = http.createServer((req, res) => {
@@ -172,7 +180,9 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
     sessions.clear();
     void Promise.allSettled(open.map((entry) => entry.mcp.close())).then(() => {
       close(callback);
-      server.closeIdleConnections();
+      // The sessions' streams have ended; what is left are idle keep-alive sockets and sockets
+      // that never sent a request, which would hold the server open until their timeouts.
+      server.closeAllConnections();
     });
     return server;
   };
@@ -195,24 +205,27 @@ export async function serveHttp(runtime: Runtime, options: ServeHttpOptions = {}
   return { server, url: new URL(`http://${name}:${port}${options.path ?? DEFAULT_PATH}`) };
 }
 
+type Body = { readonly kind: "read"; readonly text: string } | { readonly kind: "too-large" } | { readonly kind: "aborted" };
+
 /** Reads the body up to `max` bytes; stops reading at the first byte beyond. */
-function readBody(req: http.IncomingMessage, max: number): Promise<{ tooLarge: true } | { tooLarge: false; text: string }> {
-  const declared = Number(req.headers["content-length"]);
-  if (declared > max) return Promise.resolve({ tooLarge: true });
-  return new Promise((resolve, reject) => {
+function readBody(req: http.IncomingMessage, max: number): Promise<Body> {
+  if (Number(req.headers["content-length"]) > max) return Promise.resolve({ kind: "too-large" });
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const done = (body: Body) => {
+      req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onGone);
+      resolve(body);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) {
-        req.off("data", onData).off("end", onEnd).off("error", reject);
-        resolve({ tooLarge: true });
-        return;
-      }
-      chunks.push(chunk);
+      if (size > max) done({ kind: "too-large" });
+      else chunks.push(chunk);
     };
-    const onEnd = () => resolve({ tooLarge: false, text: Buffer.concat(chunks).toString("utf8") });
-    req.on("data", onData).once("end", onEnd).once("error", reject);
+    const onEnd = () => done({ kind: "read", text: Buffer.concat(chunks).toString("utf8") });
+    // The client went away before the end of its body: there is no one to answer.
+    const onGone = () => done({ kind: "aborted" });
+    req.on("data", onData).once("end", onEnd).once("error", onGone).once("close", onGone);
   });
 }
 

@@ -30,7 +30,8 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { encodeResult, type CallResult, type McpTool, type Runtime, type Session, type ToolDefinition } from "@zcp/runtime";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { encodeResult, type CallResult, type Runtime, type Session } from "@zcp/runtime";
 
 /** MCP's code for a resource that does not exist (spec: resources, error handling). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -72,6 +73,17 @@ export interface ZcpMcpServer {
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/**
+ * The SDK server only validates elicitation answers with its JSON Schema validator, and builds
+ * an Ajv instance per server when given none (about 0.25 ms and 30 KB per MCP session). This
+ * surface never elicits, so it gets a validator that refuses to be used.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error("zcp: this server does not elicit, so it validates no elicitation answers");
+  },
+};
+
 /** The URI of a handle of a session. */
 export function handleUri(sessionId: string, handle: string): string {
   return `${HANDLE_URI_PREFIX}${encodeURIComponent(sessionId)}/${encodeURIComponent(handle)}`;
@@ -101,6 +113,7 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
     { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
     {
       capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
+      jsonSchemaValidator: NO_ELICITATION,
       ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     },
   );
@@ -117,7 +130,8 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
     const entries = view.artifacts("mcp");
     const offset = readCursor(request.params?.cursor, `t${view.hash}`, entries.length);
     const end = offset + pageSize;
-    const result: ListToolsResult = { tools: entries.slice(offset, end).map((entry) => mcpTool(entry, view.find(entry.name))) };
+    // The precompiled entries are MCP tools as they are (`zcp gen` leaves handle tools without an outputSchema).
+    const result: ListToolsResult = { tools: entries.slice(offset, end) as Tool[] };
     if (end < entries.length) result.nextCursor = writeCursor(`t${view.hash}`, end);
     return result;
   });
@@ -186,19 +200,6 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
       await closeSession();
     },
   };
-}
-
-/**
- * The precompiled entry as MCP lists it. A tool whose result may be a handle (`handle`, `auto`)
- * loses its `outputSchema`: its result is not always the value the schema describes, and MCP
- * clients reject a non-error result without matching `structuredContent`.
- */
-function mcpTool(entry: McpTool, tool: ToolDefinition | undefined): Tool {
-  if (entry.outputSchema && tool && tool.outputMode !== "scalar") {
-    const { outputSchema: _dropped, ...rest } = entry;
-    return rest as Tool;
-  }
-  return entry as Tool;
 }
 
 /** The result as MCP shows it; a handle is also remembered for `resources/list`. */

@@ -1,7 +1,7 @@
 /**
  * MCP `tools/list` entries. The input schema is the canonical one (inlined, `$defs` only for
- * recursion); the output schema is listed only when it describes an object, as MCP requires of
- * `structuredContent`. Flags become the standard annotations; groups and stages go in `_meta`.
+ * recursion); the output schema is listed only for scalar tools whose result is an object (MCP
+ * requires `structuredContent` to match it, and a handle result is not the value). Flags become the standard annotations; groups and stages go in `_meta`.
  */
 import type { McpTool, ToolDefinition } from "@zcp/runtime";
 
@@ -17,7 +17,8 @@ export function mcpTool(tool: ToolDefinition): McpTool {
     ...(tool.title ? { title: tool.title } : {}),
     description: tool.description,
     inputSchema: tool.inputSchema as McpTool["inputSchema"],
-    ...(output && output.type === "object" ? { outputSchema: output as McpTool["outputSchema"] } : {}),
+    // Only a scalar tool's result is its value: a handle or auto result may be a handle.
+    ...(output && output.type === "object" && tool.outputMode === "scalar" ? { outputSchema: output as McpTool["outputSchema"] } : {}),
     ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     _meta: { groups: tool.groups, stages: tool.stages },
   };
