@@ -10,7 +10,7 @@ import { diagnosticToJson, formatDiagnostic, hasErrors, hasRunErrors, relativePa
 import { readFastPath, saveFastPath } from "./cache.js";
 import type { Generator, GenerateResult } from "./pipeline.js";
 import { buildReport, formatReport, loadTokenCounter, reportOptions, type ReportOptions, type TokenReport } from "./report.js";
-import { compareOutput, isClean, writeOutput, type OutputState } from "./write.js";
+import { compareOutput, isClean, writeOutput, type KnownOutput, type OutputState } from "./write.js";
 
 const USAGE = `Usage: zcp gen [options]
 
@@ -138,11 +138,11 @@ async function once(config: Config, options: Options, cwd: string): Promise<numb
   return hasErrors(result.diagnostics) || (options.check && !isClean(state)) || summary.tokens?.budget?.ok === false ? 1 : 0;
 }
 
-function apply(config: Config, options: Options, result: GenerateResult, state: OutputState): Summary {
+function apply(config: Config, options: Options, result: GenerateResult, state: OutputState, known?: KnownOutput): Summary {
   const base = { diagnostics: result.diagnostics, outDir: config.outDir, tools: result.registry.tools.length, hash: result.registry.hash };
   if (options.check) return { ...base, state, written: [], removed: [] };
   if (hasRunErrors(result.diagnostics)) return { ...base, state: null, written: [], removed: [] };
-  const { written, removed } = writeOutput(config.outDir, result.files, state);
+  const { written, removed } = writeOutput(config.outDir, result.files, state, known);
   return { ...base, state: null, written, removed };
 }
 
@@ -156,6 +156,8 @@ async function tokenReport(options: Options, result: GenerateResult): Promise<To
 async function watch(config: Config, options: Options, cwd: string): Promise<number> {
   const { Generator } = await import("./pipeline.js");
   const generator: Generator = new Generator(config);
+  const known: KnownOutput = new Map();
+  let last: GenerateResult | null = null;
   const watchers = new Map<string, fs.FSWatcher>();
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -196,9 +198,10 @@ async function watch(config: Config, options: Options, cwd: string): Promise<num
       process.stderr.write(`zcp: internal error, waiting for the next change: ${(error as Error).stack ?? error}\n`);
       return;
     }
-    const summary = apply(config, options, result, compareOutput(config.outDir, result.files));
+    const summary = apply(config, options, result, compareOutput(config.outDir, result.files, known), known);
     summary.tokens = await tokenReport(options, result);
-    if (!hasRunErrors(result.diagnostics)) await saveFastPath(config, result);
+    // The fast path hashes every input and output: saved once, when watching stops.
+    last = hasRunErrors(result.diagnostics) ? null : result;
     rewatch(result.inputs);
     summary.ms = performance.now() - started;
     report(options, cwd, summary);
@@ -216,6 +219,7 @@ async function watch(config: Config, options: Options, cwd: string): Promise<num
     process.once("SIGTERM", stop);
   });
   await running;
+  if (last) await saveFastPath(config, last);
   return 0;
 }
 

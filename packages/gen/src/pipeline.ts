@@ -8,9 +8,10 @@ import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry, type ToolDef
 import type { ts } from "ts-morph";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
-import { compileArtifacts, type ArtifactSets } from "./compile/providers/index.js";
+import { compileArtifacts, type ArtifactSets, type ToolArtifacts } from "./compile/providers/index.js";
 import { ValidatorCache } from "./compile/validators.js";
 import { emitFiles, type GeneratedFile } from "./emit/files.js";
+import { JsonTexts } from "./emit/json.js";
 import { toolStatement } from "./emit/registry.js";
 import { extractTool, type ExtractedTool, type Extraction } from "./extract/tool.js";
 import { SchemaCache } from "./extract/types.js";
@@ -44,6 +45,8 @@ export class Generator {
   private readonly statements = new WeakMap<ToolDefinition, string>();
   private readonly definitions = new WeakMap<ExtractedTool, ToolDefinition>();
   private readonly validators = new ValidatorCache();
+  private readonly artifacts = new WeakMap<ToolDefinition, ToolArtifacts>();
+  private readonly json = new JsonTexts();
   private readonly extractions = new Map<string, CachedExtraction>();
 
   constructor(readonly config: Config) {}
@@ -96,10 +99,11 @@ export class Generator {
       tools: model.definitions,
       names: Object.fromEntries(model.definitions.map((tool) => [tool.name, tool.alias])),
     };
-    const artifacts = compileArtifacts(registry.tools, this.config.root);
+    const artifacts = compileArtifacts(registry.tools, this.config.root, this.artifacts);
     diagnostics.push(...artifacts.diagnostics);
     const files = emitFiles({
       validators: this.validators,
+      json: this.json,
       root: this.config.root,
       outDir: this.config.outDir,
       registry,

@@ -7,6 +7,7 @@ import { ARTIFACT_PROVIDERS, type Registry, type ToolDefinition } from "@zcp/run
 import type { ArtifactSets } from "../compile/providers/index.js";
 import { dispatchFile } from "./dispatch.js";
 import { registryFile } from "./registry.js";
+import { JsonTexts } from "./json.js";
 import { tsFile } from "./ts-file.js";
 import { VALIDATORS_FILE, validatorsFile, type ValidatorCache } from "../compile/validators.js";
 import { typesFile } from "./types.js";
@@ -27,6 +28,8 @@ export interface Manifest extends Registry {
 export interface EmitInput {
   /** Generated validator code by tool (kept by the caller between watch runs). */
   readonly validators: ValidatorCache;
+  /** JSON texts of unchanged definitions and entries (kept by the caller between watch runs). */
+  readonly json: JsonTexts;
   /** The config folder (tool sources are relative to it) and the output folder. */
   readonly root: string;
   readonly outDir: string;
@@ -36,7 +39,7 @@ export interface EmitInput {
   readonly statementOf: (tool: ToolDefinition) => string;
 }
 
-export function emitFiles({ root, outDir, registry, artifacts, statementOf, validators }: EmitInput): GeneratedFile[] {
+export function emitFiles({ root, outDir, registry, artifacts, statementOf, validators, json }: EmitInput): GeneratedFile[] {
   const files: GeneratedFile[] = [
     { path: "index.ts", content: INDEX_MODULE },
     { path: VALIDATORS_FILE, content: validatorsFile(registry.tools, validators) },
@@ -44,14 +47,19 @@ export function emitFiles({ root, outDir, registry, artifacts, statementOf, vali
     { path: "dispatch.ts", content: dispatchFile(registry.tools, root, outDir) },
     { path: "types.ts", content: typesFile(registry.tools) },
     { path: "artifacts.ts", content: ARTIFACTS_MODULE },
-    ...ARTIFACT_PROVIDERS.map((provider) => ({ path: `artifacts/${provider}.json`, content: json(artifacts[provider]) })),
+    ...ARTIFACT_PROVIDERS.map((provider) => ({ path: `artifacts/${provider}.json`, content: `${json.object(artifacts[provider])}\n` })),
   ];
-  const manifest: Manifest = { ...registry, files: files.map((file) => file.path).sort() };
-  return [...files, { path: MANIFEST, content: json(manifest) }].sort((a, b) => (a.path < b.path ? -1 : 1));
+  return [...files, { path: MANIFEST, content: manifestText(registry, files, json) }].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+/** `JSON.stringify(manifest, null, 2)`, with the tool definitions' texts reused. */
+function manifestText(registry: Registry, files: readonly GeneratedFile[], json: JsonTexts): string {
+  const manifest: Manifest = { ...registry, files: files.map((file) => file.path).sort() };
+  const fields = Object.entries(manifest).map(([key, value]) => {
+    const text = key === "tools" ? json.array(value as object[], 1) : JSON.stringify(value, null, 2).replaceAll("\n", "\n  ");
+    return `  ${JSON.stringify(key)}: ${text}`;
+  });
+  return `{\n${fields.join(",\n")}\n}\n`;
 }
 
 const ARTIFACTS_MODULE = tsFile([
