@@ -47,19 +47,8 @@ export interface HandleStoreOptions {
   readonly now?: () => number;
 }
 
-/** What `create` and `summary` answer. */
-export interface HandleInfo {
-  readonly ok: true;
-  readonly id: string;
-  readonly kind: string;
-  readonly summary: string;
-  /** UTF-8 bytes of the value's compact JSON. */
-  readonly size: number;
-  /** First 12 hex characters of the SHA-256 of that JSON. */
-  readonly hash: string;
-  /** For a list: how many items. */
-  readonly count?: number;
-}
+/** What `create` and `summary` answer: the record without its bookkeeping. */
+export type HandleInfo = { readonly ok: true } & Omit<HandleRecord, "sessionId" | "lastUsed">;
 
 /** What `get` answers: what a `Handle` parameter is made of (`Handle<K, T>` without the brand). */
 export interface ResolvedHandle {
