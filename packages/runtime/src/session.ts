@@ -10,6 +10,7 @@ import { handleTool, runHandleTool } from "./handle-tool.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallError, type CallResult, type HandleMeta } from "./result.js";
 import type { Runtime } from "./runtime.js";
+import type { ValidationResult, Validator } from "./validate.js";
 import { defaultSummary, unwrapSummary } from "./summary.js";
 import { applySelection, inStage, View, type Selection } from "./view.js";
 
@@ -117,7 +118,7 @@ export class Session {
     }
     const validator = this.runtime.generated.validators[tool.id];
     if (!validator) return failure(`unknown:${tool.alias}`, "the tool has no validator; regenerate the registry");
-    const checked = validator(merged);
+    const checked = validateDroppingStrictNulls(validator, merged);
     if (!checked.ok) return failure(checked.error, checked.hint);
     if (tool.flags.includes("approval")) {
       const approve = this.runtime.options.approve;
@@ -237,6 +238,66 @@ export class Session {
     const needsHandles = tools.some((tool) => tool.outputMode !== "scalar" || Object.keys(tool.handleParams).length > 0);
     return new View(tools, this.runtime.generated.artifacts, needsHandles ? [handleTool] : []);
   }
+}
+
+/** At most this many nulls are dropped from one call's arguments. */
+const MAX_DROPPED_NULLS = 32;
+
+/**
+ * Validates, treating a `null` that the schema refuses for an *optional* property as absent:
+ * OpenAI strict mode makes every optional property nullable, at any depth, and sends null for
+ * those it does not use. The validator decides what is optional: a null it calls invalid is
+ * dropped and the arguments checked again; if the property then turns out to be missing (it is
+ * required), the original error stands. Nulls in arrays are values and are never dropped.
+ */
+function validateDroppingStrictNulls(validator: Validator, args: { [name: string]: unknown }): ValidationResult {
+  let candidate: unknown = args;
+  let checked = validator(candidate);
+  for (let dropped = 0; !checked.ok && dropped < MAX_DROPPED_NULLS; dropped++) {
+    if (!checked.error.startsWith("invalid:")) break;
+    const path = checked.error.slice("invalid:".length);
+    const without = withoutNullAt(candidate, parsePath(path));
+    if (without === undefined) break;
+    const retry = validator(without);
+    if (!retry.ok && retry.error === `missing:${path}`) break;
+    candidate = without;
+    checked = retry;
+  }
+  return checked;
+}
+
+/** `$.rows[2].qty`, `$["a b"]` → its steps; null when it is not such a path. */
+function parsePath(path: string): (string | number)[] | null {
+  if (!path.startsWith("$")) return null;
+  const steps: (string | number)[] = [];
+  let rest = path.slice(1);
+  while (rest !== "") {
+    const step = /^\.([A-Za-z_$][A-Za-z0-9_$]*)|^\[(\d+)\]|^\[("(?:[^"\\]|\\.)*")\]/.exec(rest);
+    if (!step) return null;
+    steps.push(step[1] ?? (step[2] !== undefined ? Number(step[2]) : (JSON.parse(step[3]!) as string)));
+    rest = rest.slice(step[0].length);
+  }
+  return steps;
+}
+
+/** A copy of `value` without the object property at `steps` if it holds null, else undefined. */
+function withoutNullAt(value: unknown, steps: (string | number)[] | null): unknown {
+  if (!steps || steps.length === 0 || value === null || typeof value !== "object") return undefined;
+  const [step, ...rest] = steps as [string | number, ...(string | number)[]];
+  if (Array.isArray(value)) {
+    if (typeof step !== "number" || rest.length === 0) return undefined;
+    const inner = withoutNullAt(value[step], rest);
+    return inner === undefined ? undefined : value.map((item, index) => (index === step ? inner : item));
+  }
+  const record = value as { [key: string]: unknown };
+  if (typeof step !== "string" || !Object.hasOwn(record, step)) return undefined;
+  if (rest.length === 0) {
+    if (record[step] !== null) return undefined;
+    const { [step]: _null, ...others } = record;
+    return others;
+  }
+  const inner = withoutNullAt(record[step], rest);
+  return inner === undefined ? undefined : { ...record, [step]: inner };
 }
 
 /** What a dispatcher gets for a tool that takes no context: it cannot be read. */

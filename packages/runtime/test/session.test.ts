@@ -96,6 +96,19 @@ describe("calls", () => {
     expect(await session.call("weather.get_current", { city: null })).toMatchObject({ ok: false, error: "invalid:$.city" });
   });
 
+  it("read nulls for optional properties at any depth as absent, as OpenAI strict mode sends them", async () => {
+    const session = createRuntime(kitchen).session();
+    // patch is a Partial<Person>: every property optional, nullable in the strict artifact.
+    const update = (patch: unknown, names: unknown = null) => session.call("people.update", { id: "p1", patch, names, slim: null, city: null, frozen: null });
+    expect(await update({ name: null, email: null, age: 7 })).toMatchObject({ ok: true, value: { age: 7, name: "Ada" } });
+    // Pick<Person, "name" | "age">: both required, so a null there is an error, not an absence.
+    expect(await update({}, { name: null, age: 1 })).toMatchObject({ ok: false, error: "invalid:$.names.name" });
+    // nickname is `string | null`: null is a value there and passes as such.
+    expect(await update({ nickname: null })).toMatchObject({ ok: true, value: { nickname: null } });
+    // Nulls inside arrays are values, never dropped.
+    expect(await update({ tags: ["a", null] })).toMatchObject({ ok: false, error: "invalid:$.patch.tags[1]" });
+  });
+
   it("answer every error as a value", async () => {
     const session = createRuntime(weather).session();
     expect(await session.call("nope", {})).toMatchObject({ ok: false, error: "unknown:nope" });
