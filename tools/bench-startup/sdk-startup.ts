@@ -9,7 +9,7 @@
  */
 import { pathToFileURL } from "node:url";
 import type { McpServer as McpServerType } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { phases, printResult } from "./child.js";
+import { listThroughClient, phases, printResult } from "./child.js";
 
 async function main(): Promise<void> {
   const [moduleFile, registryFile] = process.argv.slice(2);
@@ -17,9 +17,8 @@ async function main(): Promise<void> {
   const mark = phases();
 
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
-  const { ListToolsResultSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  // The client side too, so that the import phase pays for every module it uses.
+  await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/inMemory.js"), import("@modelcontextprotocol/sdk/types.js")]);
   const { registerTools } = (await import(pathToFileURL(moduleFile).href)) as { registerTools(server: McpServerType): void };
   mark("import");
 
@@ -27,23 +26,12 @@ async function main(): Promise<void> {
   registerTools(server);
   mark("build");
 
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverTransport);
-  const client = new Client({ name: "bench-startup-client", version: "0.0.0" });
-  await client.connect(clientTransport);
-  mark("connect");
-
-  // client.request rather than client.listTools: listTools also compiles an Ajv validator per
-  // output schema on the client, a client cost (and only the zcp listing has output schemas).
-  const listed = await client.request({ method: "tools/list" }, ListToolsResultSchema);
-  const json = JSON.stringify(listed.tools);
-  mark("list");
-  await client.close();
+  const listed = await listThroughClient(server, mark);
 
   printResult(mark, {
     tools: listed.tools.length,
-    nextCursor: listed.nextCursor ?? null,
-    bytes: { "tools/list": Buffer.byteLength(json) },
+    nextCursor: listed.nextCursor,
+    bytes: { "tools/list": Buffer.byteLength(listed.json) },
     ...(registryFile ? { fidelity: await fidelity(registryFile, listed.tools) } : {}),
   });
 }
