@@ -29,8 +29,6 @@ import type { JsonValue, ToolDefinition } from "@zcp/runtime";
 import { Identifier, PRINT_WIDTH, printStatement, printString, width } from "../emit/print.js";
 import { tsFile } from "../emit/ts-file.js";
 
-/** Line 1 of every generated TypeScript file. */
-
 /** The file `validatorsFile` renders, in the output folder. */
 export const VALIDATORS_FILE = "validators.ts";
 
