@@ -96,15 +96,18 @@ export async function saveFastPath(config: Config, result: GenerateResult): Prom
 
 /**
  * Identifies the generator: its version, the pinned versions of what shapes the output
- * (TypeScript via ts-morph, prettier), and a hash of its own source files, which are inputs of
- * every run like the user's (a changed generator must not replay an old result).
+ * (TypeScript via ts-morph), and a hash of its own source files and of @zcp/runtime's (hashes
+ * and the registry contract come from there), which are inputs of every run like the user's: a
+ * changed generator must not replay an old result.
  */
 const GENERATOR_VERSION = (() => {
   const manifest = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string; dependencies: object };
   const sources = createHash("sha256");
-  const folder = path.dirname(new URL(import.meta.url).pathname);
-  for (const entry of fs.readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort()) {
-    sources.update(entry).update(fs.readFileSync(entry));
+  const folders = [path.dirname(new URL(import.meta.url).pathname), path.dirname(new URL(import.meta.resolve("@zcp/runtime")).pathname)];
+  for (const folder of folders) {
+    for (const entry of fs.readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort()) {
+      sources.update(entry).update(fs.readFileSync(entry));
+    }
   }
   return JSON.stringify([manifest.version, manifest.dependencies, sources.digest("hex")]);
 })();
