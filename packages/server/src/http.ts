@@ -8,16 +8,18 @@
  *   GET    /healthz `{"status":"ok"}`; GET /readyz `{"status":"ready"}` (503 once closing)
  *
  * Every /mcp request is checked before anything else: its Host must be an allowed host and its
- * Origin, when it has one, an allowed origin (DNS-rebinding protection; 403 otherwise). Bodies
+ * Origin, when it has one, an allowed origin (DNS-rebinding protection; 403 otherwise); with a
+ * `token`, it must carry `Authorization: Bearer <token>` (401 with `WWW-Authenticate: Bearer` otherwise). Bodies
  * over `maxBodyBytes` get 413, malformed JSON a JSON-RPC -32700 error; neither ends the session.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ErrorCode, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Runtime } from "@zcp/runtime";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "./mcp.js";
+import { createNativeHttpHandler, type NativeHttpOptions } from "./native/http.js";
 
 export interface HttpOptions extends McpServerOptions {
   /** The MCP endpoint (default `/mcp`). */
@@ -41,6 +43,19 @@ export interface HttpOptions extends McpServerOptions {
   readonly idleTimeoutMs?: number;
   /** Unexpected errors (default: `console.error`, i.e. stderr). */
   readonly onError?: (error: unknown) => void;
+  /**
+   * A static bearer token: every /mcp request must carry `Authorization: Bearer <token>`, or gets
+   * 401 with `WWW-Authenticate: Bearer`. Compared in constant time. Default: none (no check).
+   */
+  readonly token?: string;
+  /** Serve the MCP surface on `path` (default true). */
+  readonly mcp?: boolean;
+  /**
+   * Serve the native ZCP surface too, on `POST /zcp` (or `nativePath`), behind the same Host,
+   * Origin and token checks. With a token, native sessions are bound to its holder.
+   */
+  readonly native?: boolean | NativeHttpOptions;
+  readonly nativePath?: string;
 }
 
 export interface McpHttpServer extends http.Server {
@@ -51,6 +66,12 @@ export interface McpHttpServer extends http.Server {
   close(callback?: (error?: Error) => void): this;
   /** Open MCP sessions. */
   readonly sessionCount: number;
+  /**
+   * A graceful `close`: stops listening and refuses new sessions (503) at once, lets the POST
+   * requests in progress (running calls) finish for up to `graceMs`, then does what `close`
+   * does. Resolves once the server has stopped.
+   */
+  shutdown(graceMs: number): Promise<void>;
 }
 
 export interface ServeHttpOptions extends HttpOptions {
@@ -83,8 +104,12 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
   const onError = options.onError ?? ((error: unknown) => console.error("zcp server:", error));
   const hostAllowed = hostCheck(options.allowedHosts ?? LOOPBACK);
   const originAllowed = originCheck(options.allowedOrigins);
+  const authorized = tokenCheck(options.token);
   const sessions = new Map<string, Entry>();
   let closing = false;
+  /** POST requests on the endpoint in progress, and who waits for there to be none. */
+  let posts = 0;
+  const drained: (() => void)[] = [];
 
   const openSession = async (): Promise<Entry> => {
     const mcp = createMcpServer(runtime, options);
@@ -104,9 +129,35 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
     return entry;
   };
 
-  const handleMcp = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+  /** Host, Origin (DNS-rebinding protection) and bearer token, for every endpoint that serves tools. */
+  const refused = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
     const refusal = !hostAllowed(req.headers.host) ? `Invalid Host header: ${String(req.headers.host)}` : !originAllowed(req.headers.origin) ? `Invalid Origin header: ${String(req.headers.origin)}` : undefined;
-    if (refusal !== undefined) return reply(res, 403, rpcError(-32000, `Forbidden: ${refusal}`));
+    if (refusal !== undefined) {
+      reply(res, 403, rpcError(-32000, `Forbidden: ${refusal}`));
+      return true;
+    }
+    if (!authorized(req.headers.authorization)) {
+      res.setHeader("www-authenticate", 'Bearer realm="zcp"');
+      reply(res, 401, rpcError(-32000, "Unauthorized: a valid bearer token is required"));
+      return true;
+    }
+    return false;
+  };
+
+  const nativeOptions = options.native === true ? {} : options.native || undefined;
+  const native = nativeOptions
+    ? createNativeHttpHandler(runtime, {
+        ...(options.name !== undefined ? { name: options.name } : {}),
+        onError,
+        ...nativeOptions,
+        // The token was checked: its holder is the one identity sessions are bound to.
+        ...(options.token !== undefined ? { identity: () => "token" } : {}),
+      })
+    : undefined;
+  const nativePath = options.nativePath ?? "/zcp";
+
+  const handleMcp = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    if (refused(req, res)) return;
     const sessionHeader = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     let entry = sessionId === undefined ? undefined : sessions.get(sessionId);
@@ -140,9 +191,12 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
     const current = entry;
     current.active++;
     current.lastSeen = Date.now();
+    const post = req.method === "POST";
+    if (post) posts++;
     res.once("close", () => {
       current.active--;
       current.lastSeen = Date.now();
+      if (post && --posts === 0) for (const resolve of drained.splice(0)) resolve();
     });
     await current.transport.handleRequest(req, res, body);
     // An initialize the transport refused (bad Accept, ...) opened no session, and one that
@@ -154,7 +208,8 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
     let handled: Promise<void> | void;
-    if (url.pathname === path) handled = handleMcp(req, res);
+    if (options.mcp !== false && url.pathname === path) handled = handleMcp(req, res);
+    else if (native && url.pathname === nativePath) handled = refused(req, res) ? undefined : native(req, res);
     else if (url.pathname === "/healthz" && (req.method === "GET" || req.method === "HEAD")) handled = reply(res, 200, { status: "ok" });
     else if (url.pathname === "/readyz" && (req.method === "GET" || req.method === "HEAD")) handled = closing ? reply(res, 503, { status: "closing" }) : reply(res, 200, { status: "ready" });
     else handled = reply(res, 404, { error: "not found" });
@@ -173,18 +228,35 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
 
   const close = server.close.bind(server);
   Object.defineProperty(server, "sessionCount", { get: () => sessions.size });
+  const endSessions = async () => {
+    const open = [...sessions.values()];
+    sessions.clear();
+    await Promise.allSettled([...open.map((entry) => entry.mcp.close()), native?.close()]);
+  };
   server.close = function closeAll(callback?: (error?: Error) => void) {
     closing = true;
     clearInterval(sweep);
-    const open = [...sessions.values()];
-    sessions.clear();
-    void Promise.allSettled(open.map((entry) => entry.mcp.close())).then(() => {
+    void endSessions().then(() => {
       close(callback);
       // The sessions' streams have ended; what is left are idle keep-alive sockets and sockets
       // that never sent a request, which would hold the server open until their timeouts.
       server.closeAllConnections();
     });
     return server;
+  };
+  server.shutdown = async (graceMs: number) => {
+    closing = true;
+    clearInterval(sweep);
+    // Stop listening now; the callback runs once every connection has ended (below).
+    const stopped = new Promise<void>((resolve) => close(() => resolve()));
+    if (posts > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([new Promise<void>((resolve) => drained.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
+    await endSessions();
+    server.closeAllConnections();
+    await stopped;
   };
   return server;
 }
@@ -227,6 +299,17 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Body> {
     const onGone = () => done({ kind: "aborted" });
     req.on("data", onData).once("end", onEnd).once("error", onGone).once("close", onGone);
   });
+}
+
+/** Whether an Authorization header carries the token (always true without one). */
+function tokenCheck(token: string | undefined): (header: string | undefined) => boolean {
+  if (token === undefined) return () => true;
+  // Digests have equal lengths, so timingSafeEqual compares them without leaking the token's length.
+  const expected = createHash("sha256").update(token, "utf8").digest();
+  return (header) => {
+    const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
+    return match !== null && timingSafeEqual(createHash("sha256").update(match[1]!, "utf8").digest(), expected);
+  };
 }
 
 function rpcError(code: number, message: string) {

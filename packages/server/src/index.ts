@@ -4,3 +4,8 @@ export { serveStdio } from "./stdio.js";
 export type { StdioOptions } from "./stdio.js";
 export { createHttpServer, serveHttp } from "./http.js";
 export type { HttpOptions, McpHttpServer, ServeHttpOptions } from "./http.js";
+export { createNativeSession, serveNativeStdio, createNativeHttpHandler, NATIVE_PROTOCOL_VERSION, SESSION_HEADER } from "./native/index.js";
+export type { NativeSession, NativeSessionOptions, NativeStdioOptions, NativeStdioServer, NativeHttpHandler, NativeHttpOptions } from "./native/index.js";
+export type { InitializeResult, ListFormat, ListToolsParams, ListToolsResult, RpcResponse, StageResult, ToolListEntry, ToolListing, Unchanged } from "./native/index.js";
+export { scopesGranted, serveRuntimeOptions } from "./serve.js";
+export type { ServeRuntimeOptions } from "./serve.js";

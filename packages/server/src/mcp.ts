@@ -69,6 +69,10 @@ export interface ZcpMcpServer {
   readonly session: Session;
   /** Closes the server (and its transport) and the runtime session, dropping its handles. */
   close(): Promise<void>;
+  /** `tools/call` requests running now. */
+  readonly running: number;
+  /** Resolves once no `tools/call` runs (at once when none does); for a graceful shutdown. */
+  idle(): Promise<void>;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -136,9 +140,17 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
     return result;
   });
 
+  let running = 0;
+  const idle: (() => void)[] = [];
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
-    const result = await session.call(name, args ?? {}, callOptions(name, extra, () => logLevel));
+    let result: CallResult;
+    running++;
+    try {
+      result = await session.call(name, args ?? {}, callOptions(name, extra, () => logLevel));
+    } finally {
+      if (--running === 0) for (const resolve of idle.splice(0)) resolve();
+    }
     if (!result.ok && result.error === `unknown:${name}`) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     const tool = runtime.tool(name);
     if (tool?.alias === "zcp.handle" && result.ok && isRecord(args) && args.op === "release" && typeof args.handle === "string") handles.forget(args.handle);
@@ -198,6 +210,12 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
     async close() {
       await server.close();
       await closeSession();
+    },
+    get running() {
+      return running;
+    },
+    idle() {
+      return running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve));
     },
   };
 }

@@ -1,0 +1,122 @@
+/**
+ * Client transports for the native ZCP protocol: a spawned stdio server, or `POST /zcp`.
+ * Both send one JSON-RPC request and resolve to its response.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createInterface } from "node:readline";
+import { SESSION_HEADER, type RpcResponse } from "../native/protocol.js";
+
+export interface ClientTransport {
+  /** Sends one request (with an id) and resolves to its response. */
+  request(message: { readonly jsonrpc: "2.0"; readonly id: number; readonly method: string; readonly params?: object }): Promise<RpcResponse>;
+  close(): Promise<void>;
+}
+
+/** A transport failure (the server went away, an HTTP status without a JSON-RPC answer, ...). */
+export class ZcpTransportError extends Error {
+  override name = "ZcpTransportError";
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface StdioTransportOptions {
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** What happens to the server's stderr (default `inherit`). */
+  readonly stderr?: "inherit" | "ignore" | "pipe";
+}
+
+export function stdioTransport(command: string, args: readonly string[], options: StdioTransportOptions = {}): ClientTransport & { readonly child: ChildProcess } {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["pipe", "pipe", options.stderr ?? "inherit"] });
+  const waiting = new Map<number, { resolve: (response: RpcResponse) => void; reject: (error: Error) => void }>();
+  let gone: Error | undefined;
+  const fail = (error: Error) => {
+    gone ??= error;
+    for (const entry of waiting.values()) entry.reject(gone);
+    waiting.clear();
+  };
+  child.once("error", (error) => fail(new ZcpTransportError(`cannot run ${command}: ${error.message}`)));
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", (code, signal) => {
+      fail(new ZcpTransportError(`the server exited (${signal ?? `code ${code}`})`));
+      resolve();
+    });
+  });
+  child.stdin!.on("error", () => undefined);
+  createInterface({ input: child.stdout!, crlfDelay: Infinity }).on("line", (line) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return; // not ours to answer; the server writes only responses
+    }
+    for (const response of Array.isArray(parsed) ? parsed : [parsed]) {
+      const id = (response as { id?: unknown }).id;
+      const entry = typeof id === "number" ? waiting.get(id) : undefined;
+      if (!entry) continue;
+      waiting.delete(id as number);
+      entry.resolve(response as RpcResponse);
+    }
+  });
+  return {
+    child,
+    request(message) {
+      if (gone) return Promise.reject(gone);
+      return new Promise((resolve, reject) => {
+        waiting.set(message.id, { resolve, reject });
+        child.stdin!.write(`${JSON.stringify(message)}\n`);
+      });
+    },
+    async close() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.stdin!.end();
+        const timer = setTimeout(() => child.kill(), 2000);
+        await exited;
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+export interface HttpTransportOptions {
+  /** Extra headers on every request (e.g. `authorization`). */
+  readonly headers?: { readonly [name: string]: string };
+}
+
+export function httpTransport(url: string | URL, options: HttpTransportOptions = {}): ClientTransport & { readonly sessionId: string | undefined } {
+  let sessionId: string | undefined;
+  const post = async (body: unknown): Promise<Response> => {
+    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", ...options.headers };
+    if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
+    return fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+  };
+  return {
+    get sessionId() {
+      return sessionId;
+    },
+    async request(message) {
+      if (message.method === "initialize") sessionId = undefined;
+      const response = await post(message);
+      const header = response.headers.get(SESSION_HEADER);
+      if (header !== null) sessionId = header;
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new ZcpTransportError(`HTTP ${response.status}: ${text.slice(0, 200)}`, response.status);
+      }
+      if (parsed !== null && typeof parsed === "object" && "jsonrpc" in parsed) return parsed as RpcResponse;
+      throw new ZcpTransportError(`HTTP ${response.status}: not a JSON-RPC response`, response.status);
+    },
+    async close() {
+      if (sessionId === undefined) return;
+      await post({ jsonrpc: "2.0", method: "session/close" }).then((response) => response.body?.cancel(), () => undefined);
+      sessionId = undefined;
+    },
+  };
+}
