@@ -101,7 +101,7 @@ function endOfString(text: string, quote: number): number {
   throw new PlannerSyntaxError(`unterminated string at column ${quote + 1}: ${text}`);
 }
 
-/** Visits the characters of `text` that are outside quotes and brackets. */
+/** Visits the characters of `text` outside quotes and brackets until `visit` returns true. */
 function forEachTopLevel(text: string, visit: (index: number) => boolean | void): void {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
@@ -116,10 +116,9 @@ function forEachTopLevel(text: string, visit: (index: number) => boolean | void)
 function indexTopLevel(text: string, needle: string): number {
   let found = -1;
   forEachTopLevel(text, (i) => {
-    if (text.startsWith(needle, i)) {
-      found = i;
-      return true;
-    }
+    if (!text.startsWith(needle, i)) return false;
+    found = i;
+    return true;
   });
   return found;
 }
