@@ -20,6 +20,7 @@ import { ErrorCode, isInitializeRequest } from "@modelcontextprotocol/sdk/types.
 import type { Runtime } from "@zcp/runtime";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "./mcp.js";
 import { createNativeHttpHandler, type NativeHttpOptions } from "./native/http.js";
+import { readBody, reply } from "./body.js";
 
 export interface HttpOptions extends McpServerOptions {
   /** The MCP endpoint (default `/mcp`). */
@@ -277,30 +278,6 @@ export async function serveHttp(runtime: Runtime, options: ServeHttpOptions = {}
   return { server, url: new URL(`http://${name}:${port}${options.path ?? DEFAULT_PATH}`) };
 }
 
-type Body = { readonly kind: "read"; readonly text: string } | { readonly kind: "too-large" } | { readonly kind: "aborted" };
-
-/** Reads the body up to `max` bytes; stops reading at the first byte beyond. */
-function readBody(req: http.IncomingMessage, max: number): Promise<Body> {
-  if (Number(req.headers["content-length"]) > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (body: Body) => {
-      req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onGone);
-      resolve(body);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) done({ kind: "too-large" });
-      else chunks.push(chunk);
-    };
-    const onEnd = () => done({ kind: "read", text: Buffer.concat(chunks).toString("utf8") });
-    // The client went away before the end of its body: there is no one to answer.
-    const onGone = () => done({ kind: "aborted" });
-    req.on("data", onData).once("end", onEnd).once("error", onGone).once("close", onGone);
-  });
-}
-
 /** Whether an Authorization header carries the token (always true without one). */
 function tokenCheck(token: string | undefined): (header: string | undefined) => boolean {
   if (token === undefined) return () => true;
@@ -314,11 +291,6 @@ function tokenCheck(token: string | undefined): (header: string | undefined) => 
 
 function rpcError(code: number, message: string) {
   return { jsonrpc: "2.0", error: { code, message }, id: null };
-}
-
-function reply(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
 }
 
 /** The host part of a Host header (`[::1]` keeps its brackets), lower-cased. */

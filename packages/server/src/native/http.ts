@@ -16,6 +16,7 @@ import type http from "node:http";
 import type { Runtime } from "@zcp/runtime";
 import { DEFAULT_MAX_MESSAGE_BYTES, PARSE_ERROR, rpcError, SERVER_ERROR, SESSION_HEADER, SESSION_NOT_FOUND } from "./protocol.js";
 import { createNativeSession, type NativeSession, type NativeSessionOptions } from "./session.js";
+import { readBody, reply } from "../body.js";
 
 export interface NativeHttpOptions extends NativeSessionOptions {
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
@@ -156,30 +157,3 @@ function startsWithInitialize(body: unknown): boolean {
   return first !== null && typeof first === "object" && !Array.isArray(first) && (first as { method?: unknown }).method === "initialize";
 }
 
-type Body = { readonly kind: "read"; readonly text: string } | { readonly kind: "too-large" } | { readonly kind: "aborted" };
-
-/** Reads the body up to `max` bytes; stops reading at the first byte beyond. */
-function readBody(req: http.IncomingMessage, max: number): Promise<Body> {
-  if (Number(req.headers["content-length"]) > max) return Promise.resolve({ kind: "too-large" });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (body: Body) => {
-      req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onGone);
-      resolve(body);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) done({ kind: "too-large" });
-      else chunks.push(chunk);
-    };
-    const onEnd = () => done({ kind: "read", text: Buffer.concat(chunks).toString("utf8") });
-    const onGone = () => done({ kind: "aborted" });
-    req.on("data", onData).once("end", onEnd).once("error", onGone).once("close", onGone);
-  });
-}
-
-function reply(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) }).end(text);
-}
