@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { PRETTIER_STYLE } from "../src/emit/print.js";
 import { ajv, copyFixture, FIXTURES, REPO, runZcp } from "./helpers.js";
 
-const NAMES = ["weather", "kitchen-sink", "diagnostics"];
+const NAMES = ["weather", "kitchen-sink", "diagnostics", "workbench"];
 
 function generatedFiles(dir: string): Map<string, string> {
   const out = path.join(dir, "src/zcp.gen");
