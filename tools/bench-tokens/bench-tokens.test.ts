@@ -1,0 +1,62 @@
+/** `pnpm bench:tokens`: the accounting rules, the surfaces, and every plan passing its verifier on every surface. */
+import { parsePlannerLine } from "@zcp/runtime";
+import { describe, expect, it } from "vitest";
+import weather from "../../fixtures/weather/src/zcp.gen/index.ts";
+import { runCase } from "./case.ts";
+import { openSurface, SURFACES } from "./surfaces.ts";
+import { bill, tokensOf, type Message } from "./transcript.ts";
+import { WEATHER_CASES } from "./weather.ts";
+
+describe("bench:tokens accounting", () => {
+  it("bills each turn the tools, the system message and every earlier message, and the reply as completion", () => {
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    const messages: Message[] = [
+      { role: "system", content: "s" },
+      { role: "user", content: "u" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "call_1", content: "1" },
+      { role: "assistant", content: "done" },
+    ];
+    const [m0, m1, m2, m3, m4] = messages.map(tokensOf) as [number, number, number, number, number];
+    expect(bill(tools, messages)).toEqual([
+      { prompt: tokensOf(tools) + m0 + m1, completion: m2 },
+      { prompt: tokensOf(tools) + m0 + m1 + m2 + m3, completion: m4 },
+    ]);
+    expect(bill([], messages)[0]!.prompt).toBe(m0 + m1);
+  });
+});
+
+describe("bench:tokens surfaces", () => {
+  it("renders what each surface sends: MCP inputSchemas, strict OpenAI artifacts, or planner lines and no schema", async () => {
+    const [primitive, fc, compact] = await Promise.all(["mcp-primitive", "zcp-fc", "zcp-compact"].map((name) => openSurface(name as (typeof SURFACES)[number], weather)));
+    try {
+      expect(primitive!.tools).toHaveLength(4);
+      expect(primitive!.tools[0]).toMatchObject({ type: "function", function: { parameters: { type: "object" } } });
+      expect(fc!.tools).toHaveLength(4);
+      expect(fc!.tools.every((tool) => (tool as { function: { strict: boolean } }).function.strict)).toBe(true);
+      expect(compact!.tools).toEqual([]);
+      const lines = compact!.instructions.split("\n").filter((line) => line.startsWith("TOOL "));
+      expect(lines.map((line) => parsePlannerLine(line).alias).sort()).toEqual(["math.average", "math.subtract", "unit.celsius_to_fahrenheit", "weather.get_current"]);
+    } finally {
+      await Promise.all([primitive, fc, compact].map((surface) => surface!.close()));
+    }
+  });
+
+  it("runs every weather plan on every surface through the server, and every answer passes its verifier", async () => {
+    for (const bench of WEATHER_CASES) {
+      const runs = await Promise.all(SURFACES.map((surface) => runCase(bench, surface, weather)));
+      for (const run of runs) {
+        expect(run.errors, `${bench.id} on ${run.surface}`).toEqual([]);
+        expect(run.verified, `${bench.id} on ${run.surface}`).toBe(true);
+        expect(run.turns).toHaveLength(bench.plan.length + 1);
+      }
+      const tokens = Object.fromEntries(runs.map((run) => [run.surface, run.tokens]));
+      expect(tokens["zcp-compact"]).toBeLessThan(tokens["mcp-primitive"]!);
+    }
+  });
+
+  it("a wrong plan fails its verifier", async () => {
+    const wrong = { ...WEATHER_CASES[0]!, plan: [() => [{ alias: "weather.get_current", args: { city: "Shanghai" } }, { alias: "weather.get_current", args: { city: "Beijing" } }], WEATHER_CASES[0]!.plan[1]!] };
+    expect((await runCase(wrong, "zcp-fc", weather)).verified).toBe(false);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * A benchmark case and how it runs on one surface: the shared system prompt (plus what the
+ * surface needs), the user's ask, then the plan's turns (each a set of parallel calls whose
+ * arguments may use earlier results), then the final answer, which the verifier checks.
+ */
+import type { GeneratedModule, JsonValue } from "@zcp/runtime";
+import { openSurface, type Call, type SurfaceName } from "./surfaces.ts";
+import { bill, type Message, type TurnTokens } from "./transcript.ts";
+
+/** The same on every surface. */
+export const SYSTEM_PROMPT =
+  "You answer the user's question with the tools you are given. Call tools rather than guess; make independent calls in the same turn. When you have the answer, reply with it as single-line JSON only.";
+
+/** Values of every earlier turn's calls, turn by turn. */
+export type Results = readonly (readonly JsonValue[])[];
+export type Answer = { readonly [key: string]: unknown };
+
+export interface BenchCase {
+  readonly id: string;
+  readonly tier: string;
+  readonly prompt: string;
+  readonly plan: readonly ((results: Results) => Call[])[];
+  readonly answer: (results: Results) => Answer;
+  readonly verify: (answer: Answer) => boolean;
+}
+
+export interface CaseRun {
+  readonly case: string;
+  readonly tier: string;
+  readonly surface: SurfaceName;
+  readonly turns: readonly TurnTokens[];
+  readonly calls: number;
+  readonly tokens: number;
+  readonly verified: boolean;
+  /** Tool errors met on the way (a correct plan has none). */
+  readonly errors: readonly string[];
+  readonly messages: readonly Message[];
+}
+
+export async function runCase(bench: BenchCase, surfaceName: SurfaceName, generated: GeneratedModule): Promise<CaseRun> {
+  const surface = await openSurface(surfaceName, generated);
+  try {
+    const system = surface.instructions === "" ? SYSTEM_PROMPT : `${SYSTEM_PROMPT}\n\n${surface.instructions}`;
+    const messages: Message[] = [{ role: "system", content: system }, { role: "user", content: bench.prompt }];
+    const results: JsonValue[][] = [];
+    const errors: string[] = [];
+    let calls = 0;
+    for (const step of bench.plan) {
+      const planned = step(results);
+      const outcome = await surface.turn(planned);
+      messages.push(outcome.assistant, ...outcome.results);
+      results.push([...outcome.values]);
+      errors.push(...outcome.errors);
+      calls += planned.length;
+    }
+    const answer = bench.answer(results);
+    messages.push({ role: "assistant", content: JSON.stringify(answer) });
+    const turns = bill(surface.tools, messages);
+    const tokens = turns.reduce((sum, turn) => sum + turn.prompt + turn.completion, 0);
+    return { case: bench.id, tier: bench.tier, surface: surfaceName, turns, calls, tokens, verified: errors.length === 0 && bench.verify(answer), errors, messages };
+  } finally {
+    await surface.close();
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The four surfaces of `pnpm bench:tokens`, each rendering exactly what a model receives and
+ * executing every call for real through our server, in process:
+ *
+ * - `mcp-primitive`: the official SDK `Client` talking to our MCP surface over an in-memory
+ *   transport; the request carries every listed tool as a Chat Completions function built from
+ *   its MCP `inputSchema`; a result is the text of the `CallToolResult` content, as hosts pass it on.
+ * - `mcp-all`: the same server with the workflow group listed too (a separate runtime surface).
+ * - `zcp-fc`: the native surface; tools are the `openai-chat` strict artifacts of the view the
+ *   server chooses for the stage; a result is the compact encoding of the runtime's result.
+ * - `zcp-compact`: the native surface with no tool definitions at all: the planner lines go in
+ *   the system prompt, the model writes `CALL` lines and reads `RET` lines.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { createRuntime, encodeResult, formatCall, formatReturn, type CallResult, type GeneratedModule, type JsonValue } from "@zcp/runtime";
+import { createMcpServer, createNativeSession, type NativeSession } from "@zcp/server";
+import type { Message, ToolCallMessage } from "./transcript.ts";
+
+export const SURFACES = ["mcp-primitive", "mcp-all", "zcp-fc", "zcp-compact"] as const;
+export type SurfaceName = (typeof SURFACES)[number];
+
+export interface Call {
+  readonly alias: string;
+  readonly args: { readonly [name: string]: JsonValue };
+}
+
+export interface TurnOutcome {
+  /** The assistant message that makes the calls. */
+  readonly assistant: Message;
+  /** The messages that carry the results back, in call order. */
+  readonly results: readonly Message[];
+  /** Each call's value (null for an error), for the plan's next turn and the verifier. */
+  readonly values: readonly JsonValue[];
+  /** Calls that failed, with the error text the model would read. */
+  readonly errors: readonly string[];
+}
+
+export interface Surface {
+  readonly name: SurfaceName;
+  /** What this surface adds to the shared system prompt (empty when it needs nothing). */
+  readonly instructions: string;
+  /** The tool definitions every request carries. */
+  readonly tools: readonly unknown[];
+  turn(calls: readonly Call[]): Promise<TurnOutcome>;
+  close(): Promise<void>;
+}
+
+export interface SurfaceOptions {
+  /** The stage the session starts in (the ZCP surfaces list the view of that stage). */
+  readonly stage?: string;
+}
+
+const callId = (n: number) => `call_${n}`;
+
+function fcAssistant(calls: readonly Call[], nameOf: (alias: string) => string, first: number): Message {
+  const toolCalls: ToolCallMessage[] = calls.map((call, i) => ({
+    id: callId(first + i),
+    type: "function",
+    function: { name: nameOf(call.alias), arguments: JSON.stringify(call.args) },
+  }));
+  return { role: "assistant", content: null, tool_calls: toolCalls };
+}
+
+async function mcpSurface(name: "mcp-primitive" | "mcp-all", generated: GeneratedModule, options: SurfaceOptions): Promise<Surface> {
+  // mcp-primitive hides the workflow group, as a plain server of the primitives would.
+  const runtime = createRuntime(generated, { exposure: { defaults: { mcp: name === "mcp-primitive" ? { excludeGroups: ["workflow"] } : {} } } });
+  const server = createMcpServer(runtime, options.stage !== undefined ? { stage: options.stage } : {});
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.server.connect(serverSide);
+  const client = new Client({ name: "bench-tokens", version: "0.1.0" });
+  await client.connect(clientSide);
+  const listed = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor !== undefined ? { cursor } : {});
+    listed.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  const nameByAlias = new Map(runtime.registry.tools.map((tool) => [tool.alias, tool.name]));
+  const nameOf = (alias: string) => nameByAlias.get(alias) ?? alias.replace(/[^A-Za-z0-9_-]/g, "_");
+  let next = 1;
+  return {
+    name,
+    instructions: "",
+    tools: listed.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description ?? "", parameters: tool.inputSchema } })),
+    async turn(calls) {
+      const first = next;
+      next += calls.length;
+      const answers = await Promise.all(calls.map((call) => client.callTool({ name: nameOf(call.alias), arguments: call.args })));
+      const results: Message[] = [];
+      const values: JsonValue[] = [];
+      const errors: string[] = [];
+      answers.forEach((answer, i) => {
+        const content = answer.content as { type: string; text?: string }[];
+        const text = content.filter((block) => block.type === "text").map((block) => block.text ?? "").join("\n");
+        results.push({ role: "tool", tool_call_id: callId(first + i), content: text });
+        if (answer.isError === true) {
+          errors.push(text);
+          values.push(null);
+        } else values.push((answer.structuredContent as JsonValue | undefined) ?? (JSON.parse(text) as JsonValue));
+      });
+      return { assistant: fcAssistant(calls, nameOf, first), results, values, errors };
+    },
+    close: () => server.close(),
+  };
+}
+
+async function rpc<T>(native: NativeSession, method: string, params: Record<string, unknown>): Promise<T> {
+  const response = (await native.handle({ jsonrpc: "2.0", id: 1, method, params })) as { result?: unknown; error?: { message: string } };
+  if (response.error) throw new Error(`${method}: ${response.error.message}`);
+  return response.result as T;
+}
+
+async function zcpSurface(name: "zcp-fc" | "zcp-compact", generated: GeneratedModule, options: SurfaceOptions): Promise<Surface> {
+  const runtime = createRuntime(generated);
+  const native = createNativeSession(runtime, options.stage !== undefined ? { stage: options.stage } : {});
+  await rpc<unknown>(native, "initialize", {});
+  const compact = name === "zcp-compact";
+  const listing = await rpc<{ tools: string | unknown[] }>(native, "tools/list", { format: compact ? "compact" : "openai-chat" });
+  const nameByAlias = new Map(runtime.registry.tools.map((tool) => [tool.alias, tool.name]));
+  const nameOf = (alias: string) => nameByAlias.get(alias) ?? alias;
+  let next = 1;
+  return {
+    name,
+    instructions: compact ? compactInstructions(listing.tools as string) : "",
+    tools: compact ? [] : (listing.tools as unknown[]),
+    async turn(calls) {
+      const first = next;
+      next += calls.length;
+      const answers = await Promise.all(calls.map((call) => rpc<CallResult>(native, "tools/call", { name: call.alias, arguments: call.args })));
+      const values = answers.map((answer) => (answer.ok && "value" in answer ? answer.value : null));
+      const errors = answers.filter((answer) => !answer.ok).map((answer) => encodeResult(answer));
+      if (!compact) {
+        const results: Message[] = answers.map((answer, i) => ({ role: "tool", tool_call_id: callId(first + i), content: encodeResult(answer) }));
+        return { assistant: fcAssistant(calls, nameOf, first), results, values, errors };
+      }
+      const assistant: Message = { role: "assistant", content: calls.map((call) => formatCall(null, call.alias, call.args)).join("\n") };
+      const returns = answers.map((answer, i) => formatReturn(`c${i + 1}`, answer)).join("\n");
+      return { assistant, results: [{ role: "user", content: returns }], values, errors };
+    },
+    close: () => native.close(),
+  };
+}
+
+/** The instructions zcp-compact needs, since it has no function calling: the grammar and the tools. */
+export function compactInstructions(plannerLines: string): string {
+  return [
+    "Call tools by writing one line per call: CALL <alias> name=value ... (values are JSON; bare words need no quotes).",
+    "Calls in one message run in parallel. Results come back as RET c<n> <json> (or ERR c<n> <code> hint=...), c1 for your first call.",
+    "Tools:",
+    plannerLines,
+  ].join("\n");
+}
+
+export async function openSurface(name: SurfaceName, generated: GeneratedModule, options: SurfaceOptions = {}): Promise<Surface> {
+  return name === "mcp-primitive" || name === "mcp-all" ? mcpSurface(name, generated, options) : zcpSurface(name, generated, options);
+}
