@@ -5,7 +5,7 @@
  */
 import type { GeneratedModule, JsonValue } from "@zcp/runtime";
 import { openSurface, type Call, type SurfaceName } from "./surfaces.ts";
-import { bill, type Message, type TurnTokens } from "./transcript.ts";
+import { bill, tokensOf, type Message, type TurnTokens } from "./transcript.ts";
 
 /** The same on every surface. */
 export const SYSTEM_PROMPT =
@@ -31,6 +31,8 @@ export interface CaseRun {
   readonly turns: readonly TurnTokens[];
   readonly calls: number;
   readonly tokens: number;
+  /** The tool definitions one request carries (0 on zcp-compact, whose planner lines are in the system prompt). */
+  readonly definitionTokens: number;
   readonly verified: boolean;
   /** Tool errors met on the way (a correct plan has none). */
   readonly errors: readonly string[];
@@ -57,7 +59,7 @@ export async function runCase(bench: BenchCase, surfaceName: SurfaceName, genera
     messages.push({ role: "assistant", content: JSON.stringify(answer) });
     const turns = bill(surface.tools, messages);
     const tokens = turns.reduce((sum, turn) => sum + turn.prompt + turn.completion, 0);
-    return { case: bench.id, tier: bench.tier, surface: surfaceName, turns, calls, tokens, verified: errors.length === 0 && bench.verify(answer), errors, messages };
+    return { case: bench.id, tier: bench.tier, surface: surfaceName, turns, calls, tokens, definitionTokens: surface.tools.length === 0 ? 0 : tokensOf(surface.tools), verified: errors.length === 0 && bench.verify(answer), errors, messages };
   } finally {
     await surface.close();
   }

@@ -57,6 +57,7 @@ const caseRows = WEATHER_CASES.map((bench) => {
 });
 const totalRow = `| **weather (average)** | ${SURFACES.map((s) => int(summary.tokens[s])).join(" | ")} | ${RATIOS.map(([a, b]) => x(summary.ratios[`${a}/${b}`]!)).join(" | ")} | | | ${summary.verified}/${summary.cases} |`;
 const table = [header, rule, ...caseRows, totalRow].join("\n");
+const definitions = (s: SurfaceName) => runs.find((run) => run.surface === s)!.definitionTokens;
 
 const report = `# bench:tokens: the same tasks on MCP and ZCP surfaces
 
@@ -94,8 +95,9 @@ ${table}
 ## Reading the weather figures
 
 With four small tools, the listing is a small share of each request, and \`zcp-fc\` costs *more*
-than MCP: OpenAI strict mode makes every optional parameter required and nullable, and the
-compact encoding wraps each value in \`{"ok":true,"value":…}\`. \`zcp-compact\` is cheaper because
+than MCP: OpenAI strict mode makes every optional parameter required and nullable and moves
+defaults into descriptions (the four definitions: ${definitions("zcp-fc")} tokens against MCP's ${definitions("mcp-primitive")}), and the compact
+encoding wraps each value in \`{"ok":true,"value":…}\`, billed again on every later turn. \`zcp-compact\` is cheaper because
 it sends no JSON Schema at all. The reference's published weather ratio (1.59x) came from MCP runs
 that retried every weather call (its MCP server had no city enum); with the same schemas and the
 shortest plans on both sides, the honest ratio is the one above.
