@@ -5,6 +5,7 @@ import weather from "../../fixtures/weather/src/zcp.gen/index.ts";
 import { runCase } from "./case.ts";
 import { openSurface, SURFACES } from "./surfaces.ts";
 import { bill, tokensOf, type Message } from "./transcript.ts";
+import { TIER_A_CASES } from "./tier-a.ts";
 import { WEATHER_CASES } from "./weather.ts";
 
 describe("bench:tokens accounting", () => {
@@ -42,9 +43,10 @@ describe("bench:tokens surfaces", () => {
     }
   });
 
-  it("runs every weather plan on every surface through the server, and every answer passes its verifier", async () => {
-    for (const bench of WEATHER_CASES) {
-      const runs = await Promise.all(SURFACES.map((surface) => runCase(bench, surface, weather)));
+  it("runs every plan (weather, Tier A) on every surface through the server, and every answer and workbook passes its verifier", async () => {
+    for (const bench of [...WEATHER_CASES, ...TIER_A_CASES]) {
+      const runs = [];
+      for (const surface of SURFACES) runs.push(await runCase(bench, surface));
       for (const run of runs) {
         expect(run.errors, `${bench.id} on ${run.surface}`).toEqual([]);
         expect(run.verified, `${bench.id} on ${run.surface}`).toBe(true);
@@ -55,8 +57,11 @@ describe("bench:tokens surfaces", () => {
     }
   });
 
-  it("a wrong plan fails its verifier", async () => {
+  it("a wrong plan fails its verifier, on the answer or on the workbook", async () => {
     const wrong = { ...WEATHER_CASES[0]!, plan: [() => [{ alias: "weather.get_current", args: { city: "Shanghai" } }, { alias: "weather.get_current", args: { city: "Beijing" } }], WEATHER_CASES[0]!.plan[1]!] };
-    expect((await runCase(wrong, "zcp-fc", weather)).verified).toBe(false);
+    expect((await runCase(wrong, "zcp-fc")).verified).toBe(false);
+    const merge = TIER_A_CASES.find((bench) => bench.id === "merge_cells")!;
+    const wrongRange = { ...merge, plan: [() => [{ alias: "excel.merge_cells", args: { path: "book.xlsx", sheet: "Dashboard", range: "A1:C1" } }]] };
+    expect((await runCase(wrongRange, "mcp-primitive")).verified).toBe(false);
   });
 });

@@ -2,7 +2,12 @@
  * A benchmark case and how it runs on one surface: the shared system prompt (plus what the
  * surface needs), the user's ask, then the plan's turns (each a set of parallel calls whose
  * arguments may use earlier results), then the final answer, which the verifier checks.
+ * Each run gets a fresh workspace folder, seeded by the case and named to the workbench
+ * fixture through ZCP_WORKBENCH_DIR, so runs go one at a time.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { GeneratedModule, JsonValue } from "@zcp/runtime";
 import { openSurface, type Call, type SurfaceName } from "./surfaces.ts";
 import { bill, tokensOf, type Message, type TurnTokens } from "./transcript.ts";
@@ -18,10 +23,15 @@ export type Answer = { readonly [key: string]: unknown };
 export interface BenchCase {
   readonly id: string;
   readonly tier: string;
+  /** The generated registry the case's tools come from. */
+  readonly registry: GeneratedModule;
+  /** Prepares the workspace folder before the first turn. */
+  readonly seed?: (workspace: string) => Promise<void>;
   readonly prompt: string;
   readonly plan: readonly ((results: Results) => Call[])[];
   readonly answer: (results: Results) => Answer;
-  readonly verify: (answer: Answer) => boolean;
+  /** Checks the final answer and, for the workbench, the files the run left in the workspace. */
+  readonly verify: (answer: Answer, workspace: string) => boolean | Promise<boolean>;
 }
 
 export interface CaseRun {
@@ -39,28 +49,40 @@ export interface CaseRun {
   readonly messages: readonly Message[];
 }
 
-export async function runCase(bench: BenchCase, surfaceName: SurfaceName, generated: GeneratedModule): Promise<CaseRun> {
-  const surface = await openSurface(surfaceName, generated);
+export async function runCase(bench: BenchCase, surfaceName: SurfaceName): Promise<CaseRun> {
+  const workspace = await mkdtemp(path.join(os.tmpdir(), `zcp-bench-${bench.id}-`));
+  const previous = process.env.ZCP_WORKBENCH_DIR;
+  process.env.ZCP_WORKBENCH_DIR = workspace;
   try {
-    const system = surface.instructions === "" ? SYSTEM_PROMPT : `${SYSTEM_PROMPT}\n\n${surface.instructions}`;
-    const messages: Message[] = [{ role: "system", content: system }, { role: "user", content: bench.prompt }];
-    const results: JsonValue[][] = [];
-    const errors: string[] = [];
-    let calls = 0;
-    for (const step of bench.plan) {
-      const planned = step(results);
-      const outcome = await surface.turn(planned);
-      messages.push(outcome.assistant, ...outcome.results);
-      results.push([...outcome.values]);
-      errors.push(...outcome.errors);
-      calls += planned.length;
+    await bench.seed?.(workspace);
+    const surface = await openSurface(surfaceName, bench.registry);
+    try {
+      const system = surface.instructions === "" ? SYSTEM_PROMPT : `${SYSTEM_PROMPT}\n\n${surface.instructions}`;
+      const messages: Message[] = [{ role: "system", content: system }, { role: "user", content: bench.prompt }];
+      const results: JsonValue[][] = [];
+      const errors: string[] = [];
+      let calls = 0;
+      for (const step of bench.plan) {
+        const planned = step(results);
+        const outcome = await surface.turn(planned);
+        messages.push(outcome.assistant, ...outcome.results);
+        results.push([...outcome.values]);
+        errors.push(...outcome.errors);
+        calls += planned.length;
+      }
+      const answer = bench.answer(results);
+      messages.push({ role: "assistant", content: JSON.stringify(answer) });
+      const turns = bill(surface.tools, messages);
+      const tokens = turns.reduce((sum, turn) => sum + turn.prompt + turn.completion, 0);
+      const definitionTokens = surface.tools.length === 0 ? 0 : tokensOf(surface.tools);
+      const verified = errors.length === 0 && (await bench.verify(answer, workspace));
+      return { case: bench.id, tier: bench.tier, surface: surfaceName, turns, calls, tokens, definitionTokens, verified, errors, messages };
+    } finally {
+      await surface.close();
     }
-    const answer = bench.answer(results);
-    messages.push({ role: "assistant", content: JSON.stringify(answer) });
-    const turns = bill(surface.tools, messages);
-    const tokens = turns.reduce((sum, turn) => sum + turn.prompt + turn.completion, 0);
-    return { case: bench.id, tier: bench.tier, surface: surfaceName, turns, calls, tokens, definitionTokens: surface.tools.length === 0 ? 0 : tokensOf(surface.tools), verified: errors.length === 0 && bench.verify(answer), errors, messages };
   } finally {
-    await surface.close();
+    if (previous === undefined) delete process.env.ZCP_WORKBENCH_DIR;
+    else process.env.ZCP_WORKBENCH_DIR = previous;
+    await rm(workspace, { recursive: true, force: true });
   }
 }

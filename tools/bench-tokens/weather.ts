@@ -6,6 +6,7 @@
  * the run, so a wrong call fails the verifier.
  */
 import type { JsonValue } from "@zcp/runtime";
+import registry from "../../fixtures/weather/src/zcp.gen/index.ts";
 import type { BenchCase, Results } from "./case.ts";
 
 type Weather = { readonly temperature: number; readonly humidity: number };
@@ -19,6 +20,7 @@ export const WEATHER_CASES: readonly BenchCase[] = [
   {
     id: "warmer_city_delta",
     tier: "weather",
+    registry,
     prompt: 'Which is warmer right now, Hangzhou or Beijing, and by how many degrees Celsius? Answer as {"warmer_city": ..., "delta_c": ...}.',
     plan: [
       () => [get("Hangzhou"), get("Beijing")],
@@ -36,6 +38,7 @@ export const WEATHER_CASES: readonly BenchCase[] = [
   {
     id: "shanghai_temp_f_and_humidity",
     tier: "weather",
+    registry,
     prompt: 'What is the temperature in Shanghai in Fahrenheit, and its humidity? Answer as {"city": ..., "temp_f": ..., "humidity": ...}.',
     plan: [() => [get("Shanghai")], (results) => [{ alias: "unit.celsius_to_fahrenheit", args: { celsius: w(turn(results, 0)[0]!).temperature } }]],
     answer: (results) => ({ city: "Shanghai", temp_f: turn(results, 1)[0] as number, humidity: w(turn(results, 0)[0]!).humidity }),
@@ -44,6 +47,7 @@ export const WEATHER_CASES: readonly BenchCase[] = [
   {
     id: "average_three_city_temperature",
     tier: "weather",
+    registry,
     prompt: 'What is the average temperature in Celsius of Beijing, Shanghai and Shenzhen, to one decimal? Answer as {"avg_temp_c": ..., "cities": [...]}.',
     plan: [
       () => [get("Beijing"), get("Shanghai"), get("Shenzhen")],
@@ -55,6 +59,7 @@ export const WEATHER_CASES: readonly BenchCase[] = [
   {
     id: "more_humid_city_delta",
     tier: "weather",
+    registry,
     prompt: 'Which is more humid right now, Shenzhen or Hangzhou, and by how many percentage points? Answer as {"more_humid_city": ..., "humidity_delta": ...}.',
     plan: [
       () => [get("Shenzhen"), get("Hangzhou")],
