@@ -25,7 +25,7 @@ const RATIOS = [
 
 type PerSurface = Record<SurfaceName, number>;
 
-export interface Summary {
+interface Summary {
   readonly cases: number;
   readonly verified: number;
   /** Per-case averages. */
@@ -111,7 +111,7 @@ reference's Tier A ratio was 1.10x because both of its sides sent full schemas. 
 whole primitive view here: no profile or stage narrows it for a single-tool ask, and picking the
 one right tool per case would be the reference's oracle.
 
-With four small tools, the listing is a small share of each request, and \`zcp-fc\` costs *more*
+Weather: with four small tools, the listing is a small share of each request, and \`zcp-fc\` costs *more*
 than MCP: OpenAI strict mode makes every optional parameter required and nullable and moves
 defaults into descriptions (the four definitions: ${definitions("zcp-fc")} tokens against MCP's ${definitions("mcp-primitive")}), and the compact
 encoding wraps each value in \`{"ok":true,"value":…}\`, billed again on every later turn. \`zcp-compact\` is cheaper because
