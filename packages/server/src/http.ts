@@ -21,6 +21,7 @@ import type { Runtime } from "@zcp/runtime";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "./mcp.js";
 import { createNativeHttpHandler, type NativeHttpOptions } from "./native/http.js";
 import { readBody, reply } from "./body.js";
+import { beginRequest, DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, idleActivity, sweepIdle, type Activity } from "./idle.js";
 
 export interface HttpOptions extends McpServerOptions {
   /** The MCP endpoint (default `/mcp`). */
@@ -84,16 +85,11 @@ export interface ServeHttpOptions extends HttpOptions {
 
 const DEFAULT_PATH = "/mcp";
 const DEFAULT_MAX_BODY = 1024 * 1024;
-const DEFAULT_MAX_SESSIONS = 1000;
-const DEFAULT_IDLE_MS = 30 * 60_000;
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 
-interface Entry {
+interface Entry extends Activity {
   readonly mcp: ZcpMcpServer;
   readonly transport: StreamableHTTPServerTransport;
-  /** Requests in progress (an open GET stream counts). */
-  active: number;
-  lastSeen: number;
 }
 
 /** An `http.Server` serving `runtime` over Streamable HTTP; the caller listens (see `serveHttp`). */
@@ -125,7 +121,7 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
     transport.onclose = () => {
       if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === entry) sessions.delete(transport.sessionId);
     };
-    const entry: Entry = { mcp, transport, active: 0, lastSeen: Date.now() };
+    const entry: Entry = { mcp, transport, ...idleActivity() };
     await mcp.server.connect(transport);
     return entry;
   };
@@ -190,13 +186,11 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
       return reply(res, 405, rpcError(-32000, "Method not allowed"));
     }
     const current = entry;
-    current.active++;
-    current.lastSeen = Date.now();
+    const ended = beginRequest(current);
     const post = req.method === "POST";
     if (post) posts++;
     res.once("close", () => {
-      current.active--;
-      current.lastSeen = Date.now();
+      ended();
       if (post && --posts === 0) for (const resolve of drained.splice(0)) resolve();
     });
     await current.transport.handleRequest(req, res, body);
@@ -221,11 +215,8 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
     });
   }) as McpHttpServer;
 
-  const sweep = setInterval(() => {
-    const oldest = Date.now() - idleMs;
-    for (const entry of sessions.values()) if (entry.active === 0 && entry.lastSeen < oldest) void entry.mcp.close().catch(onError);
-  }, Math.min(idleMs, 60_000));
-  sweep.unref();
+  // Closing the SDK server closes its transport, whose onclose forgets the session.
+  const sweep = sweepIdle(sessions, idleMs, (_id, entry) => void entry.mcp.close().catch(onError));
 
   const close = server.close.bind(server);
   Object.defineProperty(server, "sessionCount", { get: () => sessions.size });

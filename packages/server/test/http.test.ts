@@ -214,6 +214,19 @@ describe("MCP over Streamable HTTP", () => {
     await stop(server);
   });
 
+  it("closes native sessions idle past their idleTimeoutMs, through the same sweep", async () => {
+    const { server, url } = await serveHttp(createRuntime(weather), { native: { idleTimeoutMs: 200 } });
+    const zcp = new URL("/zcp", url);
+    const opened = await request(zcp, { headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize" }) });
+    expect(opened.status).toBe(200);
+    const session = { "content-type": "application/json", "zcp-session-id": String(opened.headers["zcp-session-id"]) };
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" });
+    expect((await request(zcp, { headers: session, body: ping })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect((await request(zcp, { headers: session, body: ping })).status).toBe(404);
+    await stop(server);
+  });
+
   it("close() ends every session and stops the server", async () => {
     const served = await serve("weather");
     const clients = await Promise.all([connect(served.url), connect(served.url)]);

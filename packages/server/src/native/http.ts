@@ -17,6 +17,7 @@ import type { Runtime } from "@zcp/runtime";
 import { DEFAULT_MAX_MESSAGE_BYTES, PARSE_ERROR, rpcError, SERVER_ERROR, SESSION_HEADER, SESSION_NOT_FOUND } from "./protocol.js";
 import { createNativeSession, type NativeSession, type NativeSessionOptions } from "./session.js";
 import { readBody, reply } from "../body.js";
+import { beginRequest, DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, idleActivity, sweepIdle, type Activity } from "../idle.js";
 
 export interface NativeHttpOptions extends NativeSessionOptions {
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
@@ -40,14 +41,9 @@ export interface NativeHttpHandler {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_SESSIONS = 1000;
-const DEFAULT_IDLE_MS = 30 * 60_000;
-
-interface Entry {
+interface Entry extends Activity {
   readonly native: NativeSession;
   readonly identity: string | null;
-  active: number;
-  lastSeen: number;
 }
 
 /** A handler for `POST /zcp`; the caller mounts it on its `node:http` server. */
@@ -102,13 +98,12 @@ export function createNativeHttpHandler(runtime: Runtime, options: NativeHttpOpt
       if (!startsWithInitialize(body)) return reply(res, 400, rpcError(null, SERVER_ERROR, `Bad Request: no ${SESSION_HEADER}; start a session with initialize`));
       if (sessions.size >= maxSessions) return reply(res, 503, rpcError(null, SERVER_ERROR, "Service Unavailable: too many open sessions"));
       id = randomUUID();
-      entry = { native: createNativeSession(runtime, options), identity, active: 0, lastSeen: Date.now() };
+      entry = { native: createNativeSession(runtime, options), identity, ...idleActivity() };
       sessions.set(id, entry);
-      ensureSweep();
+      sweep ??= sweepIdle(sessions, idleMs, forget);
     }
     const current = entry;
-    current.active++;
-    current.lastSeen = Date.now();
+    const ended = beginRequest(current);
     try {
       const response = await current.native.handle(body);
       // session/close, or close() while this request ran.
@@ -120,18 +115,8 @@ export function createNativeHttpHandler(runtime: Runtime, options: NativeHttpOpt
       }
       return reply(res, 200, response);
     } finally {
-      current.active--;
-      current.lastSeen = Date.now();
+      ended();
     }
-  };
-
-  const ensureSweep = (): void => {
-    if (sweep) return;
-    sweep = setInterval(() => {
-      const oldest = Date.now() - idleMs;
-      for (const [id, entry] of sessions) if (entry.active === 0 && entry.lastSeen < oldest) forget(id, entry);
-    }, Math.min(idleMs, 60_000));
-    sweep.unref();
   };
 
   const handler = ((req: http.IncomingMessage, res: http.ServerResponse): void => {
