@@ -36,9 +36,10 @@ interface Summary {
 const perSurface = (pick: (surface: SurfaceName) => number) => Object.fromEntries(SURFACES.map((s) => [s, pick(s)])) as PerSurface;
 
 function summarize(runs: readonly CaseRun[]): Summary {
-  const cases = new Set(runs.map((run) => run.case)).size;
+  const ids = [...new Set(runs.map((run) => run.case))];
+  const cases = ids.length;
   const tokens = perSurface((s) => runs.filter((run) => run.surface === s).reduce((sum, run) => sum + run.tokens, 0) / cases);
-  const verified = [...new Set(runs.map((run) => run.case))].filter((id) => runs.filter((run) => run.case === id).every((run) => run.verified)).length;
+  const verified = ids.filter((id) => runs.filter((run) => run.case === id).every((run) => run.verified)).length;
   return { cases, verified, tokens, ratios: Object.fromEntries(RATIOS.map(([a, b]) => [`${a}/${b}`, tokens[a] / tokens[b]])) };
 }
 

@@ -13,7 +13,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { createRuntime, encodeResult, formatCall, formatReturn, type CallResult, type GeneratedModule, type JsonValue } from "@zcp/runtime";
+import { createRuntime, encodeResult, formatCall, formatReturn, type CallResult, type GeneratedModule, type JsonValue, type Runtime } from "@zcp/runtime";
 import { createMcpServer, createNativeSession, type NativeSession } from "@zcp/server";
 import type { Message, ToolCallMessage } from "./transcript.ts";
 
@@ -53,6 +53,16 @@ export interface SurfaceOptions {
 
 const callId = (n: number) => `call_${n}`;
 
+/** The provider-safe name a function-calling model uses for a tool alias of the plan. */
+function providerNames(runtime: Runtime): (alias: string) => string {
+  const names = new Map(runtime.registry.tools.map((tool) => [tool.alias, tool.name]));
+  return (alias) => {
+    const name = names.get(alias);
+    if (name === undefined) throw new Error(`the plan calls ${alias}, which the registry does not have`);
+    return name;
+  };
+}
+
 function fcAssistant(calls: readonly Call[], nameOf: (alias: string) => string, first: number): Message {
   const toolCalls: ToolCallMessage[] = calls.map((call, i) => ({
     id: callId(first + i),
@@ -77,8 +87,7 @@ async function mcpSurface(name: "mcp-primitive" | "mcp-all", generated: Generate
     listed.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor !== undefined);
-  const nameByAlias = new Map(runtime.registry.tools.map((tool) => [tool.alias, tool.name]));
-  const nameOf = (alias: string) => nameByAlias.get(alias) ?? alias.replace(/[^A-Za-z0-9_-]/g, "_");
+  const nameOf = providerNames(runtime);
   let next = 1;
   return {
     name,
@@ -118,8 +127,7 @@ async function zcpSurface(name: "zcp-fc" | "zcp-compact", generated: GeneratedMo
   await rpc<unknown>(native, "initialize", {});
   const compact = name === "zcp-compact";
   const listing = await rpc<{ tools: string | unknown[] }>(native, "tools/list", { format: compact ? "compact" : "openai-chat" });
-  const nameByAlias = new Map(runtime.registry.tools.map((tool) => [tool.alias, tool.name]));
-  const nameOf = (alias: string) => nameByAlias.get(alias) ?? alias;
+  const nameOf = providerNames(runtime);
   let next = 1;
   return {
     name,

@@ -6,6 +6,7 @@
 import path from "node:path";
 import ExcelJS from "exceljs";
 import type { JsonValue } from "@zcp/runtime";
+import { openWorkbookFile } from "../../fixtures/workbench/src/workspace.ts";
 import registry from "../../fixtures/workbench/src/zcp.gen/index.ts";
 import type { Answer, BenchCase, Results } from "./case.ts";
 
@@ -25,11 +26,7 @@ function seeded(sheets: Record<string, Cells>, extra?: (workbook: ExcelJS.Workbo
   };
 }
 
-async function open(workspace: string, file = FILE): Promise<ExcelJS.Workbook> {
-  const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.readFile(path.join(workspace, file));
-  return workbook;
-}
+const open = (workspace: string, file = FILE): Promise<ExcelJS.Workbook> => openWorkbookFile(path.join(workspace, file));
 
 const names = (workbook: ExcelJS.Workbook) => workbook.worksheets.map((sheet) => sheet.name);
 const value = (workbook: ExcelJS.Workbook, sheet: string, cell: string) => workbook.getWorksheet(sheet)?.getCell(cell).value ?? null;
