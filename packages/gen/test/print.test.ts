@@ -6,6 +6,8 @@
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import { Identifier, PRETTIER_STYLE, printStatement, type Printable } from "../src/emit/print.js";
+import { typesFile } from "../src/emit/types.js";
+import type { ToolDefinition } from "@zcp/runtime";
 import { mulberry32 as random } from "../../../tools/test-random.js";
 
 
@@ -51,5 +53,22 @@ describe("printStatement", () => {
 
   it("refuses values that are not JSON", () => {
     expect(() => printStatement("const x = ", Number.NaN)).toThrow("cannot print NaN");
+  });
+});
+
+describe("typesFile", () => {
+  it("breaks an index-signature type that does not fit the way prettier does, as an alias and as a member", async () => {
+    const values = { type: ["boolean", "number", "string", "null"] };
+    const record = { type: "object", additionalProperties: values };
+    const tool = {
+      alias: "sheet.read_every_row_of_the_workbook",
+      id: "abc123",
+      inputSchema: { type: "object", properties: { rowsOfTheWorksheetAsRecordsKeyedByTheirColumnNames: { type: "array", items: record }, options: record }, required: [] },
+      outputSchema: { type: "array", items: record },
+    } as unknown as ToolDefinition;
+    const text = typesFile([tool]);
+    expect(text).toContain("= {\n  [key: string]: boolean | number | string | null;\n}[];");
+    expect(text).toContain("rowsOfTheWorksheetAsRecordsKeyedByTheirColumnNames?: {\n    [key: string]: boolean | number | string | null;\n  }[];");
+    expect(await prettier.format(text, PRETTIER_STYLE)).toBe(text);
   });
 });

@@ -175,7 +175,8 @@ function aliasText(name: string, members: readonly string[], description: unknow
   const flat = `export type ${name} = ${union};`;
   let text = flat;
   if (width(flat) > PRINT_WIDTH) {
-    text = members.length < 2 || width(`  ${union};`) <= PRINT_WIDTH ? `export type ${name} =\n  ${union};` : `export type ${name} =${members.map((m) => `\n  | ${m}`).join("")};`;
+    const hugged = members.length === 1 ? huggedObject(members[0]!, "") : null;
+    text = hugged !== null ? `export type ${name} = ${hugged};` : members.length < 2 || width(`  ${union};`) <= PRINT_WIDTH ? `export type ${name} =\n  ${union};` : `export type ${name} =${members.map((m) => `\n  | ${m}`).join("")};`;
   }
   return `${doc(description, "")}${text}\n`;
 }
@@ -190,8 +191,18 @@ function member(key: string, optional: boolean, type: string, description: unkno
   const head = `  ${key}${optional ? "?" : ""}: `;
   const line = `${head}${type};`;
   const members = splitUnion(type);
-  const text = width(line) <= PRINT_WIDTH || members.length < 2 ? line : `${head.trimEnd()}${members.map((m) => `\n    | ${m}`).join("")};`;
+  const hugged = width(line) > PRINT_WIDTH && members.length === 1 ? huggedObject(type, "  ") : null;
+  const text = hugged !== null ? `${head}${hugged};` : width(line) <= PRINT_WIDTH || members.length < 2 ? line : `${head.trimEnd()}${members.map((m) => `\n    | ${m}`).join("")};`;
   return `${doc(description, "  ")}${text}\n`;
+}
+
+/**
+ * An index-signature type (or an array of one) that does not fit: prettier keeps it after the
+ * `=` or `:` and breaks its braces, `{\n  [key: string]: V;\n}[]`. Null for any other type.
+ */
+function huggedObject(type: string, indent: string): string | null {
+  const match = /^\{ (\[key: string\]: .*) \}((?:\[\])*)$/.exec(type);
+  return match === null ? null : `{\n${indent}  ${match[1]};\n${indent}}${match[2]}`;
 }
 
 function doc(description: unknown, indent: string): string {
