@@ -6,6 +6,7 @@ import { runCase } from "./case.ts";
 import { openSurface, SURFACES } from "./surfaces.ts";
 import { bill, tokensOf, type Message } from "./transcript.ts";
 import { TIER_A_CASES } from "./tier-a.ts";
+import { TIER_B_CASES } from "./tier-b.ts";
 import { WEATHER_CASES } from "./weather.ts";
 
 describe("bench:tokens accounting", () => {
@@ -43,14 +44,16 @@ describe("bench:tokens surfaces", () => {
     }
   });
 
-  it("runs every plan (weather, Tier A) on every surface through the server, and every answer and workbook passes its verifier", async () => {
-    for (const bench of [...WEATHER_CASES, ...TIER_A_CASES]) {
+  it("runs every plan (weather, tiers A-D) on every surface through the server, and every answer and workbook passes its verifier", async () => {
+    for (const bench of [...WEATHER_CASES, ...TIER_A_CASES, ...TIER_B_CASES]) {
       const runs = [];
       for (const surface of SURFACES) runs.push(await runCase(bench, surface));
       for (const run of runs) {
         expect(run.errors, `${bench.id} on ${run.surface}`).toEqual([]);
+        expect(run.problems, `${bench.id} on ${run.surface}`).toEqual([]);
         expect(run.verified, `${bench.id} on ${run.surface}`).toBe(true);
-        expect(run.turns).toHaveLength(bench.plan.length + 1);
+        const plan = run.surface === "mcp-primitive" ? bench.plan : (bench.workflow ?? bench.plan);
+        expect(run.turns).toHaveLength(plan.turns.length + 1);
       }
       const tokens = Object.fromEntries(runs.map((run) => [run.surface, run.tokens]));
       expect(tokens["zcp-compact"]).toBeLessThan(tokens["mcp-primitive"]!);
@@ -58,10 +61,11 @@ describe("bench:tokens surfaces", () => {
   });
 
   it("a wrong plan fails its verifier, on the answer or on the workbook", async () => {
-    const wrong = { ...WEATHER_CASES[0]!, plan: [() => [{ alias: "weather.get_current", args: { city: "Shanghai" } }, { alias: "weather.get_current", args: { city: "Beijing" } }], WEATHER_CASES[0]!.plan[1]!] };
+    const warmer = WEATHER_CASES[0]!;
+    const wrong = { ...warmer, plan: { ...warmer.plan, turns: [() => [{ alias: "weather.get_current", args: { city: "Shanghai" } }, { alias: "weather.get_current", args: { city: "Beijing" } }], warmer.plan.turns[1]!] } };
     expect((await runCase(wrong, "zcp-fc")).verified).toBe(false);
     const merge = TIER_A_CASES.find((bench) => bench.id === "merge_cells")!;
-    const wrongRange = { ...merge, plan: [() => [{ alias: "excel.merge_cells", args: { path: "book.xlsx", sheet: "Dashboard", range: "A1:C1" } }]] };
+    const wrongRange = { ...merge, plan: { ...merge.plan, turns: [() => [{ alias: "excel.merge_cells", args: { path: "book.xlsx", sheet: "Dashboard", range: "A1:C1" } }]] } };
     expect((await runCase(wrongRange, "mcp-primitive")).verified).toBe(false);
   });
 });

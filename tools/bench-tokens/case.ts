@@ -9,7 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { GeneratedModule, JsonValue } from "@zcp/runtime";
-import { openSurface, type Call, type SurfaceName } from "./surfaces.ts";
+import { openSurface, type Call, type ListSelection, type SurfaceName } from "./surfaces.ts";
 import { bill, tokensOf, type Message, type TurnTokens } from "./transcript.ts";
 
 /** The same on every surface. */
@@ -20,6 +20,15 @@ export const SYSTEM_PROMPT =
 export type Results = readonly (readonly JsonValue[])[];
 export type Answer = { readonly [key: string]: unknown };
 
+/** The turns an agent makes (each a set of parallel calls, built from earlier results), then its answer. */
+export interface Plan {
+  readonly turns: readonly ((results: Results) => Call[])[];
+  readonly answer: (results: Results) => Answer;
+}
+
+/** A verifier's verdict: true, false, or the problems it found (none means it passed). */
+export type Verdict = boolean | readonly string[];
+
 export interface BenchCase {
   readonly id: string;
   readonly tier: string;
@@ -28,10 +37,14 @@ export interface BenchCase {
   /** Prepares the workspace folder before the first turn. */
   readonly seed?: (workspace: string) => Promise<void>;
   readonly prompt: string;
-  readonly plan: readonly ((results: Results) => Call[])[];
-  readonly answer: (results: Results) => Answer;
+  /** The plan with the primitive tools: mcp-primitive's, and every surface's when `workflow` is absent. */
+  readonly plan: Plan;
+  /** The plan with the workflow tools, which mcp-all, zcp-fc and zcp-compact follow. */
+  readonly workflow?: Plan;
+  /** What the ZCP surfaces ask tools/list for (a profile or groups; the same for every case of a tier). */
+  readonly view?: ListSelection;
   /** Checks the final answer and, for the workbench, the files the run left in the workspace. */
-  readonly verify: (answer: Answer, workspace: string) => boolean | Promise<boolean>;
+  readonly verify: (answer: Answer, workspace: string) => Verdict | Promise<Verdict>;
 }
 
 export interface CaseRun {
@@ -44,6 +57,8 @@ export interface CaseRun {
   /** The tool definitions one request carries (0 on zcp-compact, whose planner lines are in the system prompt). */
   readonly definitionTokens: number;
   readonly verified: boolean;
+  /** What the verifier found wrong (empty when it passed). */
+  readonly problems: readonly string[];
   /** Tool errors met on the way (a correct plan has none). */
   readonly errors: readonly string[];
   readonly messages: readonly Message[];
@@ -55,14 +70,15 @@ export async function runCase(bench: BenchCase, surfaceName: SurfaceName): Promi
   process.env.ZCP_WORKBENCH_DIR = workspace;
   try {
     await bench.seed?.(workspace);
-    const surface = await openSurface(surfaceName, bench.registry);
+    const surface = await openSurface(surfaceName, bench.registry, surfaceName.startsWith("zcp") && bench.view ? { select: bench.view } : {});
+    const plan = surfaceName === "mcp-primitive" ? bench.plan : (bench.workflow ?? bench.plan);
     try {
       const system = surface.instructions === "" ? SYSTEM_PROMPT : `${SYSTEM_PROMPT}\n\n${surface.instructions}`;
       const messages: Message[] = [{ role: "system", content: system }, { role: "user", content: bench.prompt }];
       const results: JsonValue[][] = [];
       const errors: string[] = [];
       let calls = 0;
-      for (const step of bench.plan) {
+      for (const step of plan.turns) {
         const planned = step(results);
         const outcome = await surface.turn(planned);
         messages.push(outcome.assistant, ...outcome.results);
@@ -70,13 +86,15 @@ export async function runCase(bench: BenchCase, surfaceName: SurfaceName): Promi
         errors.push(...outcome.errors);
         calls += planned.length;
       }
-      const answer = bench.answer(results);
+      const answer = plan.answer(results);
       messages.push({ role: "assistant", content: JSON.stringify(answer) });
       const turns = bill(surface.tools, messages);
       const tokens = turns.reduce((sum, turn) => sum + turn.prompt + turn.completion, 0);
       const definitionTokens = surface.tools.length === 0 ? 0 : tokensOf(surface.tools);
-      const verified = errors.length === 0 && (await bench.verify(answer, workspace));
-      return { case: bench.id, tier: bench.tier, surface: surfaceName, turns, calls, tokens, definitionTokens, verified, errors, messages };
+      const verdict = await bench.verify(answer, workspace);
+      const problems = verdict === true ? [] : verdict === false ? ["the verifier refused the answer or the workbook"] : [...verdict];
+      const verified = errors.length === 0 && problems.length === 0;
+      return { case: bench.id, tier: bench.tier, surface: surfaceName, turns, calls, tokens, definitionTokens, verified, problems, errors, messages };
     } finally {
       await surface.close();
     }

@@ -46,9 +46,17 @@ export interface Surface {
   close(): Promise<void>;
 }
 
+/** What a native client asks tools/list for: a profile, or groups. */
+export interface ListSelection {
+  readonly profile?: string;
+  readonly groups?: readonly string[];
+}
+
 export interface SurfaceOptions {
   /** The stage the session starts in (the ZCP surfaces list the view of that stage). */
   readonly stage?: string;
+  /** The ZCP surfaces' tools/list selection (MCP hosts list everything the server lists). */
+  readonly select?: ListSelection;
 }
 
 const callId = (n: number) => `call_${n}`;
@@ -126,7 +134,7 @@ async function zcpSurface(name: "zcp-fc" | "zcp-compact", generated: GeneratedMo
   const native = createNativeSession(runtime, options.stage !== undefined ? { stage: options.stage } : {});
   await rpc<unknown>(native, "initialize", {});
   const compact = name === "zcp-compact";
-  const listing = await rpc<{ tools: string | unknown[] }>(native, "tools/list", { format: compact ? "compact" : "openai-chat" });
+  const listing = await rpc<{ tools: string | unknown[] }>(native, "tools/list", { ...options.select, format: compact ? "compact" : "openai-chat" });
   const nameOf = providerNames(runtime);
   let next = 1;
   return {

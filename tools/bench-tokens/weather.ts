@@ -22,16 +22,18 @@ export const WEATHER_CASES: readonly BenchCase[] = [
     tier: "weather",
     registry,
     prompt: 'Which is warmer right now, Hangzhou or Beijing, and by how many degrees Celsius? Answer as {"warmer_city": ..., "delta_c": ...}.',
-    plan: [
-      () => [get("Hangzhou"), get("Beijing")],
-      (results) => {
+    plan: {
+      turns: [
+        () => [get("Hangzhou"), get("Beijing")],
+        (results) => {
+          const [hangzhou, beijing] = turn(results, 0);
+          return [{ alias: "math.subtract", args: { a: w(hangzhou!).temperature, b: w(beijing!).temperature } }];
+        },
+      ],
+      answer: (results) => {
         const [hangzhou, beijing] = turn(results, 0);
-        return [{ alias: "math.subtract", args: { a: w(hangzhou!).temperature, b: w(beijing!).temperature } }];
+        return { warmer_city: w(hangzhou!).temperature > w(beijing!).temperature ? "Hangzhou" : "Beijing", delta_c: Math.abs(turn(results, 1)[0] as number) };
       },
-    ],
-    answer: (results) => {
-      const [hangzhou, beijing] = turn(results, 0);
-      return { warmer_city: w(hangzhou!).temperature > w(beijing!).temperature ? "Hangzhou" : "Beijing", delta_c: Math.abs(turn(results, 1)[0] as number) };
     },
     verify: (answer) => answer.warmer_city === "Hangzhou" && near(answer.delta_c, 3),
   },
@@ -40,8 +42,10 @@ export const WEATHER_CASES: readonly BenchCase[] = [
     tier: "weather",
     registry,
     prompt: 'What is the temperature in Shanghai in Fahrenheit, and its humidity? Answer as {"city": ..., "temp_f": ..., "humidity": ...}.',
-    plan: [() => [get("Shanghai")], (results) => [{ alias: "unit.celsius_to_fahrenheit", args: { celsius: w(turn(results, 0)[0]!).temperature } }]],
-    answer: (results) => ({ city: "Shanghai", temp_f: turn(results, 1)[0] as number, humidity: w(turn(results, 0)[0]!).humidity }),
+    plan: {
+      turns: [() => [get("Shanghai")], (results) => [{ alias: "unit.celsius_to_fahrenheit", args: { celsius: w(turn(results, 0)[0]!).temperature } }]],
+      answer: (results) => ({ city: "Shanghai", temp_f: turn(results, 1)[0] as number, humidity: w(turn(results, 0)[0]!).humidity }),
+    },
     verify: (answer) => answer.city === "Shanghai" && near(answer.temp_f, 71.6) && answer.humidity === 71,
   },
   {
@@ -49,11 +53,10 @@ export const WEATHER_CASES: readonly BenchCase[] = [
     tier: "weather",
     registry,
     prompt: 'What is the average temperature in Celsius of Beijing, Shanghai and Shenzhen, to one decimal? Answer as {"avg_temp_c": ..., "cities": [...]}.',
-    plan: [
-      () => [get("Beijing"), get("Shanghai"), get("Shenzhen")],
-      (results) => [{ alias: "math.average", args: { numbers: turn(results, 0).map((city) => w(city).temperature) } }],
-    ],
-    answer: (results) => ({ avg_temp_c: Math.round((turn(results, 1)[0] as number) * 10) / 10, cities: ["Beijing", "Shanghai", "Shenzhen"] }),
+    plan: {
+      turns: [() => [get("Beijing"), get("Shanghai"), get("Shenzhen")], (results) => [{ alias: "math.average", args: { numbers: turn(results, 0).map((city) => w(city).temperature) } }]],
+      answer: (results) => ({ avg_temp_c: Math.round((turn(results, 1)[0] as number) * 10) / 10, cities: ["Beijing", "Shanghai", "Shenzhen"] }),
+    },
     verify: (answer) => near(answer.avg_temp_c, 22.7) && JSON.stringify(answer.cities) === '["Beijing","Shanghai","Shenzhen"]',
   },
   {
@@ -61,16 +64,18 @@ export const WEATHER_CASES: readonly BenchCase[] = [
     tier: "weather",
     registry,
     prompt: 'Which is more humid right now, Shenzhen or Hangzhou, and by how many percentage points? Answer as {"more_humid_city": ..., "humidity_delta": ...}.',
-    plan: [
-      () => [get("Shenzhen"), get("Hangzhou")],
-      (results) => {
+    plan: {
+      turns: [
+        () => [get("Shenzhen"), get("Hangzhou")],
+        (results) => {
+          const [shenzhen, hangzhou] = turn(results, 0);
+          return [{ alias: "math.subtract", args: { a: w(shenzhen!).humidity, b: w(hangzhou!).humidity } }];
+        },
+      ],
+      answer: (results) => {
         const [shenzhen, hangzhou] = turn(results, 0);
-        return [{ alias: "math.subtract", args: { a: w(shenzhen!).humidity, b: w(hangzhou!).humidity } }];
+        return { more_humid_city: w(shenzhen!).humidity > w(hangzhou!).humidity ? "Shenzhen" : "Hangzhou", humidity_delta: Math.abs(turn(results, 1)[0] as number) };
       },
-    ],
-    answer: (results) => {
-      const [shenzhen, hangzhou] = turn(results, 0);
-      return { more_humid_city: w(shenzhen!).humidity > w(hangzhou!).humidity ? "Shenzhen" : "Hangzhou", humidity_delta: Math.abs(turn(results, 1)[0] as number) };
     },
     verify: (answer) => answer.more_humid_city === "Shenzhen" && near(answer.humidity_delta, 18),
   },

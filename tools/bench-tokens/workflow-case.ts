@@ -1,0 +1,48 @@
+/**
+ * The shape of the spreadsheet cases of tiers B, C and D: one ask, two plans (the primitive
+ * tools over several turns, for mcp-primitive; the case's workflow tool in one call, for the
+ * surfaces that list it), one expected answer and one description of the workbook both plans
+ * must leave. The ZCP surfaces list the `semantic-workflow` profile: every workflow tool, the
+ * same list for every case, never the one right tool.
+ */
+import type { JsonValue } from "@zcp/runtime";
+import registry from "../../fixtures/workbench/src/zcp.gen/index.ts";
+import type { Answer, BenchCase, Plan, Results } from "./case.ts";
+import type { Call } from "./surfaces.ts";
+import { workbookProblems, type WorkbookSpec } from "./workbook.ts";
+
+export const WORKFLOW_VIEW = { profile: "semantic-workflow" };
+
+export interface WorkflowCaseSpec {
+  readonly id: string;
+  readonly tier: "B" | "C" | "D";
+  readonly seed?: (workspace: string) => Promise<void>;
+  readonly prompt: string;
+  /** The answer the prompt asks for; a run's answer must equal it. */
+  readonly expected: Answer;
+  readonly workbook: WorkbookSpec;
+  /** The shortest correct plan with the primitive tools. */
+  readonly primitive: Plan;
+  /** The workflow tool call that does the whole job, and how the answer is read from its value. */
+  readonly workflow: { readonly call: Call; readonly answer: (value: JsonValue) => Answer };
+}
+
+/** The value of call `index` of turn `turn` (0-based), typed by the caller. */
+export const valueOf = <T>(results: Results, turn: number, index = 0): T => results[turn]?.[index] as T;
+
+export function workflowCase(spec: WorkflowCaseSpec): BenchCase {
+  return {
+    id: spec.id,
+    tier: spec.tier,
+    registry,
+    ...(spec.seed ? { seed: spec.seed } : {}),
+    prompt: spec.prompt,
+    plan: spec.primitive,
+    workflow: { turns: [() => [spec.workflow.call]], answer: (results) => spec.workflow.answer(valueOf(results, 0)) },
+    view: WORKFLOW_VIEW,
+    verify: async (answer, workspace) => {
+      const problems = JSON.stringify(answer) === JSON.stringify(spec.expected) ? [] : [`answer ${JSON.stringify(answer)}, expected ${JSON.stringify(spec.expected)}`];
+      return [...problems, ...(await workbookProblems(workspace, spec.workbook))];
+    },
+  };
+}
