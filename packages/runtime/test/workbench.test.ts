@@ -191,3 +191,40 @@ describe("workbench", () => {
     expect(toolErrors.at(-1)).toMatch(/does not exist/);
   });
 });
+
+describe("workbench workflow tools", () => {
+  it("are the workflow group: the semantic-workflow profile lists them and nothing else, the primitive group the 19 primitives (and the handle tool)", () => {
+    const workflow = session.select({ profile: "semantic-workflow" }).tools;
+    expect(workflow.length).toBeGreaterThanOrEqual(8);
+    expect(workflow.every((tool) => tool.groups.join() === "workflow" && tool.alias.startsWith("excel."))).toBe(true);
+    const primitive = session.select({ groups: ["primitive"] }).tools;
+    expect(primitive.map((tool) => tool.alias).filter((alias) => !alias.startsWith("excel."))).toEqual(["zcp.handle"]);
+    expect(primitive).toHaveLength(20);
+    expect(primitive.filter((tool) => workflow.includes(tool))).toEqual([]);
+  });
+
+  it("check before they write: an invalid formula in a chain writes nothing", async () => {
+    const file = "chains.xlsx";
+    await ok("excel.chain_workbook_bootstrap", { path: file, sheets: ["Calc"] });
+    await ok("excel.write_data_to_excel", { path: file, sheet: "Calc", data: [["Item", "Base", "Extra", "Total"], ["A", 3, 4]] });
+    const result = await session.call("excel.chain_formula_flow", {
+      path: file,
+      sheet: "Calc",
+      formulas: [
+        { cell: "D2", formula: "=B2+C2" },
+        { cell: "D3", formula: "=SUM(B2:B5" },
+      ],
+    });
+    expect(result).toMatchObject({ ok: false, error: "exec:error" });
+    expect(toolErrors.at(-1)).toMatch(/nothing written; invalid formulas: D3 =SUM\(B2:B5/);
+    expect((await open(file)).getWorksheet("Calc")!.getCell("D2").value).toBeNull();
+  });
+
+  it("fail as their first failing step fails, with its message", async () => {
+    expect(await session.call("excel.chain_workbook_bootstrap", { path: "chains.xlsx", sheets: ["Other"] })).toMatchObject({ ok: false, error: "exec:error" });
+    expect(toolErrors.at(-1)).toMatch(/exists/);
+    expect(await session.call("excel.chain_sheet_maintenance", { path: "chains.xlsx", sheet: "Missing", newName: "A", copyName: "B" })).toMatchObject({ ok: false });
+    expect(toolErrors.at(-1)).toMatch(/"Missing" not found/);
+    expect(await session.call("excel.chain_workbook_bootstrap", { path: "../out.xlsx", sheets: ["A"] })).toMatchObject({ ok: false, error: "invalid:$.path" });
+  });
+});
