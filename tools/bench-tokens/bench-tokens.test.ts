@@ -7,6 +7,8 @@ import { openSurface, SURFACES } from "./surfaces.ts";
 import { bill, tokensOf, type Message } from "./transcript.ts";
 import { TIER_A_CASES } from "./tier-a.ts";
 import { TIER_B_CASES } from "./tier-b.ts";
+import { TIER_C_CASES } from "./tier-c.ts";
+import { TIER_D_CASES } from "./tier-d.ts";
 import { WEATHER_CASES } from "./weather.ts";
 
 describe("bench:tokens accounting", () => {
@@ -45,7 +47,7 @@ describe("bench:tokens surfaces", () => {
   });
 
   it("runs every plan (weather, tiers A-D) on every surface through the server, and every answer and workbook passes its verifier", async () => {
-    for (const bench of [...WEATHER_CASES, ...TIER_A_CASES, ...TIER_B_CASES]) {
+    for (const bench of [...WEATHER_CASES, ...TIER_A_CASES, ...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES]) {
       const runs = [];
       for (const surface of SURFACES) runs.push(await runCase(bench, surface));
       for (const run of runs) {
@@ -67,5 +69,25 @@ describe("bench:tokens surfaces", () => {
     const merge = TIER_A_CASES.find((bench) => bench.id === "merge_cells")!;
     const wrongRange = { ...merge, plan: { ...merge.plan, turns: [() => [{ alias: "excel.merge_cells", args: { path: "book.xlsx", sheet: "Dashboard", range: "A1:C1" } }]] } };
     expect((await runCase(wrongRange, "mcp-primitive")).verified).toBe(false);
+    // a workflow call with one wrong argument leaves a workbook the verifier refuses, and says why
+    const bootstrap = TIER_B_CASES.find((bench) => bench.id === "workbook_bootstrap_chain")!;
+    const wrongSheets = { ...bootstrap, workflow: { ...bootstrap.workflow!, turns: [() => [{ alias: "excel.chain_workbook_bootstrap", args: { path: "ops.xlsx", sheets: ["RawData", "Summary", "Extra"] } }]] } };
+    const run = await runCase(wrongSheets, "zcp-compact");
+    expect(run.verified).toBe(false);
+    expect(run.problems).toEqual(['answer {"sheets":["RawData","Summary","Extra"]}, expected {"sheets":["RawData","Summary"]}', 'sheets are ["RawData","Summary","Extra"], expected ["RawData","Summary"]']);
+  });
+
+  it("has the reference's 37 spreadsheet cases, 16/8/7/6 by tier; in B-D one workflow call against primitive calls, and the same view for every case", () => {
+    expect([TIER_A_CASES, TIER_B_CASES, TIER_C_CASES, TIER_D_CASES].map((cases) => cases.length)).toEqual([16, 8, 7, 6]);
+    const ids = [...TIER_A_CASES, ...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES].map((bench) => bench.id);
+    expect(new Set(ids).size).toBe(37);
+    const groups = new Map(TIER_B_CASES[0]!.registry.registry.tools.map((tool) => [tool.alias, tool.groups.join()]));
+    for (const bench of [...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES]) {
+      expect(bench.workflow!.turns, bench.id).toHaveLength(1);
+      expect(bench.workflow!.turns[0]!([]).map((call) => groups.get(call.alias)), bench.id).toEqual(["workflow"]);
+      expect(new Set(bench.plan.turns[0]!([]).map((call) => groups.get(call.alias))), bench.id).toEqual(new Set(["primitive"]));
+      expect(bench.view).toEqual({ profile: "semantic-workflow" });
+    }
+    expect(new Set(TIER_A_CASES.map((bench) => JSON.stringify(bench.view)))).toEqual(new Set(['{"groups":["primitive"]}']));
   });
 });

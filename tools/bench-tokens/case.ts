@@ -54,8 +54,8 @@ export interface CaseRun {
   readonly turns: readonly TurnTokens[];
   readonly calls: number;
   readonly tokens: number;
-  /** The tool definitions one request carries (0 on zcp-compact, whose planner lines are in the system prompt). */
-  readonly definitionTokens: number;
+  /** What tells the model its tools on every request: the definitions' JSON, or on zcp-compact the instructions (grammar and planner lines) added to its system prompt. */
+  readonly toolTokens: number;
   readonly verified: boolean;
   /** What the verifier found wrong (empty when it passed). */
   readonly problems: readonly string[];
@@ -90,11 +90,11 @@ export async function runCase(bench: BenchCase, surfaceName: SurfaceName): Promi
       messages.push({ role: "assistant", content: JSON.stringify(answer) });
       const turns = bill(surface.tools, messages);
       const tokens = turns.reduce((sum, turn) => sum + turn.prompt + turn.completion, 0);
-      const definitionTokens = surface.tools.length === 0 ? 0 : tokensOf(surface.tools);
+      const toolTokens = surface.tools.length > 0 ? tokensOf(surface.tools) : surface.instructions === "" ? 0 : tokensOf(surface.instructions);
       const verdict = await bench.verify(answer, workspace);
       const problems = verdict === true ? [] : verdict === false ? ["the verifier refused the answer or the workbook"] : [...verdict];
       const verified = errors.length === 0 && problems.length === 0;
-      return { case: bench.id, tier: bench.tier, surface: surfaceName, turns, calls, tokens, definitionTokens, verified, problems, errors, messages };
+      return { case: bench.id, tier: bench.tier, surface: surfaceName, turns, calls, tokens, toolTokens, verified, problems, errors, messages };
     } finally {
       await surface.close();
     }
