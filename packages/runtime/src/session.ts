@@ -233,9 +233,13 @@ export class Session {
     return this.view(tools);
   }
 
-  /** A view of `tools`, with the handle tool when one of them produces or takes handles. */
+  /**
+   * A view of `tools`, with the handle tool when one of them can produce or takes handles (an
+   * `auto` tool cannot when `inlineMaxBytes` is infinite: every result is inline).
+   */
   private view(tools: readonly ToolDefinition[]): View {
-    const needsHandles = tools.some((tool) => tool.outputMode !== "scalar" || Object.keys(tool.handleParams).length > 0);
+    const autoMakesHandles = Number.isFinite(this.runtime.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES);
+    const needsHandles = tools.some((tool) => tool.outputMode === "handle" || (tool.outputMode === "auto" && autoMakesHandles) || Object.keys(tool.handleParams).length > 0);
     return new View(tools, this.runtime.generated.artifacts, needsHandles ? [handleTool] : []);
   }
 }

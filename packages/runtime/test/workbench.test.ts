@@ -164,6 +164,15 @@ describe("workbench", () => {
     expect(book.worksheets.map((s) => s.name)).toEqual(["Data", "Orders", "Final", "Final Copy"]);
   });
 
+  it("with inlineMaxBytes Infinity, answers a large read whole and lists no handle tool (no tool can make a handle)", async () => {
+    const generated = (await import("../../../fixtures/workbench/src/zcp.gen/index.js")).default;
+    const whole = createRuntime(generated, { inlineMaxBytes: Number.POSITIVE_INFINITY }).session();
+    expect(whole.exposed.find("zcp.handle")).toBeUndefined();
+    const result = await whole.call("excel.read_data_from_excel", { path: FILE, sheet: "Data" });
+    expect(result.ok && "value" in result && (result.value as unknown[]).length).toBe(60);
+    expect(session.exposed.find("zcp.handle")?.alias).toBe("zcp.handle");
+  });
+
   it("refuses paths outside the workspace", async () => {
     for (const bad of ["../escape.xlsx", "/etc/x.xlsx", "a/../../b.xlsx", "notes.txt"]) {
       const result = await session.call("excel.create_workbook", { path: bad });
