@@ -2,7 +2,8 @@
 import { parsePlannerLine } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import weather from "../../fixtures/weather/src/zcp.gen/index.ts";
-import { runCase } from "./case.ts";
+import { planOf, runCase } from "./case.ts";
+import { HANDLE_CASES } from "./handles.ts";
 import { openSurface, SURFACES } from "./surfaces.ts";
 import { bill, tokensOf, type Message } from "./transcript.ts";
 import { TIER_A_CASES } from "./tier-a.ts";
@@ -10,6 +11,7 @@ import { TIER_B_CASES } from "./tier-b.ts";
 import { TIER_C_CASES } from "./tier-c.ts";
 import { TIER_D_CASES } from "./tier-d.ts";
 import { WEATHER_CASES } from "./weather.ts";
+import { WORKFLOW_SURFACES } from "./workflow-case.ts";
 
 describe("bench:tokens accounting", () => {
   it("bills each turn the tools, the system message and every earlier message, and the reply as completion", () => {
@@ -46,19 +48,24 @@ describe("bench:tokens surfaces", () => {
     }
   });
 
-  it("runs every plan (weather, tiers A-D) on every surface through the server, and every answer and workbook passes its verifier", async () => {
-    for (const bench of [...WEATHER_CASES, ...TIER_A_CASES, ...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES]) {
+  it("runs every plan (weather, tiers A-D, handles) on every surface through the server, and every answer and workbook passes its verifier", async () => {
+    for (const bench of [...WEATHER_CASES, ...TIER_A_CASES, ...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES, ...HANDLE_CASES]) {
       const runs = [];
       for (const surface of SURFACES) runs.push(await runCase(bench, surface));
       for (const run of runs) {
         expect(run.errors, `${bench.id} on ${run.surface}`).toEqual([]);
         expect(run.problems, `${bench.id} on ${run.surface}`).toEqual([]);
         expect(run.verified, `${bench.id} on ${run.surface}`).toBe(true);
-        const plan = run.surface === "mcp-primitive" ? bench.plan : (bench.workflow ?? bench.plan);
-        expect(run.turns).toHaveLength(plan.turns.length + 1);
+        expect(run.turns).toHaveLength(planOf(bench, run.surface).turns.length + 1);
       }
       const tokens = Object.fromEntries(runs.map((run) => [run.surface, run.tokens]));
       expect(tokens["zcp-compact"]).toBeLessThan(tokens["mcp-primitive"]!);
+      // the MCP surfaces are plain servers: large results come back whole; the ZCP ones answer with a handle
+      if (bench.tier === "handles") {
+        const last = `"Order":"O-${bench.id.slice(bench.id.lastIndexOf("_") + 1).padStart(4, "0")}"`;
+        expect(runs.find((run) => run.surface === "mcp-primitive")!.messages.some((message) => message.role === "tool" && message.content.includes(last))).toBe(true);
+        expect(runs.find((run) => run.surface === "zcp-fc")!.messages.find((message) => message.role === "tool")).toMatchObject({ content: expect.stringMatching(/^\{"ok":true,"handle":"#R1","summary":"\d+ records; fields: Order, Region, Amount"/) });
+      }
     }
   });
 
@@ -71,7 +78,8 @@ describe("bench:tokens surfaces", () => {
     expect((await runCase(wrongRange, "mcp-primitive")).verified).toBe(false);
     // a workflow call with one wrong argument leaves a workbook the verifier refuses, and says why
     const bootstrap = TIER_B_CASES.find((bench) => bench.id === "workbook_bootstrap_chain")!;
-    const wrongSheets = { ...bootstrap, workflow: { ...bootstrap.workflow!, turns: [() => [{ alias: "excel.chain_workbook_bootstrap", args: { path: "ops.xlsx", sheets: ["RawData", "Summary", "Extra"] } }]] } };
+    const workflow = planOf(bootstrap, "zcp-compact");
+    const wrongSheets = { ...bootstrap, plans: { "zcp-compact": { ...workflow, turns: [() => [{ alias: "excel.chain_workbook_bootstrap", args: { path: "ops.xlsx", sheets: ["RawData", "Summary", "Extra"] } }]] } } };
     const run = await runCase(wrongSheets, "zcp-compact");
     expect(run.verified).toBe(false);
     expect(run.problems).toEqual(['answer {"sheets":["RawData","Summary","Extra"]}, expected {"sheets":["RawData","Summary"]}', 'sheets are ["RawData","Summary","Extra"], expected ["RawData","Summary"]']);
@@ -83,8 +91,10 @@ describe("bench:tokens surfaces", () => {
     expect(new Set(ids).size).toBe(37);
     const groups = new Map(TIER_B_CASES[0]!.registry.registry.tools.map((tool) => [tool.alias, tool.groups.join()]));
     for (const bench of [...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES]) {
-      expect(bench.workflow!.turns, bench.id).toHaveLength(1);
-      expect(bench.workflow!.turns[0]!([]).map((call) => groups.get(call.alias)), bench.id).toEqual(["workflow"]);
+      for (const surface of WORKFLOW_SURFACES) {
+        expect(planOf(bench, surface).turns, bench.id).toHaveLength(1);
+        expect(planOf(bench, surface).turns[0]!([]).map((call) => groups.get(call.alias)), bench.id).toEqual(["workflow"]);
+      }
       expect(new Set(bench.plan.turns[0]!([]).map((call) => groups.get(call.alias))), bench.id).toEqual(new Set(["primitive"]));
       expect(bench.view).toEqual({ profile: "semantic-workflow" });
     }

@@ -37,15 +37,17 @@ export interface BenchCase {
   /** Prepares the workspace folder before the first turn. */
   readonly seed?: (workspace: string) => Promise<void>;
   readonly prompt: string;
-  /** The plan with the primitive tools: mcp-primitive's, and every surface's when `workflow` is absent. */
+  /** The plan on every surface without its own in `plans`. */
   readonly plan: Plan;
-  /** The plan with the workflow tools, which mcp-all, zcp-fc and zcp-compact follow. */
-  readonly workflow?: Plan;
+  /** Plans of surfaces that do it differently: with the workflow tools, or with handles. */
+  readonly plans?: { readonly [S in SurfaceName]?: Plan };
   /** What the ZCP surfaces ask tools/list for (a profile or groups; the same for every case of a tier). */
   readonly view?: ListSelection;
   /** Checks the final answer and, for the workbench, the files the run left in the workspace. */
   readonly verify: (answer: Answer, workspace: string) => Verdict | Promise<Verdict>;
 }
+
+export const planOf = (bench: BenchCase, surface: SurfaceName): Plan => bench.plans?.[surface] ?? bench.plan;
 
 export interface CaseRun {
   readonly case: string;
@@ -71,7 +73,7 @@ export async function runCase(bench: BenchCase, surfaceName: SurfaceName): Promi
   try {
     await bench.seed?.(workspace);
     const surface = await openSurface(surfaceName, bench.registry, surfaceName.startsWith("zcp") && bench.view ? { select: bench.view } : {});
-    const plan = surfaceName === "mcp-primitive" ? bench.plan : (bench.workflow ?? bench.plan);
+    const plan = planOf(bench, surfaceName);
     try {
       const system = surface.instructions === "" ? SYSTEM_PROMPT : `${SYSTEM_PROMPT}\n\n${surface.instructions}`;
       const messages: Message[] = [{ role: "system", content: system }, { role: "user", content: bench.prompt }];

@@ -3,7 +3,8 @@
  * executing every call for real through our server, in process:
  *
  * - `mcp-primitive`: the official SDK `Client` talking to our MCP surface over an in-memory
- *   transport; the request carries every listed tool as a Chat Completions function built from
+ *   transport, served as a plain MCP server would be (every result whole, so no handles and no
+ *   handle tool); the request carries every listed tool as a Chat Completions function built from
  *   its MCP `inputSchema`; a result is the text of the `CallToolResult` content, as hosts pass it on.
  * - `mcp-all`: the same server with the workflow group listed too (a separate runtime surface).
  * - `zcp-fc`: the native surface; tools are the `openai-chat` strict artifacts of the view the
@@ -30,7 +31,7 @@ export interface TurnOutcome {
   readonly assistant: Message;
   /** The messages that carry the results back, in call order. */
   readonly results: readonly Message[];
-  /** Each call's value (null for an error), for the plan's next turn and the verifier. */
+  /** Each call's value (null for an error; for a handle, its id, summary and meta), for the plan's next turn and the verifier. */
   readonly values: readonly JsonValue[];
   /** Calls that failed, with the error text the model would read. */
   readonly errors: readonly string[];
@@ -61,13 +62,12 @@ export interface SurfaceOptions {
 
 const callId = (n: number) => `call_${n}`;
 
-/** The provider-safe name a function-calling model uses for a tool alias of the plan. */
+/** The provider-safe name a function-calling model uses for a tool alias of the plan (the handle tool included). */
 function providerNames(runtime: Runtime): (alias: string) => string {
-  const names = new Map(runtime.registry.tools.map((tool) => [tool.alias, tool.name]));
   return (alias) => {
-    const name = names.get(alias);
-    if (name === undefined) throw new Error(`the plan calls ${alias}, which the registry does not have`);
-    return name;
+    const tool = runtime.tool(alias);
+    if (tool === undefined) throw new Error(`the plan calls ${alias}, which the registry does not have`);
+    return tool.name;
   };
 }
 
@@ -81,8 +81,9 @@ function fcAssistant(calls: readonly Call[], nameOf: (alias: string) => string, 
 }
 
 async function mcpSurface(name: "mcp-primitive" | "mcp-all", generated: GeneratedModule, options: SurfaceOptions): Promise<Surface> {
-  // mcp-primitive hides the workflow group, as a plain server of the primitives would.
-  const runtime = createRuntime(generated, { exposure: { defaults: { mcp: name === "mcp-primitive" ? { excludeGroups: ["workflow"] } : {} } } });
+  // A plain MCP server: every result whole (no handles, so no handle tool); mcp-primitive without the workflow group.
+  const exposure = { defaults: { mcp: name === "mcp-primitive" ? { excludeGroups: ["workflow"] } : {} } };
+  const runtime = createRuntime(generated, { exposure, inlineMaxBytes: Number.POSITIVE_INFINITY });
   const server = createMcpServer(runtime, options.stage !== undefined ? { stage: options.stage } : {});
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.server.connect(serverSide);
@@ -145,7 +146,8 @@ async function zcpSurface(name: "zcp-fc" | "zcp-compact", generated: GeneratedMo
       const first = next;
       next += calls.length;
       const answers = await Promise.all(calls.map((call) => rpc<CallResult>(native, "tools/call", { name: call.alias, arguments: call.args })));
-      const values = answers.map((answer) => (answer.ok && "value" in answer ? answer.value : null));
+      // A handle result's value is what the model reads of it: the id, the summary and the meta.
+      const values = answers.map((answer): JsonValue => (!answer.ok ? null : "value" in answer ? answer.value : { handle: answer.handle, summary: answer.summary, meta: { ...answer.meta } }));
       const errors = answers.filter((answer) => !answer.ok).map((answer) => encodeResult(answer));
       if (!compact) {
         const results: Message[] = answers.map((answer, i) => ({ role: "tool", tool_call_id: callId(first + i), content: encodeResult(answer) }));

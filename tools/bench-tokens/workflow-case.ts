@@ -30,7 +30,11 @@ export interface WorkflowCaseSpec {
 /** The value of call `index` of turn `turn` (0-based), typed by the caller. */
 export const valueOf = <T>(results: Results, turn: number, index = 0): T => results[turn]?.[index] as T;
 
+/** The surfaces that list the workflow tools, and so use them. */
+export const WORKFLOW_SURFACES = ["mcp-all", "zcp-fc", "zcp-compact"] as const;
+
 export function workflowCase(spec: WorkflowCaseSpec): BenchCase {
+  const workflow: Plan = { turns: [() => [spec.workflow.call]], answer: (results) => spec.workflow.answer(valueOf(results, 0)) };
   return {
     id: spec.id,
     tier: spec.tier,
@@ -38,7 +42,7 @@ export function workflowCase(spec: WorkflowCaseSpec): BenchCase {
     ...(spec.seed ? { seed: spec.seed } : {}),
     prompt: spec.prompt,
     plan: spec.primitive,
-    workflow: { turns: [() => [spec.workflow.call]], answer: (results) => spec.workflow.answer(valueOf(results, 0)) },
+    plans: Object.fromEntries(WORKFLOW_SURFACES.map((surface) => [surface, workflow])),
     view: WORKFLOW_VIEW,
     verify: async (answer, workspace) => {
       const problems = JSON.stringify(answer) === JSON.stringify(spec.expected) ? [] : [`answer ${JSON.stringify(answer)}, expected ${JSON.stringify(spec.expected)}`];
