@@ -1,4 +1,8 @@
 /** `pnpm bench:tokens`: the accounting rules, the surfaces, and every plan passing its verifier on every surface. */
+import { mkdtemp, rm } from "node:fs/promises";
+import type ExcelJS from "exceljs";
+import os from "node:os";
+import path from "node:path";
 import { parsePlannerLine } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import weather from "../../fixtures/weather/src/zcp.gen/index.ts";
@@ -11,6 +15,7 @@ import { TIER_B_CASES } from "./tier-b.ts";
 import { TIER_C_CASES } from "./tier-c.ts";
 import { TIER_D_CASES } from "./tier-d.ts";
 import { WEATHER_CASES } from "./weather.ts";
+import { seeded, workbookProblems } from "./workbook.ts";
 import { WORKFLOW_SURFACES } from "./workflow-case.ts";
 
 describe("bench:tokens accounting", () => {
@@ -99,5 +104,39 @@ describe("bench:tokens surfaces", () => {
       expect(bench.view).toEqual({ profile: "semantic-workflow" });
     }
     expect(new Set(TIER_A_CASES.map((bench) => JSON.stringify(bench.view)))).toEqual(new Set(['{"groups":["primitive"]}']));
+  });
+});
+
+describe("bench:tokens workbook verifier", () => {
+  it("names every kind of mismatch: sheets, values, formulas, merges, tables, bold, centered, fill, an unreadable file", async () => {
+    const workspace = await mkdtemp(path.join(os.tmpdir(), "zcp-verifier-"));
+    try {
+      await seeded("v.xlsx", { Data: [["Title"], ["Name", "Value"], ["a", 1], ["b", 2]] }, (workbook) => {
+        const sheet = workbook.getWorksheet("Data")!;
+        sheet.mergeCells("A1:B1");
+        sheet.getCell("A2").font = { bold: true };
+        sheet.getCell("A2").alignment = { horizontal: "center" };
+        sheet.getCell("B2").fill = { type: "pattern", pattern: "solid", fgColor: { argb: "FFD9D9D9" } };
+        sheet.addTable({ name: "T", ref: "A2", headerRow: true, columns: [{ name: "Name" }, { name: "Value" }], rows: [["a", 1], ["b", 2]] });
+        sheet.getCell("C4").value = { formula: "B4*2" } as ExcelJS.CellValue;
+      })(workspace);
+      const right = { cells: { A3: "a", B3: 1, A1: "Title", C1: null, C4: "=B4*2" }, merges: ["A1:B1"], tables: { T: "A2:B4" }, bold: ["A2"], centered: ["A2"], fill: { B2: "D9D9D9" } };
+      expect(await workbookProblems(workspace, { file: "v.xlsx", sheets: ["Data"], content: { Data: right } })).toEqual([]);
+      const wrong = { cells: { A3: "b", C4: "=B4*3" }, merges: ["A1:C1"], tables: { U: "A2:B4" }, bold: ["B2"], centered: ["B2"], fill: { A2: "D9D9D9" } };
+      expect(await workbookProblems(workspace, { file: "v.xlsx", sheets: ["Data", "More"], content: { Data: wrong, Gone: {} } })).toEqual([
+        'sheets are ["Data"], expected ["Data","More"]',
+        'Data!A3 is "a", expected "b"',
+        'Data!C4 is "=B4*2", expected "=B4*3"',
+        'Data: merges ["A1:B1"], expected ["A1:C1"]',
+        'Data: tables {"T":"A2:B4"}, expected {"U":"A2:B4"}',
+        "Data!B2 is not bold",
+        "Data!B2 is not centered",
+        'Data!A2 fill is null, expected D9D9D9',
+        "Gone: missing",
+      ]);
+      expect(await workbookProblems(workspace, { file: "none.xlsx", sheets: [] })).toEqual([expect.stringMatching(/^none\.xlsx: cannot be read/)]);
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
+    }
   });
 });
