@@ -122,7 +122,8 @@ ${targetTable}
   assistant's reply; its completion is the reply (tool calls or text). A case's total is the sum
   of prompts and completions over its turns, as providers bill. The per-message framing
   providers add is the same constant on every surface and is left out.
-- Plans are written by hand, the shortest correct one on each surface, and executed for real
+- Plans are written by hand, the shortest correct one on each surface (fewest turns, then fewest
+  calls), and executed for real
   through our server (the SDK \`Client\` against our MCP surface over an in-memory transport; the
   native session for ZCP) on real .xlsx files; the answer and the workbook the run leaves must
   pass the case's verifier (sheets, values, formulas, tables, merges, formats), whose expected
