@@ -8,9 +8,10 @@
  *   its MCP `inputSchema`; a result is the text of the `CallToolResult` content, as hosts pass it on.
  * - `mcp-all`: the same server with the workflow group listed too (a separate runtime surface).
  * - `zcp-fc`: the native surface; tools are the `openai-chat` strict artifacts of the view the
- *   server chooses for the stage; a result is the compact encoding of the runtime's result.
- * - `zcp-compact`: the native surface with no tool definitions at all: the planner lines go in
- *   the system prompt, the model writes `CALL` lines and reads `RET` lines.
+ *   client lists (the session's stage, narrowed by a profile or groups); a result is the compact
+ *   encoding of the runtime's result, a handle and its summary for a large one.
+ * - `zcp-compact`: the native surface with no tool definitions at all: the planner lines of the
+ *   same view go in the system prompt, the model writes `CALL` lines and reads `RET` lines.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
