@@ -13,7 +13,7 @@ import type { Call } from "./surfaces.ts";
 import { PRIMITIVE_VIEW } from "./tier-a.ts";
 import { excel } from "./tier-b.ts";
 import { seeded, workbookProblems } from "./workbook.ts";
-import { valueOf } from "./workflow-case.ts";
+import { answerProblems, valueOf } from "./workflow-case.ts";
 import registry from "../../fixtures/workbench/src/zcp.gen/index.ts";
 
 const FILE = "log.xlsx";
@@ -61,7 +61,7 @@ function question(q: Question, size: number, expected: Answer): BenchCase {
     plans: { "zcp-fc": withHandle, "zcp-compact": withHandle },
     view: PRIMITIVE_VIEW,
     verify: async (answer, workspace) => [
-      ...(JSON.stringify(answer) === JSON.stringify(expected) ? [] : [`answer ${JSON.stringify(answer)}, expected ${JSON.stringify(expected)}`]),
+      ...answerProblems(answer, expected),
       ...(await workbookProblems(workspace, { file: FILE, sheets: ["Orders"], content: { Orders: { cells: { [`A${size + 1}`]: orderId(size), [`A${size + 2}`]: null } } } })),
     ],
   };

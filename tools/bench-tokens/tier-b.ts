@@ -10,11 +10,10 @@ import type { SheetList, WorkbookMetadata } from "../../fixtures/workbench/src/w
 import type { BenchCase } from "./case.ts";
 import type { Call } from "./surfaces.ts";
 import { seeded } from "./workbook.ts";
-import { valueOf, workflowCase } from "./workflow-case.ts";
+import { sheetNamesOf, valueOf, workflowCase } from "./workflow-case.ts";
 
 /** A call of a workbench tool by its name without the `excel.` prefix. */
 export const excel = (name: string, args: { [key: string]: JsonValue }): Call => ({ alias: `excel.${name}`, args });
-const sheetNamesOf = (metadata: WorkbookMetadata) => metadata.sheets.map((sheet) => sheet.name);
 
 export const TIER_B_CASES: readonly BenchCase[] = [
   workflowCase({

@@ -11,10 +11,8 @@ import type { SheetList, WorkbookMetadata } from "../../fixtures/workbench/src/w
 import type { CloseSummary, KpiDashboard, MonthlyRollup, SalesOpsPack, TemplateFill } from "../../fixtures/workbench/src/workflows/reports.ts";
 import type { BenchCase } from "./case.ts";
 import { excel } from "./tier-b.ts";
-import { valueOf, workflowCase } from "./workflow-case.ts";
+import { byField, sheetNamesOf, valueOf, workflowCase } from "./workflow-case.ts";
 
-/** Records read back as one object: the `key` field of each → its `value` field. */
-const byField = (rows: readonly SheetRow[], key: string, value: string) => Object.fromEntries(rows.map((row) => [row[key], row[value]]));
 const alphabetical = (names: readonly string[]) => [...names].sort();
 
 const DEALS = [
@@ -250,7 +248,7 @@ export const TIER_C_CASES: readonly BenchCase[] = [
         () => [excel("get_workbook_metadata", { path: "rollup.xlsx" }), excel("read_data_from_excel", { path: "rollup.xlsx", sheet: "Summary" })],
       ],
       answer: (results) => ({
-        sheets: alphabetical(valueOf<WorkbookMetadata>(results, 2, 0).sheets.map((sheet) => sheet.name)),
+        sheets: alphabetical(sheetNamesOf(valueOf<WorkbookMetadata>(results, 2, 0))),
         totals: byField(valueOf(results, 2, 1), "Region", "Total"),
       }),
     },

@@ -10,9 +10,8 @@ import type { Briefing, Cleanup, Repair } from "../../fixtures/workbench/src/wor
 import type { BenchCase } from "./case.ts";
 import { excel } from "./tier-b.ts";
 import { seeded } from "./workbook.ts";
-import { valueOf, workflowCase } from "./workflow-case.ts";
+import { byField, sheetNamesOf, valueOf, workflowCase } from "./workflow-case.ts";
 
-const metricsOf = (rows: readonly SheetRow[]) => Object.fromEntries(rows.map((row) => [String(row.Metric), row.Value]));
 const rangesOf = (written: readonly WriteResult[]) => Object.fromEntries(written.map((write) => [write.sheet, write.range]));
 const TEAM_PLAN = [
   ["Name", "Focus"],
@@ -59,7 +58,7 @@ export const TIER_D_CASES: readonly BenchCase[] = [
         // The check: merge_cells already listed the merges, so reading the table back is enough.
         () => [excel("read_data_from_excel", { path: "briefing.xlsx", sheet: "Briefing", range: "A2:B5" })],
       ],
-      answer: (results) => ({ merged: valueOf<{ mergedCells: string[] }>(results, 1, 1).mergedCells, metrics: metricsOf(valueOf<SheetRow[]>(results, 2)) }),
+      answer: (results) => ({ merged: valueOf<{ mergedCells: string[] }>(results, 1, 1).mergedCells, metrics: byField(valueOf<SheetRow[]>(results, 2), "Metric", "Value") }),
     },
     workflow: {
       call: excel("finalize_executive_briefing", {
@@ -75,7 +74,7 @@ export const TIER_D_CASES: readonly BenchCase[] = [
       }),
       answer: (value) => {
         const briefing = value as unknown as Briefing;
-        return { merged: briefing.mergedCells, metrics: metricsOf(briefing.metrics) };
+        return { merged: briefing.mergedCells, metrics: byField(briefing.metrics, "Metric", "Value") };
       },
     },
   }),
@@ -202,8 +201,8 @@ export const TIER_D_CASES: readonly BenchCase[] = [
         () => [excel("get_workbook_metadata", { path: "board.xlsx", includeRanges: true })],
       ],
       answer: (results) => {
-        const { sheets } = valueOf<WorkbookMetadata>(results, 2);
-        return { sheets: sheets.map((sheet) => sheet.name), merged: sheets.find((sheet) => sheet.name === "Overview")!.mergedCells! };
+        const metadata = valueOf<WorkbookMetadata>(results, 2);
+        return { sheets: sheetNamesOf(metadata), merged: metadata.sheets.find((sheet) => sheet.name === "Overview")!.mergedCells! };
       },
     },
     workflow: {

@@ -6,6 +6,8 @@
  * same list for every case, never the one right tool.
  */
 import type { JsonValue } from "@zcp/runtime";
+import type { SheetRow } from "../../fixtures/workbench/src/data.ts";
+import type { WorkbookMetadata } from "../../fixtures/workbench/src/workbook.ts";
 import registry from "../../fixtures/workbench/src/zcp.gen/index.ts";
 import type { Answer, BenchCase, Plan, Results } from "./case.ts";
 import type { Call } from "./surfaces.ts";
@@ -30,6 +32,16 @@ export interface WorkflowCaseSpec {
 /** The value of call `index` of turn `turn` (0-based), typed by the caller. */
 export const valueOf = <T>(results: Results, turn: number, index = 0): T => results[turn]?.[index] as T;
 
+/** Records read back as one object: the `key` field of each → its `value` field. */
+export const byField = (rows: readonly SheetRow[], key: string, value: string) => Object.fromEntries(rows.map((row) => [row[key], row[value]]));
+
+/** The sheet names get_workbook_metadata lists, in tab order. */
+export const sheetNamesOf = (metadata: WorkbookMetadata) => metadata.sheets.map((sheet) => sheet.name);
+
+/** What is wrong with an answer that must equal `expected` (nothing when it does, key order included). */
+export const answerProblems = (answer: Answer, expected: Answer): string[] =>
+  JSON.stringify(answer) === JSON.stringify(expected) ? [] : [`answer ${JSON.stringify(answer)}, expected ${JSON.stringify(expected)}`];
+
 /** The surfaces that list the workflow tools, and so use them. */
 export const WORKFLOW_SURFACES = ["mcp-all", "zcp-fc", "zcp-compact"] as const;
 
@@ -45,8 +57,7 @@ export function workflowCase(spec: WorkflowCaseSpec): BenchCase {
     plans: Object.fromEntries(WORKFLOW_SURFACES.map((surface) => [surface, workflow])),
     view: WORKFLOW_VIEW,
     verify: async (answer, workspace) => {
-      const problems = JSON.stringify(answer) === JSON.stringify(spec.expected) ? [] : [`answer ${JSON.stringify(answer)}, expected ${JSON.stringify(spec.expected)}`];
-      return [...problems, ...(await workbookProblems(workspace, spec.workbook))];
+      return [...answerProblems(answer, spec.expected), ...(await workbookProblems(workspace, spec.workbook))];
     },
   };
 }
