@@ -3,9 +3,9 @@
  * (`math.subtract` of the weather fixture) through a direct function call, zcp's
  * `session.call`, the MCP SDK's McpServer (zod) over InMemoryTransport, and zcp behind the
  * SDK's low-level Server over the same transport. The worker runs twice, each time in a fresh
- * process: as TypeScript through tsx (how this repository runs it), and bundled by esbuild into
- * plain JavaScript (how a server built for production runs). Writes tools/bench-dispatch/
- * report.md and report.json.
+ * process, as a user's production build runs: compiled by tsc (the worker, the fixture's
+ * generated module and tool sources; @zcp/runtime from its built dist/), and bundled by esbuild
+ * into one file. Writes tools/bench-dispatch/report.md and report.json.
  *
  * BENCH_REPEATS (default 10), BENCH_CALLS (in-process calls per loop, default 20,000) and
  * BENCH_TRANSPORT_CALLS (default 5,000) tune it.
@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, version as esbuildVersion } from "esbuild";
+import { compileWithTsc } from "../bench-gen/measure.js";
 import { consoleTable, writeReports, type Mode, type Results } from "./report.js";
 import type { WorkerReport } from "./worker.js";
 
@@ -23,7 +24,6 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
 const WORK = path.join(HERE, ".work");
 const BUNDLE = path.join(WORK, "worker.mjs");
-const FIXTURE_ARTIFACTS = path.join(REPO, "fixtures/weather/src/zcp.gen/artifacts");
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
@@ -48,15 +48,11 @@ function runWorker(args: readonly string[]): Promise<WorkerReport> {
 }
 
 /**
- * The worker as plain JavaScript: one esbuild bundle of worker.ts, @zcp/runtime and the weather
+ * The worker bundled: one esbuild bundle of worker.ts, @zcp/runtime's dist and the weather
  * fixture (its generated module and tool sources), with esbuild's defaults (no keepNames); the
- * SDK and zod stay external, as they are plain JavaScript already. The generated artifact loader
- * reads `artifacts/` next to the module that calls it, so the fixture's artifacts are copied
- * next to the bundle.
+ * SDK and zod stay external, as they are plain JavaScript already.
  */
 async function bundle(): Promise<void> {
-  fs.rmSync(WORK, { recursive: true, force: true });
-  fs.mkdirSync(WORK, { recursive: true });
   await build({
     entryPoints: [path.join(HERE, "worker.ts")],
     outfile: BUNDLE,
@@ -67,18 +63,19 @@ async function bundle(): Promise<void> {
     external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod"],
     logLevel: "warning",
   });
-  fs.cpSync(FIXTURE_ARTIFACTS, path.join(WORK, "artifacts"), { recursive: true });
 }
 
 async function main(): Promise<void> {
   const loadStart = os.loadavg();
+  fs.rmSync(WORK, { recursive: true, force: true });
+  const compiled = await compileWithTsc(REPO, REPO, path.join(WORK, "tsc"), [path.join(HERE, "*.ts"), path.join(REPO, "fixtures/weather/src/**/*.ts")]);
   await bundle();
-  log(`bundled the worker with esbuild ${esbuildVersion} into ${path.relative(REPO, BUNDLE)}`);
+  log(`compiled the worker with tsc into ${path.relative(REPO, path.join(WORK, "tsc"))}; bundled it with esbuild ${esbuildVersion} into ${path.relative(REPO, BUNDLE)}`);
 
   const modes: Mode[] = [];
   const runs: [Mode["key"], string, string[]][] = [
-    ["tsx", "TypeScript through tsx (`node --import tsx worker.ts`), as this repository runs it", ["--import", "tsx", path.join(HERE, "worker.ts")]],
-    ["compiled", "bundled by esbuild into JavaScript (`node .work/worker.mjs`), as a production build runs", [BUNDLE]],
+    ["tsc", "compiled by tsc (`node .work/tsc/tools/bench-dispatch/worker.js`), @zcp/runtime from its dist/", [compiled(path.join(HERE, "worker.ts"))]],
+    ["bundle", "bundled by esbuild into one file (`node .work/worker.mjs`)", [BUNDLE]],
   ];
   for (const [key, label, args] of runs) {
     log(`${key}: ${label}`);

@@ -3,6 +3,8 @@
  * shell would experience it (start-up included), and summarize repeated samples.
  */
 import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 
 export interface ProcessResult {
   readonly ms: number;
@@ -53,4 +55,24 @@ export function stats(samples: readonly number[]): Stats {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Compiles `include` (absolute paths or globs) with the repository's tsc (TypeScript 7, module
+ * nodenext, emit only) from `rootDir` into `outDir`, as a user's own build does: benchmarks
+ * then run plain JavaScript under `node`, with @zcp packages from their built dist/. Returns
+ * where a source file's JavaScript is.
+ */
+export async function compileWithTsc(repo: string, rootDir: string, outDir: string, include: readonly string[]): Promise<(source: string) => string> {
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  const tsconfig = {
+    compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", rootDir, outDir, noCheck: true, skipLibCheck: true, types: [] },
+    include,
+  };
+  const file = path.join(outDir, "tsconfig.json");
+  fs.writeFileSync(file, JSON.stringify(tsconfig, null, 2));
+  const run = await runNode([path.join(repo, "node_modules/typescript/bin/tsc"), "-p", file], outDir);
+  if (run.code !== 0) throw new Error(`tsc -p ${file} failed (${run.code}):\n${(run.stdout + run.stderr).slice(0, 3000)}`);
+  return (source) => path.join(outDir, path.relative(rootDir, source)).replace(/\.ts$/, ".js");
 }

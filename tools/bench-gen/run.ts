@@ -20,7 +20,7 @@ const REPO = path.resolve(HERE, "../..");
 const WORK = path.join(HERE, ".work");
 const PROJECT = path.join(WORK, "project");
 const MANIFEST = path.join(WORK, "manifest.json");
-const ZCP = path.join(REPO, "packages/gen/bin/zcp.js");
+const ZCP = path.join(REPO, "packages/gen/dist/bin/zcp.js");
 const OUT_DIR = "src/zcp.gen";
 /** The tool file the watch benchmark edits, a file in the middle of the project. */
 const EDIT_FILE = 25;

@@ -1,7 +1,7 @@
 /** The corpus loader and the JSON Schema → planner line conversion behind `pnpm bench:listing`. */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parsePlannerLine } from "@zcp/runtime";
+import { parsePlannerLine } from "@zcp/runtime/codegen";
 import { describe, expect, it } from "vitest";
 import { bfclToJsonSchema, loadCorpus, type JsonSchema } from "./corpus.ts";
 import { parsesBack, plannerLine } from "./listing.ts";

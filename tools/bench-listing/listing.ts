@@ -4,8 +4,8 @@
  * top-level property (planner lines show defaults as `name:type=value`). Results are unknown
  * for MCP tools, so every line ends in `-> scalar`.
  */
-import { deriveId, renderPlannerLine } from "@zcp/gen";
-import { parsePlannerLine } from "@zcp/runtime";
+import { deriveId } from "@zcp/gen";
+import { parsePlannerLine, renderPlannerLine } from "@zcp/runtime/codegen";
 import type { JsonSchema, McpTool } from "./corpus.ts";
 
 type PlannerInput = Parameters<typeof renderPlannerLine>[0];

@@ -17,12 +17,12 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { connectHttp, connectStdio, type ZcpClient } from "../../packages/server/src/client/index.ts";
+import { connectHttp, connectStdio, type ZcpClient } from "@zcp/client";
 import { consoleTable, writeReports, type Results, type VariantResult } from "./report.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
-const BIN = path.join(REPO, "packages/server/bin/zcp-serve.js");
+const BIN = path.join(REPO, "packages/server/dist/bin/zcp-serve.js");
 const REGISTRY = "fixtures/weather/src/zcp.gen/index.ts";
 const USUAL = path.join(HERE, "usual-server.ts");
 const TSX = ["--import", "tsx"];

@@ -1,7 +1,7 @@
 /**
  * What the start-up children share: phase marks (ms from the previous mark; the first phase,
- * `boot`, is the time from the process's time origin to the first mark: Node start-up, tsx
- * registration and loading the child script) and the JSON line they end with.
+ * `boot`, is the time from the process's time origin to the first mark: Node start-up and
+ * loading the child script) and the JSON line they end with.
  */
 export type Mark = ((phase: string) => void) & { readonly times: Record<string, number> };
 

@@ -7,20 +7,28 @@
  *   `server.registerTool(name, { title, description, inputSchema: { ...zod... }, annotations,
  *   _meta }, callback)` per tool, the zod code converted from each tool's JSON input schema at
  *   build time (zod-codegen.ts), each callback calling the tool's function from the project's
- *   source modules (as the generated dispatch table does).
+ *   source modules (as the generated dispatch table does);
+ * - dist/: all of it compiled with the repository's `tsc` (TypeScript 7, module nodenext), with
+ *   the three child scripts, so that every side runs as plain JavaScript under `node`, as a
+ *   deployed server does: no TypeScript loader on either side.
  */
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { McpTool, Registry } from "@zcp/runtime";
 import { assertGenerated, makeCold, type ZcpReport } from "../bench-gen/zcp.js";
-import { lastJsonLine, runNode } from "../bench-gen/measure.js";
+import { compileWithTsc, lastJsonLine, runNode } from "../bench-gen/measure.js";
 import { synthesize, writeProject } from "../bench-gen/synth.js";
 import { convertInputSchema, type Schema } from "./zod-codegen.js";
 
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
 export interface Prepared {
   readonly project: string;
+  /** The compiled generated module, child scripts and zod server module (all .js). */
   readonly generatedIndex: string;
   readonly sdkModule: string;
+  readonly children: { readonly zcp: string; readonly sdk: string };
   readonly tools: number;
   readonly zcpWarnings: number;
   readonly registryHash: string | null;
@@ -34,7 +42,7 @@ export async function prepare(repo: string, work: string): Promise<Prepared> {
   const files = synthesize();
   const manifest = writeProject(project, files, path.join(repo, "packages/runtime"));
   makeCold(project, "src/zcp.gen");
-  const run = await runNode([path.join(repo, "packages/gen/bin/zcp.js"), "gen", "--reporter", "json", "--force"], project);
+  const run = await runNode([path.join(repo, "packages/gen/dist/bin/zcp.js"), "gen", "--reporter", "json", "--force"], project);
   const report = lastJsonLine<ZcpReport>(run, "zcp gen");
   assertGenerated(report, manifest.tools, "zcp gen on the synthetic project");
 
@@ -47,11 +55,14 @@ export async function prepare(repo: string, work: string): Promise<Prepared> {
   const sdkModuleFile = path.join(sdkDir, "tools.ts");
   fs.writeFileSync(sdkModuleFile, code);
 
+  const sources = [path.join(project, "src/**/*.ts"), path.join(sdkDir, "*.ts"), ...["child.ts", "zcp-startup.ts", "sdk-startup.ts"].map((file) => path.join(HERE, file))];
+  const dist = await compileWithTsc(repo, HERE, path.join(work, "dist"), sources);
   const size = (file: string) => fs.statSync(file).size;
   return {
     project,
-    generatedIndex: path.join(gen, "index.ts"),
-    sdkModule: sdkModuleFile,
+    generatedIndex: dist(path.join(gen, "index.ts")),
+    sdkModule: dist(sdkModuleFile),
+    children: { zcp: dist(path.join(HERE, "zcp-startup.ts")), sdk: dist(path.join(HERE, "sdk-startup.ts")) },
     tools: manifest.tools,
     zcpWarnings: report.diagnostics.length,
     registryHash: report.hash,

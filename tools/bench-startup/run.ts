@@ -3,7 +3,7 @@
  * zcp (import the generated module, runtime + session, planner and provider artifacts; and the
  * same runtime behind the SDK's low-level Server answering tools/list) against the MCP SDK's
  * McpServer with the same tools registered with zod schemas, answering tools/list; with the
- * `node -e 0` and `node --import tsx -e 0` floors. Writes tools/bench-startup/report.md and
+ * `node -e 0` floor. Both sides are compiled JavaScript (see prepare.ts). Writes tools/bench-startup/report.md and
  * report.json. BENCH_REPEATS overrides the repeat count (default 10).
  */
 import os from "node:os";
@@ -37,13 +37,12 @@ async function main(): Promise<void> {
   const input = await prepare(REPO, WORK);
   log(`prepared ${input.tools} tools under ${path.relative(REPO, WORK)} in ${Math.round(performance.now() - prepareStart)} ms (zcp gen: ${input.zcpWarnings} warnings; zod side drops ${JSON.stringify(input.dropped)})`);
 
-  const tsx = ["--import", "tsx"];
+  // Everything compiled: plain `node`, no TypeScript loader, as a deployed server runs.
   const specs: Spec[] = [
     { key: "node", label: "floor: `node -e 0`", args: ["-e", "0"], reports: false },
-    { key: "tsx", label: "floor: `node --import tsx -e 0`", args: [...tsx, "-e", "0"], reports: false },
-    { key: "zcp", label: "(a) zcp: import generated module, runtime + session, planner + openai-responses + mcp artifacts", args: [...tsx, path.join(HERE, "zcp-startup.ts"), "render", input.generatedIndex], reports: true },
-    { key: "zcpMcp", label: "(a2) zcp behind SDK low-level Server: tools/list through SDK Client", args: [...tsx, path.join(HERE, "zcp-startup.ts"), "mcp", input.generatedIndex], reports: true },
-    { key: "sdk", label: "(b) MCP SDK McpServer: register 1,000 tools with zod, tools/list through SDK Client", args: [...tsx, path.join(HERE, "sdk-startup.ts"), input.sdkModule], reports: true },
+    { key: "zcp", label: "(a) zcp: import generated module, runtime + session, planner + openai-responses + mcp artifacts", args: [input.children.zcp, "render", input.generatedIndex], reports: true },
+    { key: "zcpMcp", label: "(a2) zcp behind SDK low-level Server: tools/list through SDK Client", args: [input.children.zcp, "mcp", input.generatedIndex], reports: true },
+    { key: "sdk", label: "(b) MCP SDK McpServer: register 1,000 tools with zod, tools/list through SDK Client", args: [input.children.sdk, input.sdkModule], reports: true },
   ];
   const run = async (spec: Spec, extra: readonly string[] = []): Promise<{ process: ProcessResult; report: ChildReport | null }> => {
     const result = await runNode([...spec.args, ...extra], REPO);
@@ -51,8 +50,7 @@ async function main(): Promise<void> {
     return { process: result, report: spec.reports ? lastJsonLine<ChildReport>(result, spec.key) : null };
   };
 
-  // Unmeasured first runs: they fill tsx's compile cache (the first run of a child compiles
-  // its 10 MB of TypeScript) and check what each side produces.
+  // Unmeasured first runs: they warm the file system cache and check what each side produces.
   const first = new Map<VariantKey, ChildReport | null>();
   for (const spec of specs) {
     const extra = spec.key === "sdk" ? [path.join(input.project, "src/zcp.gen/registry.json")] : [];

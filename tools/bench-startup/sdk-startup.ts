@@ -5,7 +5,7 @@
  * ask for `tools/list` (the SDK turns every zod schema into JSON Schema on that request), then
  * serialize the listing. Prints one JSON line: phase times (ms) and what it produced.
  *
- * usage: node --import tsx sdk-startup.ts <.work/sdk/tools.ts> [<registry.json> to check fidelity]
+ * usage: node .work/dist/sdk-startup.js <.work/dist/.work/sdk/tools.js> [<registry.json> to check fidelity] (compiled by prepare.ts)
  */
 import { pathToFileURL } from "node:url";
 import type { McpServer as McpServerType } from "@modelcontextprotocol/sdk/server/mcp.js";

@@ -11,7 +11,7 @@
  *
  * Prints one JSON line: phase times (ms) and what it produced.
  *
- * usage: node --import tsx zcp-startup.ts render|mcp <.work/project/src/zcp.gen/index.ts>
+ * usage: node .work/dist/zcp-startup.js render|mcp <.work/dist/.work/project/src/zcp.gen/index.js> (compiled by prepare.ts)
  */
 import { pathToFileURL } from "node:url";
 import type { GeneratedModule } from "@zcp/runtime";

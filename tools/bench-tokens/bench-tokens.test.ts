@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import type ExcelJS from "exceljs";
 import os from "node:os";
 import path from "node:path";
-import { parsePlannerLine } from "@zcp/runtime";
+import { parsePlannerLine } from "@zcp/runtime/codegen";
 import { describe, expect, it } from "vitest";
 import weather from "../../fixtures/weather/src/zcp.gen/index.ts";
 import { planOf, runCase } from "./case.ts";

@@ -10,6 +10,7 @@ import { diagnosticToJson, formatDiagnostic, hasErrors, hasRunErrors, relativePa
 import { readFastPath, saveFastPath } from "./cache.js";
 import type { Generator, GenerateResult } from "./pipeline.js";
 import { buildReport, formatReport, loadTokenCounter, reportOptions, type ReportOptions, type TokenReport } from "./report.js";
+import type { InputWatcher } from "./watch.js";
 import { compareOutput, isClean, writeOutput, type KnownOutput, type OutputState } from "./write.js";
 
 const USAGE = `Usage: zcp gen [options]
@@ -153,43 +154,52 @@ async function tokenReport(options: Options, result: GenerateResult): Promise<To
   return buildReport(result.registry, result.artifacts, await loadTokenCounter(), options.tokens);
 }
 
-async function watch(config: Config, options: Options, cwd: string): Promise<number> {
-  const { Generator } = await import("./pipeline.js");
-  const generator: Generator = new Generator(config);
+async function watch(initial: Config, options: Options, cwd: string): Promise<number> {
+  const [{ Generator }, { includeFolders, watchInputs }] = await Promise.all([import("./pipeline.js"), import("./watch.js")]);
+  let config = initial;
+  let generator: Generator = new Generator(config);
   const known: KnownOutput = new Map();
-  let last: GenerateResult | null = null;
-  const watchers = new Map<string, fs.FSWatcher>();
-  const pending = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
+  /** The last run without errors about the run as a whole, with its config: what the fast path saves at the end. */
+  let last = null as { config: Config; result: GenerateResult } | null;
   let running: Promise<void> = Promise.resolve();
+  let stopping = false;
+  /** Runs `cycle` after the ones before; a failure is reported and does not end the session. */
+  const enqueue = (changed: string[]) => {
+    running = running
+      .then(() => cycle(changed))
+      .catch((error: unknown) => void process.stderr.write(`zcp: internal error, waiting for the next change: ${(error as Error).stack ?? error}\n`));
+  };
+  const start = () =>
+    watchInputs(
+      { folders: includeFolders(config.include, config.root), files: settingsFiles(config), ignore: config.outDir },
+      { onChange: enqueue, onError: (error) => process.stderr.write(`zcp: watching: ${error.message}\n`) },
+    );
+  let watcher: InputWatcher = await start();
 
-  const onChange = (file: string) => {
-    if (isInside(config.outDir, file)) return;
-    pending.add(file);
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const changed = [...pending];
-      pending.clear();
-      running = running.then(() => cycle(changed));
-    }, 25);
-  };
-  /** Watches what the last run read; targets already watched stay as they are. */
-  const rewatch = (inputs: readonly string[]) => {
-    for (const target of watchTargets(config, inputs)) {
-      if (watchers.has(target.path)) continue;
-      try {
-        const watcher = fs.watch(target.path, { recursive: target.recursive }, (_event, name) =>
-          onChange(target.recursive && name ? path.join(target.path, name.toString()) : target.path),
-        );
-        watchers.set(target.path, watcher);
-      } catch {
-        // Vanished between the run and now; the next run's inputs will say.
-      }
+  /**
+   * Reads the configuration again after it (or the tsconfig it names) changed. A different one
+   * gets a new generator and new watches; an invalid one is reported and the previous one is kept
+   * until the next change. Returns whether to regenerate.
+   */
+  const reload = async (): Promise<boolean> => {
+    const loaded = loadConfig(cwd, options.config);
+    if (!loaded.config) {
+      report(options, cwd, { diagnostics: loaded.diagnostics, outDir: cwd, tools: 0, hash: null, state: null, written: [], removed: [] });
+      return false;
     }
+    if (JSON.stringify(loaded.config) === JSON.stringify(config)) return true;
+    config = loaded.config;
+    generator = new Generator(config);
+    await watcher.close();
+    if (!stopping) watcher = await start();
+    return true;
   };
-  /** One regeneration. The report comes last, once the watchers cover what this run read. */
+  /** One regeneration. The report comes last, once the watches cover what this run read. */
   const cycle = async (changed: string[]) => {
+    if (stopping) return;
     const started = performance.now();
+    const settings = settingsFiles(config);
+    if (changed.some((file) => settings.includes(file)) && !(await reload())) return;
     let result: GenerateResult;
     try {
       result = await generator.generate(changed);
@@ -200,49 +210,35 @@ async function watch(config: Config, options: Options, cwd: string): Promise<num
     }
     const summary = apply(config, options, result, compareOutput(config.outDir, result.files, known), known);
     summary.tokens = await tokenReport(options, result);
-    // The fast path hashes every input and output: saved once, when watching stops.
-    last = hasRunErrors(result.diagnostics) ? null : result;
-    rewatch(result.inputs);
+    // The fast path records the texts this run read: saved once, when watching stops.
+    last = hasRunErrors(result.diagnostics) ? null : { config, result };
+    await watcher.track(result.inputs);
     summary.ms = performance.now() - started;
     report(options, cwd, summary);
   };
 
-  await cycle([]);
+  enqueue([]);
+  await running;
   if (options.reporter === "text") process.stdout.write("zcp gen: watching for changes (Ctrl+C to stop)\n");
   await new Promise<void>((resolve) => {
     const stop = () => {
-      for (const watcher of watchers.values()) watcher.close();
-      clearTimeout(timer);
+      stopping = true;
       resolve();
     };
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  await watcher.close();
   await running;
-  if (last) await saveFastPath(config, last);
+  // A reload in the last cycle may have started new watches.
+  await watcher.close();
+  if (last) await saveFastPath(last.config, last.result);
   return 0;
 }
 
-/** The folders the include globs start from (recursively), and input files outside them. */
-function watchTargets(config: Config, inputs: readonly string[]): { path: string; recursive: boolean }[] {
-  const bases = [...new Set(config.include.map((glob) => path.resolve(config.root, staticPrefix(glob))))];
-  const targets = bases.filter((base) => fs.existsSync(base)).map((base) => ({ path: base, recursive: true }));
-  for (const file of [config.file, ...(config.tsconfig ? [config.tsconfig] : []), ...inputs]) {
-    if (file.includes(`${path.sep}node_modules${path.sep}`) || bases.some((base) => isInside(base, file))) continue;
-    targets.push({ path: file, recursive: false });
-  }
-  return targets;
-}
-
-function staticPrefix(glob: string): string {
-  const parts = glob.split("/");
-  const index = parts.findIndex((part) => /[*?[\]{}!()]/.test(part));
-  return (index === -1 ? parts.slice(0, -1) : parts.slice(0, index)).join("/") || ".";
-}
-
-function isInside(folder: string, file: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+/** The files whose change means reading the configuration again: it, and its tsconfig (or the default one's place). */
+function settingsFiles(config: Config): string[] {
+  return [config.file, config.tsconfig ?? path.join(config.root, "tsconfig.json")];
 }
 
 function report(options: Options, cwd: string, summary: Summary): void {

@@ -11,6 +11,7 @@ export const CODES = {
   ZCP1002: "tsconfig cannot be read",
   ZCP1003: "include globs match no files",
   ZCP1004: "no tools found",
+  ZCP1005: "generated ES modules would be compiled as CommonJS",
   ZCP1101: "source file does not parse",
   ZCP1102: "@tool is not on an exported function",
   ZCP1201: "function-typed value where JSON is expected",

@@ -4,8 +4,9 @@
  * involved, and those tools are left out.
  */
 import { createHash } from "node:crypto";
-import { canonicalJson, sha12, type JsonValue, type ToolDefinition } from "@zcp/runtime";
-import { renderPlannerLine } from "./compile/planner.js";
+import path from "node:path";
+import { canonicalJson, sha12, type JsonValue, type ToolDefinition } from "@zcp/runtime/codegen";
+import { renderPlannerLine } from "@zcp/runtime/codegen";
 import { diagnostic, relativePath, type Code, type Diagnostic } from "./diagnostics.js";
 import { firstParagraph } from "./extract/jsdoc.js";
 import { snakeCase, type ExtractedTool } from "./extract/tool.js";
@@ -14,6 +15,12 @@ const ID_LENGTH = 6;
 /** Canonical JSON of schema objects, which are immutable and shared between tools. */
 const CANONICAL = new WeakMap<object, string>();
 const SHORT_DESCRIPTION_MAX = 300;
+/**
+ * Where each definition's tool is declared, for diagnostics about it after the model (provider
+ * artifacts). Kept in memory only: a definition, and so every emitted file, names the tool's file
+ * and export but no line, so that moving a tool in its file changes no output.
+ */
+const DECLARED_AT = new WeakMap<ToolDefinition, { readonly file: string; readonly line: number; readonly column: number }>();
 
 /**
  * `cache` maps an extracted tool to its definition: a definition depends on nothing else (the
@@ -60,7 +67,10 @@ export function buildModel(
     .filter((draft) => !rejected.has(draft.tool))
     .map(({ tool, alias, id, name }) => {
       let definition = cache.get(tool);
-      if (!definition) cache.set(tool, (definition = define(tool, alias, id, name, root)));
+      if (!definition) {
+        cache.set(tool, (definition = define(tool, alias, id, name, root)));
+        DECLARED_AT.set(definition, { file: tool.file, line: tool.line, column: tool.column });
+      }
       return definition;
     })
     .sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
@@ -88,11 +98,20 @@ function define(tool: ExtractedTool, alias: string, id: string, name: string, ro
     deprecated: tool.deprecated,
     call: tool.call,
     dates: tool.dates,
-    source: { file: relativePath(root, tool.file), line: tool.line, export: tool.exportName },
+    source: { file: relativePath(root, tool.file), export: tool.exportName },
   };
   const planner = renderPlannerLine(draft);
   const { source, ...hashed } = draft;
   return { ...draft, planner, source, hash: sha12(canonicalJson({ ...hashed, planner } as unknown as JsonValue, CANONICAL)) };
+}
+
+/**
+ * The declaration of a definition's tool (absolute file, 1-based line and column), for
+ * diagnostics; line 1 of its file for a definition not built by `buildModel` in this process (one
+ * read back from a registry.json).
+ */
+export function declarationOf(tool: ToolDefinition, root: string): { file: string; line: number; column: number } {
+  return DECLARED_AT.get(tool) ?? { file: path.join(root, tool.source.file), line: 1, column: 1 };
 }
 
 /** Short, stable id from the alias alone: renaming a tool changes its id, editing it does not. */

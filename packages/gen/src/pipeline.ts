@@ -3,8 +3,9 @@
  * mode: the TypeScript project stays loaded, and a tool is extracted again only when a file
  * its types reach has changed.
  */
+import fs from "node:fs";
 import path from "node:path";
-import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "@zcp/runtime";
+import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "@zcp/runtime/codegen";
 import type { ts } from "ts-morph";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
@@ -18,7 +19,8 @@ import { SchemaCache } from "./extract/types.js";
 import { buildModel } from "./model.js";
 import { listSourceFiles } from "./files.js";
 import { ProgramLoader } from "./program.js";
-import { findTools, mentionsTool, readCompilerSettings, readIfExists, syntaxDiagnostics, type ToolDeclaration } from "./scan.js";
+import { findTools, mentionsTool, readCompilerSettings, syntaxDiagnostics, type ToolDeclaration } from "./scan.js";
+import { hashSourceFile, hashText, readSourceText } from "./source-text.js";
 
 export interface GenerateResult {
   readonly files: GeneratedFile[];
@@ -26,8 +28,15 @@ export interface GenerateResult {
   readonly registry: Registry;
   /** The provider artifacts of the registry's tools (what `artifacts/<provider>.json` hold). */
   readonly artifacts: ArtifactSets;
-  /** Every non-library file the program read (sources and what they import). */
-  readonly inputs: string[];
+  /**
+   * Every file this run read, with the SHA-256 (`hashText`) of the text it read: the config, the
+   * tsconfig chain, every configured source file (those that do not mention `@tool` too) and every
+   * non-library program file. null when the file could not be read, or when two reads in this run
+   * saw different texts: the result then stands for no single state of that file.
+   */
+  readonly inputs: ReadonlyMap<string, string | null>;
+  /** The configured source files this run listed (absolute, sorted). */
+  readonly sources: readonly string[];
 }
 
 interface CachedExtraction {
@@ -37,10 +46,18 @@ interface CachedExtraction {
 
 export class Generator {
   private loader: ProgramLoader | null = null;
-  /** Whether each configured file mentions `@tool` (read again only when it changes). */
-  private readonly mentions = new Map<string, boolean>();
+  /**
+   * Whether each configured file mentions `@tool`, with the hash of the text that said so (read
+   * again only when it changes).
+   */
+  private readonly mentions = new Map<string, { readonly mentions: boolean; readonly hash: string | null }>();
   private projectDiagnostics: Diagnostic[] = [];
-  private configFiles: string[] = [];
+  /** The config file and the tsconfig chain, with the hashes of their texts when the settings were read. */
+  private settingsFiles = new Map<string, string | null>();
+  /** The files the previous run read (`GenerateResult.inputs`). */
+  private read = new Set<string>();
+  /** The hash of each program file's text, computed once per parsed file. */
+  private readonly textHashes = new WeakMap<ts.SourceFile, string>();
   /** Printed statements by definition: watch mode re-prints only changed tools. */
   private readonly statements = new WeakMap<ToolDefinition, string>();
   private readonly definitions = new WeakMap<ExtractedTool, ToolDefinition>();
@@ -57,9 +74,19 @@ export class Generator {
    */
   async generate(changed: Iterable<string> = []): Promise<GenerateResult> {
     const sources = await listSourceFiles(this.config);
-    const loader = this.loader ?? this.load();
     const changedSet = new Set([...changed].map((file) => path.resolve(file)));
-    const roots = this.refresh(loader, sources, changedSet);
+    // New compiler settings can change every type: start over.
+    if ([...changedSet].some((file) => this.settingsFiles.has(file))) this.reset();
+    let loader = this.loader ?? this.load();
+    let roots = this.refresh(loader, sources, changedSet);
+    // TypeScript keeps the previous program's module resolutions for files that did not change
+    // (all of them when the roots are the same, failed ones included): a new file that is not a
+    // root, such as a module a failed import would now find, needs a program built afresh.
+    if (this.read.size > 0 && [...changedSet].some((file) => !this.read.has(file) && !roots.includes(file) && fs.existsSync(file))) {
+      this.reset();
+      loader = this.load();
+      roots = this.refresh(loader, sources, changedSet);
+    }
     const program = loader.load(roots);
     const checker = program.getTypeChecker();
     const cache = new SchemaCache();
@@ -104,6 +131,7 @@ export class Generator {
     const files = emitFiles({
       validators: this.validators,
       json: this.json,
+      configFile: this.config.file,
       root: this.config.root,
       outDir: this.config.outDir,
       registry,
@@ -114,28 +142,50 @@ export class Generator {
         return statement;
       },
     });
+    const inputs = this.inputsOf(program, sources);
+    this.read = new Set(inputs.keys());
     return {
       files,
       diagnostics: diagnostics.sort(compareDiagnostics),
       registry,
       artifacts: artifacts.sets,
-      inputs: [
-        ...this.configFiles,
-        ...program
-          .getSourceFiles()
-          .filter((sourceFile) => !program.isSourceFileDefaultLibrary(sourceFile))
-          .map((sourceFile) => sourceFile.fileName)
-          .sort(),
-      ],
+      inputs,
+      sources,
     };
+  }
+
+  /** What this run read, with the hashes of the texts it used (see `GenerateResult.inputs`). */
+  private inputsOf(program: ts.Program, sources: readonly string[]): Map<string, string | null> {
+    const inputs = new Map<string, string | null>();
+    const add = (file: string, hash: string | null) => {
+      const seen = inputs.get(file);
+      inputs.set(file, seen === undefined || seen === hash ? hash : null);
+    };
+    for (const [file, hash] of this.settingsFiles) add(file, hash);
+    for (const file of sources) add(file, this.mentions.get(file)?.hash ?? null);
+    for (const sourceFile of program.getSourceFiles()) {
+      if (program.isSourceFileDefaultLibrary(sourceFile)) continue;
+      let hash = this.textHashes.get(sourceFile);
+      if (hash === undefined) this.textHashes.set(sourceFile, (hash = hashText(sourceFile.text)));
+      add(path.resolve(sourceFile.fileName), hash);
+    }
+    return new Map([...inputs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
 
   private load(): ProgramLoader {
     const settings = readCompilerSettings(this.config);
     this.loader = new ProgramLoader(settings.options);
     this.projectDiagnostics = settings.diagnostics;
-    this.configFiles = settings.configFiles;
+    // Read again right after TypeScript did (scan reads them through ts.sys).
+    this.settingsFiles = new Map([this.config.file, ...settings.configFiles].map((file) => [file, hashSourceFile(file)]));
     return this.loader;
+  }
+
+  /** Forgets everything loaded: the next run reads the settings and every file again. */
+  private reset(): void {
+    this.loader = null;
+    this.mentions.clear();
+    this.extractions.clear();
   }
 
   /**
@@ -147,12 +197,12 @@ export class Generator {
     for (const file of changed) this.mentions.delete(file);
     const roots: string[] = [];
     for (const file of sources) {
-      let mentions = this.mentions.get(file);
-      if (mentions === undefined) {
-        const text = readIfExists(file);
-        this.mentions.set(file, (mentions = text !== null && mentionsTool(text)));
+      let seen = this.mentions.get(file);
+      if (seen === undefined) {
+        const text = readSourceText(file);
+        this.mentions.set(file, (seen = { mentions: text !== null && mentionsTool(text), hash: text === null ? null : hashText(text) }));
       }
-      if (mentions) roots.push(file);
+      if (seen.mentions) roots.push(file);
     }
     if (changed.size > 0) {
       for (const [key, cached] of this.extractions) {

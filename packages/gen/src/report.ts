@@ -16,7 +16,7 @@
  * Everything here is a function of its arguments, except `loadTokenCounter`, which imports the
  * tokenizer (its tables are megabytes) only when a report is asked for.
  */
-import type { Registry, ToolDefinition } from "@zcp/runtime";
+import { applySelection, SEMANTIC_WORKFLOW, WORKFLOW_GROUP, type Registry } from "@zcp/runtime/codegen";
 import type { ArtifactSets } from "./compile/providers/index.js";
 
 export const TOKENIZER = "o200k_base";
@@ -26,11 +26,8 @@ export const BUDGET_FORMATS = ["mcp", "openai", "planner"] as const;
 export type BudgetFormat = (typeof BUDGET_FORMATS)[number];
 
 /** The profiles the runtime defines. */
-export const PROFILES = ["semantic-workflow"] as const;
-export type Profile = (typeof PROFILES)[number];
-
-/** The group `semantic-workflow` keeps. */
-export const WORKFLOW_GROUP = "workflow";
+const PROFILES = [SEMANTIC_WORKFLOW] as const;
+type Profile = (typeof PROFILES)[number];
 
 /** The bucket of the tools without a group, as the text report names it (`null` in JSON). */
 export const NO_GROUP = "(no group)";
@@ -149,23 +146,6 @@ export function reportOptions(values: { report?: boolean; budget?: string; budge
   };
 }
 
-/**
- * The selection rule the runtime applies too: `semantic-workflow` keeps the tools in the
- * `workflow` group, or every tool when none is; then `groups` keeps the tools in any of them.
- */
-export function selectTools<T extends Pick<ToolDefinition, "groups">>(tools: readonly T[], request: SelectionRequest): { tools: T[]; workflowFallback: boolean } {
-  let selected = [...tools];
-  let workflowFallback = false;
-  if (request.profile === "semantic-workflow") {
-    const workflow = selected.filter((tool) => tool.groups.includes(WORKFLOW_GROUP));
-    if (workflow.length > 0) selected = workflow;
-    else workflowFallback = true;
-  }
-  const { groups } = request;
-  if (groups !== null) selected = selected.filter((tool) => tool.groups.some((group) => groups.includes(group)));
-  return { tools: selected, workflowFallback };
-}
-
 /** Counts every tool of `registry` and sums what `options` asks for. */
 export function buildReport(registry: Registry, artifacts: ArtifactSets, count: TokenCounter, options: ReportOptions): TokenReport {
   const tools: ToolTokens[] = registry.tools.map((tool) => {
@@ -189,7 +169,12 @@ export function buildReport(registry: Registry, artifacts: ArtifactSets, count: 
   const report: { -readonly [K in keyof TokenReport]: TokenReport[K] } = { tokenizer: TOKENIZER, tools, groups, total: sum(tools) };
   if (options.selection) {
     const request = options.selection;
-    const chosen = selectTools(tools, request);
+    // The runtime's own rule (`applySelection`), so the budget counts what a session would list.
+    const selected = new Set(applySelection(registry.tools, { ...(request.profile ? { profile: request.profile } : {}), ...(request.groups ? { groups: request.groups } : {}) }).map((tool) => tool.id));
+    const chosen = {
+      tools: tools.filter((tool) => selected.has(tool.id)),
+      workflowFallback: request.profile === SEMANTIC_WORKFLOW && !registry.tools.some((tool) => tool.groups.includes(WORKFLOW_GROUP)),
+    };
     const unknownGroups = (request.groups ?? []).filter((group) => !names.includes(group));
     report.selection = {
       profile: request.profile,

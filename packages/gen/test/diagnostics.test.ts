@@ -203,11 +203,22 @@ describe("run-level diagnostics", () => {
     outDirOutside: { files: { ...SOURCES, "zcp.config.json": CONFIG({ outDir: "../generated" }) }, args: [] },
     missingExplicitConfig: { files: { ...SOURCES, "zcp.config.json": CONFIG({}) }, args: ["--config", "configs/zcp.json"] },
     packageJsonWithoutZcp: { files: { ...SOURCES, "package.json": CONFIG({ name: "no-zcp-field", private: true }) }, args: [] },
-    packageJsonField: { files: { ...SOURCES, "package.json": CONFIG({ name: "zcp-field", zcp: { include: ["src/**/*.ts"] } }) }, args: [] },
+    packageJsonField: { files: { ...SOURCES, "package.json": CONFIG({ name: "zcp-field", type: "module", zcp: { include: ["src/**/*.ts"] } }) }, args: [] },
     missingTsconfig: { files: { ...SOURCES, "zcp.config.json": CONFIG({ tsconfig: "tsconfig.build.json" }) }, args: [] },
     invalidTsconfig: { files: { ...SOURCES, "zcp.config.json": CONFIG({}), "tsconfig.json": '{ "compilerOptions": { "strict": true' }, args: [] },
     noMatches: { files: { ...SOURCES, "zcp.config.json": CONFIG({ include: ["lib/**/*.ts"] }) }, args: [], json: true },
     noTools: { files: { "src/plain.ts": "export const answer = 42;\n", "tsconfig.json": STRICT_TSCONFIG, "zcp.config.json": CONFIG({}) }, args: [] },
+    // ZCP1005: where TypeScript would compile the generated ES modules as CommonJS.
+    commonjsNodeNext: { files: { ...SOURCES, "zcp.config.json": CONFIG({}), "package.json": CONFIG({ name: "cjs" }) }, args: [], json: true },
+    commonjsExplicit: {
+      files: { ...SOURCES, "zcp.config.json": CONFIG({}), "package.json": CONFIG({ name: "cjs", type: "commonjs" }), "tsconfig.json": CONFIG({ compilerOptions: { module: "commonjs", strict: true } }) },
+      args: [],
+    },
+    commonjsBundler: {
+      files: { ...SOURCES, "zcp.config.json": CONFIG({}), "package.json": CONFIG({ name: "cjs" }), "tsconfig.json": CONFIG({ compilerOptions: { module: "preserve", moduleResolution: "bundler", strict: true } }) },
+      args: [],
+    },
+    nestedTypeModule: { files: { ...SOURCES, "zcp.config.json": CONFIG({}), "package.json": CONFIG({ name: "cjs" }), "src/package.json": CONFIG({ type: "module" }) }, args: [] },
   } satisfies Record<string, { files: Record<string, string>; args: string[]; json?: boolean }>;
 
   type Name = keyof typeof SCENARIOS;
@@ -349,13 +360,53 @@ describe("run-level diagnostics", () => {
     expect(registryAliases(dir)).toEqual([]);
   });
 
+  it("ZCP1005: NodeNext settings in a package without \"type\": \"module\"; nothing is written", () => {
+    const { dir, text, json } = results.commonjsNodeNext;
+    expect(only("commonjsNodeNext")).toEqual({
+      severity: "error",
+      code: "ZCP1005",
+      message:
+        'the generated files are ES modules, but package.json has no "type": "module" and tsconfig.json compiles with "module": "nodenext", so they would be compiled as CommonJS; add "type": "module" to package.json, or compile with a bundler\'s settings ("module": "preserve" or "esnext", "moduleResolution": "bundler")',
+      file: "package.json",
+      line: 1,
+      column: 1,
+    });
+    expect(text.status).toBe(1);
+    expect(text.stdout).toMatch(/^zcp gen: 1 tool, registry [0-9a-f]{12}, 1 error\(s\); nothing written/);
+    expect(json).toMatchObject({ ok: false, written: [] });
+    expect(fs.existsSync(path.join(dir, "src/zcp.gen"))).toBe(false);
+  });
+
+  it("ZCP1005: \"module\": \"commonjs\" in a \"type\": \"commonjs\" package", () => {
+    expect(only("commonjsExplicit")).toMatchObject({
+      code: "ZCP1005",
+      message:
+        'the generated files are ES modules, but package.json has "type": "commonjs" and tsconfig.json compiles with "module": "commonjs", so they would be compiled as CommonJS; add "type": "module" to package.json, or compile with a bundler\'s settings ("module": "preserve" or "esnext", "moduleResolution": "bundler")',
+    });
+    expect(results.commonjsExplicit.text.status).toBe(1);
+  });
+
+  it("a package without \"type\" is fine under a bundler's settings (module preserve): the files stay ES modules", () => {
+    const { dir, text } = results.commonjsBundler;
+    expect(text.stderr).toBe("");
+    expect(text.status).toBe(0);
+    expect(registryAliases(dir)).toEqual(["scratch.echo"]);
+  });
+
+  it("the package.json nearest to the output folder decides (control)", () => {
+    const { dir, text } = results.nestedTypeModule;
+    expect(text.stderr).toBe("");
+    expect(text.status).toBe(0);
+    expect(registryAliases(dir)).toEqual(["scratch.echo"]);
+  });
+
   it("every code of CODES is covered by the golden or by a run-level scenario", () => {
     const golden = new Set(parseText(fs.readFileSync(GOLDEN_FILE, "utf8")).map((d) => d.code));
     for (const code of golden) expect(Object.keys(CODES)).toContain(code);
     const uncovered = Object.keys(CODES).filter((code) => !golden.has(code) && !producedByRuns.has(code));
     expect(uncovered).toEqual([]);
     // And each family comes from where it belongs.
-    expect([...producedByRuns].sort()).toEqual(["ZCP1001", "ZCP1002", "ZCP1003", "ZCP1004"]);
+    expect([...producedByRuns].sort()).toEqual(["ZCP1001", "ZCP1002", "ZCP1003", "ZCP1004", "ZCP1005"]);
     expect([...golden].filter((code) => code < "ZCP1100")).toEqual([]);
   });
 });
@@ -364,6 +415,28 @@ function registryAliases(dir: string): string[] {
   const registry = JSON.parse(fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8")) as Registry;
   return registry.tools.map((tool) => tool.alias);
 }
+
+describe("ZCP1005 and the no-change fast path", () => {
+  const started = runs(async () => {
+    const dir = scratch({ "zcp.config.json": "{}", "tsconfig.json": STRICT_TSCONFIG, "src/tools.ts": TOOL("scratch.echo", "echo") });
+    const first = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
+    const cached = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
+    // The package.json is an input of the run: dropping "type" must not replay the saved result.
+    fs.writeFileSync(path.join(dir, "package.json"), '{ "name": "now-commonjs" }\n');
+    const refused = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
+    return { first, cached, refused };
+  });
+
+  it("a change to the package.json is noticed", async () => {
+    const { first, cached, refused } = await started();
+    expect(oneJsonLine<JsonReport>(first)).toMatchObject({ ok: true, cached: false });
+    expect(oneJsonLine<JsonReport>(cached)).toMatchObject({ ok: true, cached: true });
+    const report = oneJsonLine<JsonReport>(refused);
+    expect(report).toMatchObject({ ok: false, cached: false, written: [] });
+    expect(report.diagnostics.map((d) => d.code)).toEqual(["ZCP1005"]);
+    expect(refused.status).toBe(1);
+  });
+});
 
 describe("a file that does not parse", () => {
   let dir: string;

@@ -8,7 +8,7 @@ import addFormats from "ajv-formats";
 import { beforeAll, expect } from "vitest";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-export const ZCP_BIN = path.join(REPO, "packages/gen/bin/zcp.js");
+export const ZCP_BIN = path.join(REPO, "packages/gen/dist/bin/zcp.js");
 export const FIXTURES = path.join(REPO, "fixtures");
 
 export interface CliResult {
@@ -23,10 +23,14 @@ export function runZcp(cwd: string, args: string[]): CliResult {
   return { status: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** A scratch folder with the given files; `node_modules/@zcp/runtime` links to the workspace package. */
+/**
+ * A scratch folder with the given files; `node_modules/@zcp/runtime` links to the workspace
+ * package. Without a package.json among `files`, it gets `{"type": "module"}`, as an ES-module
+ * project has (NodeNext settings in a package without it are refused: ZCP1005).
+ */
 export function scratchProject(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-test-"));
-  for (const [name, content] of Object.entries(files)) {
+  for (const [name, content] of Object.entries({ "package.json": '{ "type": "module" }\n', ...files })) {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.writeFileSync(path.join(dir, name), content);
   }
@@ -38,6 +42,72 @@ export function scratchProject(files: Record<string, string>): string {
 export const STRICT_TSCONFIG = JSON.stringify({
   compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, noEmit: true },
 });
+
+/**
+ * The strictest checks users turn on, which generated files must pass: `strict`, the
+ * index-signature, unused-name, optional-property and indexed-access checks, the
+ * single-file-transpiler rules (`verbatimModuleSyntax`, `isolatedModules`,
+ * `erasableSyntaxOnly`), and the control-flow lints. Libraries are checked too.
+ */
+export const STRICTEST_OPTIONS = {
+  target: "ES2022",
+  strict: true,
+  noPropertyAccessFromIndexSignature: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  erasableSyntaxOnly: true,
+  noImplicitReturns: true,
+  noImplicitOverride: true,
+  noFallthroughCasesInSwitch: true,
+  allowUnreachableCode: false,
+  allowUnusedLabels: false,
+  skipLibCheck: false,
+  noEmit: true,
+  typeRoots: [path.join(REPO, "node_modules/@types")],
+  types: ["node"],
+} as const;
+
+/** The two ways users compile: Node's own ES modules, and a bundler's. */
+export const MODULE_SETTINGS = {
+  nodenext: { module: "nodenext", moduleResolution: "nodenext" },
+  bundler: { module: "preserve", moduleResolution: "bundler" },
+} as const;
+
+export interface TscResult {
+  status: number;
+  /** One `file(line,col): error TS...` line per diagnostic, file paths absolute. */
+  errors: string[];
+  /** Every file the program loaded (`--listFiles`), absolute. */
+  files: string[];
+}
+
+/**
+ * Runs the repository's tsc (`tsc -p <scratch tsconfig> --noEmit`) over `files` with
+ * `STRICTEST_OPTIONS` and one of `MODULE_SETTINGS`. The tsconfig lives in a scratch folder and
+ * names the files by absolute path: imports resolve from each file, as in the user's project
+ * (`@zcp/runtime` through its node_modules to the built `dist/*.d.ts`).
+ */
+export function strictTsc(files: readonly string[], settings: keyof typeof MODULE_SETTINGS): TscResult {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-tsc-"));
+  try {
+    const tsconfig = path.join(dir, "tsconfig.json");
+    fs.writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { ...STRICTEST_OPTIONS, ...MODULE_SETTINGS[settings] }, files }));
+    const tsc = spawnSync(path.join(REPO, "node_modules/.bin/tsc"), ["-p", tsconfig, "--noEmit", "--listFiles", "--pretty", "false"], { cwd: dir, encoding: "utf8" });
+    const lines = `${tsc.stdout}\n${tsc.stderr}`.split("\n").filter((line) => line.trim() !== "");
+    const errors = lines.flatMap((line) => {
+      const match = /^(.+?)(\(\d+,\d+\): error TS\d+:.*)$/.exec(line);
+      return match ? [`${path.resolve(dir, match[1]!)}${match[2]!}`] : / error TS\d+:/.test(line) ? [line] : [];
+    });
+    const listed = lines.filter((line) => !/ error TS\d+:/.test(line) && /\.[cm]?[jt]sx?$/.test(line.trim())).map((line) => path.resolve(dir, line.trim()));
+    return { status: tsc.status ?? -1, errors, files: listed };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /**
  * The oracle for generated schemas: Ajv, draft 2020-12, formats on, strict, except two lints
@@ -67,7 +137,7 @@ export const GENERATED_FILES = [
 ];
 
 /** The generated files whose content depends on the tools (all but the fixed entry modules). */
-export const TOOL_DEPENDENT_FILES = GENERATED_FILES.filter((file) => file !== "artifacts.ts" && file !== "index.ts");
+export const TOOL_DEPENDENT_FILES = GENERATED_FILES.filter((file) => file !== "index.ts");
 
 const PARALLEL = Math.max(1, os.availableParallelism());
 const queue: (() => void)[] = [];

@@ -66,7 +66,7 @@ describe("typesFile", () => {
       inputSchema: { type: "object", properties: { rowsOfTheWorksheetAsRecordsKeyedByTheirColumnNames: { type: "array", items: record }, options: record }, required: [] },
       outputSchema: { type: "array", items: record },
     } as unknown as ToolDefinition;
-    const text = typesFile([tool]);
+    const text = typesFile({ version: "0.0.0-test", config: "zcp.config.json" }, [tool]);
     expect(text).toContain("= {\n  [key: string]: boolean | number | string | null;\n}[];");
     expect(text).toContain("rowsOfTheWorksheetAsRecordsKeyedByTheirColumnNames?: {\n    [key: string]: boolean | number | string | null;\n  }[];");
     expect(await prettier.format(text, PRETTIER_STYLE)).toBe(text);

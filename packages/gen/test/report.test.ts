@@ -19,7 +19,7 @@ import type { Registry } from "@zcp/runtime";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArtifactSets } from "../src/compile/providers/index.js";
-import { buildReport, formatReport, reportOptions, selectTools, type TokenReport } from "../src/report.js";
+import { buildReport, formatReport, reportOptions, type TokenReport } from "../src/report.js";
 import { type CliResult, copyFixture, FIXTURES, oneJsonLine, REPO, runsTogether, runZcpAsync, scratchProject, STRICT_TSCONFIG } from "./helpers.js";
 
 const runs = runsTogether();
@@ -341,13 +341,5 @@ describe("src/report.ts", () => {
     expect(reportOptions({ budget: "0" })).toEqual({ table: false, selection: { profile: null, groups: null }, budget: { limit: 0, format: "mcp" } });
     expect(reportOptions({ report: true, groups: "a, b,a" })).toEqual({ table: true, selection: { profile: null, groups: ["a", "b"] }, budget: null });
     expect(reportOptions({ budget: "99999999999999999999" })).toMatch(/whole number/);
-  });
-
-  it("selectTools: semantic-workflow, then groups", () => {
-    const tools = [{ groups: ["workflow", "a"] }, { groups: ["a"] }, { groups: [] }];
-    expect(selectTools(tools, { profile: "semantic-workflow", groups: null })).toEqual({ tools: [tools[0]], workflowFallback: false });
-    expect(selectTools(tools.slice(1), { profile: "semantic-workflow", groups: null })).toEqual({ tools: tools.slice(1), workflowFallback: true });
-    expect(selectTools(tools, { profile: null, groups: ["a"] }).tools).toEqual(tools.slice(0, 2));
-    expect(selectTools(tools, { profile: null, groups: null }).tools).toEqual(tools);
   });
 });

@@ -1,11 +1,10 @@
 /**
- * Provider artifacts: the tool listings `zcp gen` compiles for each provider, one entry per tool,
- * stored as `artifacts/<provider>.json` beside the generated registry (`{ [toolId]: entry }`).
- * The generated `artifacts.ts` exposes them through `artifactLoader`, which reads a provider's
- * file on first use and keeps it: nothing is computed at run time, and a server that never
- * talks to Gemini never parses the Gemini file.
+ * Provider artifacts: the tool listings `zcp gen` compiles for each provider, one entry per tool
+ * (`{ [toolId]: entry }`). The generated `artifacts.ts` holds each provider's set as JSON text,
+ * so the artifacts travel with the code through any compiler or bundler; `artifactLoader`
+ * parses a provider's text on first use and keeps it: nothing is computed at run time, and a
+ * server that never talks to Gemini never parses the Gemini set.
  */
-import fs from "node:fs";
 import type { JsonSchema } from "./registry.js";
 
 /** OpenAI Responses API function tool. */
@@ -75,18 +74,24 @@ export const ARTIFACT_PROVIDERS: readonly ArtifactProvider[] = ["openai-response
 export type ArtifactSet<P extends ArtifactProvider> = { readonly [toolId: string]: ArtifactEntries[P] };
 
 export interface ArtifactLoader {
+  /** The hash of the registry the artifacts were compiled for. */
+  readonly hash: string;
   load<P extends ArtifactProvider>(provider: P): ArtifactSet<P>;
 }
 
-/** Reads `<base><provider>.json` on first use of each provider. */
-export function artifactLoader(base: URL): ArtifactLoader {
+/** Each provider's artifact set as JSON text, as the generated `artifacts.ts` holds it. */
+export type ArtifactTexts = { readonly [P in ArtifactProvider]: string };
+
+/** Parses a provider's set from `texts` on its first use. `hash` is the registry's. */
+export function artifactLoader(hash: string, texts: ArtifactTexts): ArtifactLoader {
   const loaded = new Map<ArtifactProvider, unknown>();
   return {
+    hash,
     load<P extends ArtifactProvider>(provider: P): ArtifactSet<P> {
       let set = loaded.get(provider);
       if (set === undefined) {
         if (!ARTIFACT_PROVIDERS.includes(provider)) throw new RangeError(`unknown artifact provider "${provider}"`);
-        set = JSON.parse(fs.readFileSync(new URL(`${provider}.json`, base), "utf8")) as unknown;
+        set = JSON.parse(texts[provider]) as unknown;
         loaded.set(provider, set);
       }
       return set as ArtifactSet<P>;

@@ -1,3 +1,5 @@
+import type { CONTEXT_BRAND } from "./brands.js";
+
 /**
  * The context a tool receives when one of its parameters is typed `ToolContext`. `zcp gen`
  * recognises the type by its brand property, leaves the parameter out of every schema and
@@ -5,7 +7,7 @@
  */
 export interface ToolContext {
   /** Brand that marks the context type for `zcp gen`; never read at run time. */
-  readonly "~zcp.context": true;
+  readonly [CONTEXT_BRAND]: true;
   /** Id of the session the call belongs to. */
   readonly sessionId: string;
   /** Aborted when the call is cancelled or times out. */

@@ -4,6 +4,7 @@
  * Its schema and provider entries are written out here, as `zcp gen` would compile them: the
  * runtime compiles nothing.
  */
+import { HANDLE_ID_PATTERN } from "./brands.js";
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts.js";
 import type { HandleStore } from "./handles/store.js";
 import { canonicalJson, sha12 } from "./hash.js";
@@ -18,7 +19,7 @@ const DESCRIPTION = "Read a handle (#T1) that another tool returned: count its i
 
 const properties = {
   op: { type: "string", description: "count | read (one item, or all) | view (rows) | summary | release", enum: [...OPS] },
-  handle: { type: "string", description: 'Handle id, e.g. "#T1".', pattern: "^#[A-Z][0-9]+$" },
+  handle: { type: "string", description: 'Handle id, e.g. "#T1".', pattern: HANDLE_ID_PATTERN },
   item: { type: "integer", description: "read: 0-based index of one item of a list.", minimum: 0 },
   fields: { type: "array", description: "read: only these fields of the item.", items: { type: "string" } },
   columns: { type: "array", description: "view: only these columns.", items: { type: "string" } },
@@ -76,7 +77,7 @@ const base = {
   planner: "TOOL @zh zcp.handle(op:count|read|view|summary|release, handle:h, item:int?, fields:str[]?, columns:str[]?, offset:int?, limit:int?) -> scalar",
   call: { kind: "object", context: null },
   dates: [],
-  source: { file: "@zcp/runtime", line: 0, export: "handleTool" },
+  source: { file: "@zcp/runtime", export: "handleTool" },
 } satisfies Omit<ToolDefinition, "hash">;
 
 const { source: _source, ...hashed } = base;

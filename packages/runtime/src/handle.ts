@@ -1,3 +1,5 @@
+import type { HANDLE_BRAND } from "./brands.js";
+
 /**
  * A handle reference parameter. The model passes a handle id such as `"#T1"`; before the call,
  * the runtime looks the id up in the caller's session, checks its kind and expiry, and passes
@@ -9,7 +11,7 @@
  */
 export interface Handle<K extends string = string, T = unknown> {
   /** Brand that marks handle parameters for `zcp gen`: the expected kind. */
-  readonly "~zcp.handle": K;
+  readonly [HANDLE_BRAND]: K;
   readonly id: string;
   readonly kind: K;
   readonly value: T;

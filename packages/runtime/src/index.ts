@@ -1,41 +1,28 @@
-export type {
-  CallSignature,
-  JsonSchema,
-  JsonValue,
-  OutputMode,
-  Registry,
-  SourceLocation,
-  ToolDefinition,
-  ToolFlag,
-} from "./registry.js";
-export { REGISTRY_FORMAT_VERSION } from "./registry.js";
+// Node's types: ToolContext and sessions name AbortSignal, which a project without DOM types gets from @types/node.
+/// <reference types="node" preserve="true" />
+/**
+ * `@zcp/runtime`: what an application calls to serve a generated registry. (What generated code
+ * and the generator need is in `@zcp/runtime/codegen`.)
+ */
+export { createRuntime, GeneratedModuleError, Runtime } from "./runtime.js";
+export type { ExposurePolicy, GeneratedModule, RuntimeOptions, SessionOptions } from "./runtime.js";
+export { Session } from "./session.js";
+export type { CallOptions } from "./session.js";
+export { SelectionError, View, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";
+export type { BuiltinTool, Selection } from "./view.js";
 export type { ToolContext } from "./context.js";
 export type { Handle, Integer } from "./handle.js";
-export { canonicalJson, combineToolHashes, sha12 } from "./hash.js";
-export { parsePlannerLine, PlannerSyntaxError } from "./planner.js";
-export type { PlannerLine, PlannerParam } from "./planner.js";
-export type { ValidationResult, Validator, ValidatorTable } from "./validate.js";
-export { ARTIFACT_PROVIDERS, artifactLoader } from "./artifacts.js";
+export type { JsonSchema, JsonValue, OutputMode, Registry, ToolDefinition, ToolFlag } from "./registry.js";
+export { ARTIFACT_PROVIDERS } from "./artifacts.js";
 export type {
   AnthropicTool,
   ArtifactEntries,
-  ArtifactLoader,
   ArtifactProvider,
-  ArtifactSet,
   GeminiFunctionDeclaration,
   McpTool,
   OpenAIChatTool,
   OpenAIResponsesTool,
 } from "./artifacts.js";
-export { reviveDates } from "./dispatch.js";
-export type { DispatchTable, Dispatcher, ToolArguments } from "./dispatch.js";
-export { FORMAT_CHECKERS, isDate, isDateTime, isDuration, isEmail, isHostname, isIpv4, isIpv6, isTime, isUri, isUuid } from "./formats.js";
-export { createRuntime, Runtime } from "./runtime.js";
-export type { ExposurePolicy, GeneratedModule, RuntimeOptions, SessionOptions } from "./runtime.js";
-export { Session } from "./session.js";
-export type { CallOptions } from "./session.js";
-export { applySelection, SelectionError, View, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";
-export type { BuiltinTool, Selection } from "./view.js";
 export { handleTool } from "./handle-tool.js";
 export { defaultSummary, withSummary } from "./summary.js";
 export type { Summarized } from "./summary.js";

@@ -33,10 +33,12 @@ export type CallSignature =
   | { readonly kind: "positional"; readonly params: readonly string[]; readonly context: number | null }
   | { readonly kind: "object"; readonly context: number | null };
 
-/** Where a tool is declared: path relative to the config folder (posix), 1-based line, export name. */
+/**
+ * Where a tool is declared: its file, relative to the config folder (posix), and the name it is
+ * exported under. No line number: moving a tool within its file changes no generated output.
+ */
 export interface SourceLocation {
   readonly file: string;
-  readonly line: number;
   readonly export: string;
 }
 

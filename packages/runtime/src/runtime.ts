@@ -6,7 +6,7 @@ import type { ArtifactLoader } from "./artifacts.js";
 import type { DispatchTable } from "./dispatch.js";
 import { HandleStore, type HandleStoreOptions } from "./handles/store.js";
 import { handleTool } from "./handle-tool.js";
-import type { Registry, ToolDefinition } from "./registry.js";
+import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "./registry.js";
 import { Session } from "./session.js";
 import type { ValidatorTable } from "./validate.js";
 import { applySelection, type Selection } from "./view.js";
@@ -63,6 +63,7 @@ export class Runtime {
     readonly generated: GeneratedModule,
     readonly options: RuntimeOptions = {},
   ) {
+    checkGenerated(generated);
     this.registry = generated.registry;
     this.handles = options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
     const names = new Map<string, ToolDefinition>();
@@ -93,4 +94,31 @@ export class Runtime {
 
 export function createRuntime(generated: GeneratedModule, options?: RuntimeOptions): Runtime {
   return new Runtime(generated, options);
+}
+
+/**
+ * Thrown by `createRuntime` for a generated module that cannot be served: not one at all, one
+ * written by an incompatible `zcp gen`, or files of different runs mixed together. Start-up is
+ * where this must surface, never a client's first request.
+ */
+export class GeneratedModuleError extends Error {
+  override name = "GeneratedModuleError";
+}
+
+function checkGenerated(generated: GeneratedModule): void {
+  const { registry, validators, dispatch, artifacts } = (generated ?? {}) as Partial<GeneratedModule>;
+  if (!registry || !Array.isArray(registry.tools) || !validators || !dispatch || typeof artifacts?.load !== "function") {
+    throw new GeneratedModuleError("not a generated module: pass the default export of the zcp.gen/index.js that zcp gen wrote");
+  }
+  if (registry.version !== REGISTRY_FORMAT_VERSION) {
+    throw new GeneratedModuleError(`the generated module has registry format ${registry.version}; this @zcp/runtime reads format ${REGISTRY_FORMAT_VERSION}: run zcp gen with a matching @zcp/gen`);
+  }
+  if (artifacts.hash !== registry.hash) {
+    throw new GeneratedModuleError(`artifacts.ts was generated for registry ${artifacts.hash}, registry.ts is ${registry.hash}: the generated files come from different runs, run zcp gen`);
+  }
+  for (const tool of registry.tools) {
+    if (typeof validators[tool.id] !== "function" || typeof dispatch[tool.id] !== "function") {
+      throw new GeneratedModuleError(`tool ${tool.alias} (${tool.id}) has no ${typeof validators[tool.id] !== "function" ? "validator" : "dispatcher"}: the generated files come from different runs, run zcp gen`);
+    }
+  }
 }

@@ -4,6 +4,7 @@
  * an abort signal and a time limit) → shape the result. Errors are values.
  */
 import { randomUUID } from "node:crypto";
+import { CONTEXT_BRAND, HANDLE_BRAND } from "./brands.js";
 import type { ToolContext } from "./context.js";
 import type { Handle } from "./handle.js";
 import { handleTool, runHandleTool } from "./handle-tool.js";
@@ -82,20 +83,40 @@ export class Session {
     return () => this.listeners.delete(listener);
   }
 
-  /** Calls a tool by alias, id or provider name. Never throws: errors are results. */
-  async call(name: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
-    if (this.closed) return failure("cancelled", "the session is closed");
+  /**
+   * Calls a tool by alias, id or provider name. Never throws: errors are results. The steps
+   * that can finish synchronously do (no promise turn is spent on a step that does not wait),
+   * so a small tool costs little more than its own call.
+   */
+  call(name: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
+    if (this.closed) return Promise.resolve(failure("cancelled", "the session is closed"));
     const tool = this.runtime.tool(name);
-    if (!tool) return failure(`unknown:${name}`, "no tool by that name; list the tools to see what exists");
-    if (!this.exposedView.find(tool.id)) return failure(`forbidden:${tool.alias}`, "the tool is not available in this session");
+    if (!tool) return Promise.resolve(failure(`unknown:${name}`, "no tool by that name; list the tools to see what exists"));
+    if (!this.exposedView.find(tool.id)) return Promise.resolve(failure(`forbidden:${tool.alias}`, "the tool is not available in this session"));
     const limit = this.runtime.options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT;
-    if (this.running >= limit) return failure("busy", `at most ${limit} calls at once in a session; wait for one to finish`);
+    if (this.running >= limit) return Promise.resolve(failure("busy", `at most ${limit} calls at once in a session; wait for one to finish`));
     this.running++;
+    let outcome: CallResult | Promise<CallResult>;
     try {
-      return await this.run(tool, args, options);
-    } finally {
+      outcome = this.run(tool, args, options);
+    } catch (error) {
       this.running--;
+      return Promise.reject(error);
     }
+    if (!isThenable(outcome)) {
+      this.running--;
+      return Promise.resolve(outcome);
+    }
+    return outcome.then(
+      (result) => {
+        this.running--;
+        return result;
+      },
+      (error: unknown) => {
+        this.running--;
+        throw error;
+      },
+    );
   }
 
   /** Ends the session: its handles are dropped, further calls answer `cancelled`. */
@@ -105,7 +126,7 @@ export class Session {
     await this.runtime.handles.dropSession(this.id);
   }
 
-  private async run(tool: ToolDefinition, input: unknown, options: CallOptions): Promise<CallResult> {
+  private run(tool: ToolDefinition, input: unknown, options: CallOptions): CallResult | Promise<CallResult> {
     const args = input ?? {};
     if (typeof args !== "object" || Array.isArray(args)) return failure("invalid:$", "arguments must be an object of named parameters");
     if (tool === handleTool.definition) return runHandleTool(this.runtime.handles, this.id, args as { [name: string]: unknown });
@@ -120,15 +141,25 @@ export class Session {
     if (!validator) return failure(`unknown:${tool.alias}`, "the tool has no validator; regenerate the registry");
     const checked = validateDroppingStrictNulls(validator, merged);
     if (!checked.ok) return failure(checked.error, checked.hint);
-    if (tool.flags.includes("approval")) {
-      const approve = this.runtime.options.approve;
-      if (!approve || !(await approve(tool, checked.value as { [name: string]: unknown }, this))) {
-        return failure("approval_required", "this tool needs a person's approval before it runs");
-      }
-    }
-    const resolved = await this.resolveHandles(tool, checked.value as { [name: string]: unknown });
-    if ("error" in resolved) return resolved.error;
-    const outcome = await this.dispatch(tool, resolved.args, options);
+    const valid = checked.value as { [name: string]: unknown };
+    if (tool.flags.includes("approval")) return this.approved(tool, valid).then((yes) => (yes ? this.withHandles(tool, valid, options) : failure("approval_required", "this tool needs a person's approval before it runs")));
+    return this.withHandles(tool, valid, options);
+  }
+
+  private async approved(tool: ToolDefinition, args: { [name: string]: unknown }): Promise<boolean> {
+    const approve = this.runtime.options.approve;
+    return approve !== undefined && (await approve(tool, args, this));
+  }
+
+  /** Resolves the handle arguments (when the tool takes any), then executes. */
+  private withHandles(tool: ToolDefinition, args: { [name: string]: unknown }, options: CallOptions): CallResult | Promise<CallResult> {
+    if (Object.keys(tool.handleParams).length === 0) return this.execute(tool, args, options);
+    return this.resolveHandles(tool, args).then((resolved) => ("error" in resolved ? resolved.error : this.execute(tool, resolved.args, options)));
+  }
+
+  private execute(tool: ToolDefinition, args: { [name: string]: unknown }, options: CallOptions): CallResult | Promise<CallResult> {
+    const outcome = this.dispatch(tool, args, options);
+    if (isThenable(outcome)) return outcome.then((done) => ("error" in done ? done : this.shape(tool, done.value)));
     if ("error" in outcome) return outcome;
     return this.shape(tool, outcome.value);
   }
@@ -136,7 +167,6 @@ export class Session {
   /** Replaces handle ids by the `Handle`s they name, in this session, of the right kind. */
   private async resolveHandles(tool: ToolDefinition, args: { [name: string]: unknown }): Promise<{ args: { [name: string]: unknown } } | { error: CallError }> {
     const names = Object.keys(tool.handleParams);
-    if (names.length === 0) return { args };
     const out = { ...args };
     for (const name of names) {
       const id = args[name];
@@ -144,7 +174,7 @@ export class Session {
       const kind = tool.handleParams[name]!;
       const found = await this.runtime.handles.get(this.id, id, kind === "*" ? undefined : kind);
       if (isFailure(found)) return { error: found };
-      out[name] = { "~zcp.handle": found.kind, id: found.id, kind: found.kind, value: found.value } satisfies Handle;
+      out[name] = { [HANDLE_BRAND]: found.kind, id: found.id, kind: found.kind, value: found.value } satisfies Handle;
     }
     return { args: out };
   }
@@ -198,7 +228,7 @@ export class Session {
 
   private context(signal: AbortSignal, options: CallOptions): ToolContext {
     return {
-      "~zcp.context": true,
+      [CONTEXT_BRAND]: true,
       sessionId: this.id,
       signal,
       progress: (done, total, message) => options.onProgress?.(done, total, message),
@@ -207,7 +237,7 @@ export class Session {
   }
 
   /** Inline, handle, or inline when small: by the tool's output mode. */
-  private async shape(tool: ToolDefinition, returned: unknown): Promise<CallResult> {
+  private shape(tool: ToolDefinition, returned: unknown): CallResult | Promise<CallResult> {
     const { value, summary } = unwrapSummary(returned);
     let json: string | undefined;
     try {
@@ -222,6 +252,10 @@ export class Session {
     const inline = tool.outputMode === "scalar" || (tool.outputMode === "auto" && Buffer.byteLength(json) <= (this.runtime.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES));
     // Inline values go out as plain JSON data (Dates as strings, no undefined); the store keeps its own JSON.
     if (inline) return { ok: true, value: JSON.parse(json) as JsonValue };
+    return this.store(tool, value, summary);
+  }
+
+  private async store(tool: ToolDefinition, value: unknown, summary: string | null): Promise<CallResult> {
     const handle = await this.runtime.handles.create(this.id, tool.handleKind, value, summary ?? defaultSummary(value));
     if (isFailure(handle)) return handle;
     const meta: HandleMeta = { kind: handle.kind, size: handle.size, ttl: this.runtime.handles.ttlText(), ...(handle.count !== undefined ? { count: handle.count } : {}) };
@@ -306,7 +340,7 @@ function withoutNullAt(value: unknown, steps: (string | number)[] | null): unkno
 
 /** What a dispatcher gets for a tool that takes no context: it cannot be read. */
 const IDLE_CONTEXT: ToolContext = Object.freeze({
-  "~zcp.context": true as const,
+  [CONTEXT_BRAND]: true as const,
   sessionId: "",
   signal: new AbortController().signal,
   progress: () => {},

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePlannerLine, PlannerSyntaxError } from "../src/planner.js";
+import { parsePlannerLine, PlannerSyntaxError } from "@zcp/runtime/codegen";
 
 describe("parsePlannerLine", () => {
   it("reads names, types, optionality, defaults, mode, kind and deprecation", () => {

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import kitchen from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
-import { combineToolHashes, createRuntime, reviveDates, withSummary, type DispatchTable, type GeneratedModule } from "../src/index.js";
+import { createRuntime, withSummary, type GeneratedModule } from "../src/index.js";
+import { combineToolHashes, reviveDates, type DispatchTable } from "@zcp/runtime/codegen";
 
 const idOf = (generated: GeneratedModule, alias: string) => generated.registry.tools.find((tool) => tool.alias === alias)!.id;
 

@@ -1,3 +1,5 @@
+// Node's types: the declarations of the transports name node:http, node:stream and NodeJS types.
+/// <reference types="node" preserve="true" />
 export { createMcpServer, handleUri, parseHandleUri, ProtocolError, HANDLE_URI_PREFIX, HANDLE_URI_TEMPLATE, RESOURCE_NOT_FOUND } from "./mcp.js";
 export type { McpServerOptions, ZcpMcpServer } from "./mcp.js";
 export { serveStdio } from "./stdio.js";

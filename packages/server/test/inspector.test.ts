@@ -11,7 +11,7 @@ import { WEATHER_TOOLS } from "./checks.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const INSPECTOR = fileURLToPath(new URL("../node_modules/@modelcontextprotocol/inspector/cli/build/cli.js", import.meta.url));
-const SERVE = [process.execPath, fileURLToPath(new URL("../bin/zcp-serve.js", import.meta.url)), "--registry", "fixtures/weather/src/zcp.gen/index.ts"];
+const SERVE = [process.execPath, "--import", "tsx", fileURLToPath(new URL("../dist/bin/zcp-serve.js", import.meta.url)), "--registry", "fixtures/weather/src/zcp.gen/index.ts"];
 
 async function inspect(...args: string[]): Promise<unknown> {
   const { stdout } = await promisify(execFile)(process.execPath, [INSPECTOR, "--cli", ...SERVE, ...args], { cwd: ROOT, timeout: 30_000 });

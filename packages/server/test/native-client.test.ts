@@ -10,7 +10,7 @@ import { createRuntime } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import type { ToolArgs, ToolResults } from "../../../fixtures/kitchen-sink/src/zcp.gen/types.js";
-import { connectHttp, connectStdio, ZcpRpcError, type ZcpClient } from "../src/client/index.js";
+import { connectHttp, connectStdio, ZcpRpcError, type ZcpClient } from "@zcp/client";
 import { createNativeHttpHandler, type NativeHttpHandler } from "../src/index.js";
 
 type Client = ZcpClient<ToolArgs, ToolResults>;

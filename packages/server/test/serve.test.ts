@@ -7,10 +7,11 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { connectHttp, connectStdio } from "../src/client/index.js";
+import { connectHttp, connectStdio } from "@zcp/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ResourceLink } from "@modelcontextprotocol/sdk/types.js";
-import { createRuntime, type Dispatcher } from "@zcp/runtime";
+import { createRuntime } from "@zcp/runtime";
+import { type Dispatcher } from "@zcp/runtime/codegen";
 import { afterEach, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
@@ -18,7 +19,9 @@ import { createHttpServer, type McpHttpServer } from "../src/http.js";
 import { call, expectRpcError, text, WEATHER_TOOLS } from "./checks.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const BIN = fileURLToPath(new URL("../bin/zcp-serve.js", import.meta.url));
+/** The built bin, under tsx because the fixture registries it serves are TypeScript (compiled registries are the user-path test's). */
+const BIN = fileURLToPath(new URL("../dist/bin/zcp-serve.js", import.meta.url));
+const TSX = ["--import", "tsx"];
 const WEATHER = "fixtures/weather/src/zcp.gen/index.ts";
 const KITCHEN_SINK = "fixtures/kitchen-sink/src/zcp.gen/index.ts";
 const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
@@ -32,7 +35,7 @@ afterEach(async () => {
 /** Runs the bin to its end; resolves with its exit code and output. */
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...TSX, BIN, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -50,7 +53,7 @@ interface HttpChild {
 
 /** Starts `zcp-serve --transport http --port 0 ...` and reads the URL it prints on stderr. */
 async function startHttp(args: string[]): Promise<HttpChild> {
-  const child = spawn(process.execPath, [BIN, "--transport", "http", "--port", "0", ...args], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...TSX, BIN, "--transport", "http", "--port", "0", ...args], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = await new Promise<URL>((resolve, reject) => {
@@ -101,7 +104,7 @@ describe("zcp-serve: usage", () => {
 describe("zcp-serve over stdio", () => {
   it("serves the weather fixture to the SDK client: list and call", async () => {
     const client = new Client({ name: "zcp-serve-test", version: "0" });
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "--registry", WEATHER, "--name", "zcp-weather"], cwd: ROOT, stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [...TSX, BIN, "--registry", WEATHER, "--name", "zcp-weather"], cwd: ROOT, stderr: "pipe" });
     await client.connect(transport);
     cleanup.push(() => client.close());
     expect(client.getServerVersion()?.name).toBe("zcp-weather");
@@ -113,7 +116,7 @@ describe("zcp-serve over stdio", () => {
   });
 
   it("stops on SIGTERM: the answers sent, the session closed, exit code 0", async () => {
-    const child = spawn(process.execPath, [BIN, "--registry", WEATHER], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...TSX, BIN, "--registry", WEATHER], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     let stdout = "";
     let stderr = "";
@@ -270,7 +273,7 @@ describe("MCP over HTTP under load", () => {
 
 describe("zcp-serve: the native surface", () => {
   it("serves native ZCP on stdio", async () => {
-    const client = connectStdio(process.execPath, [BIN, "--registry", WEATHER, "--surface", "native"], { cwd: ROOT, stderr: "ignore" });
+    const client = connectStdio(process.execPath, [...TSX, BIN, "--registry", WEATHER, "--surface", "native"], { cwd: ROOT, stderr: "ignore" });
     cleanup.push(() => client.close());
     expect((await client.initialize()).protocolVersion).toBe("zcp/1");
     const listing = await client.listTools();

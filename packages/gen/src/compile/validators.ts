@@ -1,14 +1,15 @@
 /**
  * compile: the generated validators (`validators.ts`). Each tool's input schema becomes one
- * specialised function, `validate_<id>(input)`, that checks the arguments with plain code (no
+ * specialised function, `validate_<name>(input)` (the tool's name part, `toolNames`:
+ * `validate_weather_get_current`), that checks the arguments with plain code (no
  * schema is read at run time) and returns the value to call the tool with or the first error
  * (the `ValidationResult` contract of `@zcp/runtime`). Recursive types (`$defs`) become one
- * function each (`validate_<id>$Name`); a named object type (an interface: a schema with a
+ * function each (`validate_<name>$Name`); a named object type (an interface: a schema with a
  * `title`) becomes one function shared by all its uses, named after its title and a hash of its
  * schema (`check$Address$1a2b3c4d`), so that a type used by many tools is generated once;
- * schemas nested deeper than a few levels move to functions of their own (`validate_<id>$1`),
- * so that lines stay short. A tool's code depends on its definition only: `ValidatorCache`
- * keeps it between watch runs.
+ * schemas nested deeper than a few levels move to functions of their own (`validate_<name>$1`),
+ * so that lines stay short. A tool's code depends on its definition and name only:
+ * `ValidatorCache` keeps it between watch runs.
  *
  * Semantics are JSON Schema 2020-12's for the keywords that extract emits, plus two documented
  * coercions: a string holding a JSON number becomes that number where the schema allows a
@@ -25,9 +26,10 @@
  * prettier's rule for breaking it.
  */
 import { createHash } from "node:crypto";
-import type { JsonValue, ToolDefinition } from "@zcp/runtime";
+import type { JsonValue, ToolDefinition } from "@zcp/runtime/codegen";
 import { Identifier, PRINT_WIDTH, printStatement, printString, width } from "../emit/print.js";
-import { tsFile } from "../emit/ts-file.js";
+import { toolNames } from "../emit/names.js";
+import { tsFile, type EmitContext } from "../emit/ts-file.js";
 
 /** The file `validatorsFile` renders, in the output folder. */
 export const VALIDATORS_FILE = "validators.ts";
@@ -92,7 +94,7 @@ const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
  * compiled again.
  */
 export class ValidatorCache {
-  readonly tools = new WeakMap<ToolDefinition, Compiled>();
+  readonly tools = new WeakMap<ToolDefinition, Compiled & { readonly name: string }>();
   shared = new Map<string, Compiled>();
 }
 
@@ -101,11 +103,13 @@ export class ValidatorCache {
  * tool (with its `$defs` and outlined functions), the functions of named object types (shared by
  * every use), the `validators` table by tool id, and the helpers the code uses.
  */
-export function validatorsFile(tools: readonly ToolDefinition[], cache = new ValidatorCache()): string {
+export function validatorsFile(context: EmitContext, tools: readonly ToolDefinition[], cache = new ValidatorCache()): string {
+  const names = toolNames(tools);
   const units: Compiled[] = [];
   for (const tool of tools) {
+    const name = `validate_${names.get(tool)!}`;
     let compiled = cache.tools.get(tool);
-    if (compiled === undefined) cache.tools.set(tool, (compiled = compileTool(tool)));
+    if (compiled?.name !== name) cache.tools.set(tool, (compiled = { ...compileTool(tool, name), name }));
     units.push(compiled);
   }
   const shared = new Map<string, Compiled>();
@@ -129,7 +133,7 @@ export function validatorsFile(tools: readonly ToolDefinition[], cache = new Val
     for (const [name, source] of compiled.patterns) patterns.set(name, source);
   }
   const table: { [id: string]: Identifier } = {};
-  for (const tool of tools) table[tool.id] = new Identifier(`validate_${tool.id}`);
+  for (const tool of tools) table[tool.id] = new Identifier(`validate_${names.get(tool)!}`);
 
   const statements = [printImport("import type", tools.length > 0 ? ["ValidationResult", "ValidatorTable"] : ["ValidatorTable"])];
   if (formats.size > 0) statements[0] += printImport("import", [...formats].sort());
@@ -142,7 +146,7 @@ export function validatorsFile(tools: readonly ToolDefinition[], cache = new Val
   for (const name of [...shared.keys()].sort()) statements.push(shared.get(name)!.text);
   statements.push(printStatement("export const validators: ValidatorTable = ", table));
   for (const helper of HELPERS) if (helpers.has(helper.name)) statements.push(helper.text);
-  return tsFile(statements);
+  return tsFile(context, statements);
 }
 
 /** What compiling a tool or a shared type produced, and what it needs from the file. */
@@ -196,23 +200,31 @@ function compiled(state: Unit, functions: string[]): Compiled {
 }
 
 /**
- * A tool's validator, `validate_<id>`, then a function per `$defs` entry (`validate_<id>$Name`),
- * then its outlined functions (`validate_<id>$1`...). Tool ids and `$defs` names have no `$`.
+ * A tool's validator, `fn` (`validate_<name>`), then a function per `$defs` entry
+ * (`validate_<name>$Name`), then its outlined functions (`validate_<name>$1`...). Tool names and
+ * `$defs` names have no `$`.
  */
-function compileTool(tool: ToolDefinition): Compiled {
+function compileTool(tool: ToolDefinition, fn: string): Compiled {
   const root = tool.inputSchema as Schema;
-  const state = unit(`validate_${tool.id}`, tool.alias);
+  const state = unit(fn, tool.alias);
   if (isSchema(root.$defs)) {
-    for (const name in root.$defs) state.defs.set(name, { fn: `validate_${tool.id}$${name}`, schema: root.$defs[name]!, coerces: false });
+    for (const name in root.$defs) state.defs.set(name, { fn: `${fn}$${name}`, schema: root.$defs[name]!, coerces: false });
   }
   settleDefCoercion(state);
   const main = new Writer(state);
   const result = node(main, root, "input", ROOT, RETURN, { root: true });
   main.line(`return { ok: true, value: ${result} };`);
-  const functions = [`/** ${comment(tool.alias)} */\nfunction validate_${tool.id}(input: unknown): ValidationResult {\n${main.text()}}\n`];
+  const functions = [`${validatorHead(tool, fn)}\n${main.text()}}\n`];
   for (const [name, def] of state.defs) functions.push(pathFunction(state, def.fn, def.schema, `${tool.alias}: $defs/${name}`));
   outlinedFunctions(state, functions);
   return compiled(state, functions);
+}
+
+/** A tool validator's doc comment (its alias) and signature, broken as prettier breaks it when too long. */
+function validatorHead(tool: ToolDefinition, fn: string): string {
+  const flat = `function ${fn}(input: unknown): ValidationResult {`;
+  const head = width(flat) <= PRINT_WIDTH ? flat : `function ${fn}(\n  input: unknown,\n): ValidationResult {`;
+  return `/** ${comment(tool.alias)} */\n${head}`;
 }
 
 /** The function of a named object type, used wherever the type occurs, and its outlined ones. */
@@ -386,9 +398,9 @@ function assignment(prefix: string, value: string): string {
 }
 
 function printImport(keyword: string, names: readonly string[]): string {
-  const flat = `${keyword} { ${names.join(", ")} } from "@zcp/runtime";\n`;
+  const flat = `${keyword} { ${names.join(", ")} } from "@zcp/runtime/codegen";\n`;
   if (width(flat) - 1 <= PRINT_WIDTH) return flat;
-  return `${keyword} {\n${names.map((name) => `  ${name},\n`).join("")}} from "@zcp/runtime";\n`;
+  return `${keyword} {\n${names.map((name) => `  ${name},\n`).join("")}} from "@zcp/runtime/codegen";\n`;
 }
 
 /** Text safe inside a one-line block comment. */

@@ -6,30 +6,42 @@
  * before it dispatches; `Date` parameters are revived from their ISO strings here.
  */
 import path from "node:path";
-import type { ToolDefinition } from "@zcp/runtime";
+import type { ToolDefinition } from "@zcp/runtime/codegen";
 import { relativePath } from "../diagnostics.js";
-import { tsFile } from "./ts-file.js";
+import { moduleNames, toolNames } from "./names.js";
+import { tsFile, type EmitContext } from "./ts-file.js";
 import { Identifier, PRINT_WIDTH, printStatement, printString } from "./print.js";
 import { comment } from "./registry.js";
 
-/** `root` is the config folder (tool sources are relative to it), `outDir` where the file goes. */
-export function dispatchFile(tools: readonly ToolDefinition[], root: string, outDir: string): string {
-  const modules = [...new Set(tools.map((tool) => tool.source.file))].sort();
-  const alias = new Map(modules.map((file, index) => [file, `m${index}`]));
-  const imports = modules.map((file) => `import * as ${alias.get(file)} from ${printString(importPath(root, outDir, file))};`).join("\n");
+/** Names the file declares besides the tools' functions and the module namespaces. */
+const FIXED_NAMES = ["DispatchTable", "ToolArguments", "ToolContext", "reviveDates", "dispatch", "Parameters", "args", "_args", "context", "_context"];
+
+/**
+ * `root` is the config folder (tool sources are relative to it), `outDir` where the file goes.
+ * Each tool's function is `call_<tool name>` (see `toolNames`), each module's namespace is named
+ * after its file (see `moduleNames`).
+ */
+export function dispatchFile(context: EmitContext, tools: readonly ToolDefinition[], root: string, outDir: string): string {
+  const functions = new Map([...toolNames(tools)].map(([tool, name]) => [tool, `call_${name}`]));
+  const modules = moduleNames(
+    tools.map((tool) => tool.source.file),
+    new Set([...FIXED_NAMES, ...functions.values()]),
+  );
+  const files = [...modules.keys()].sort();
+  const imports = files.map((file) => `import * as ${modules.get(file)!} from ${printString(importPath(root, outDir, file))};`).join("\n");
   const header = [
-    `import type { DispatchTable, ToolArguments, ToolContext } from "@zcp/runtime";`,
-    ...(tools.some((tool) => tool.dates.length > 0) ? [`import { reviveDates } from "@zcp/runtime";`] : []),
+    `import type { DispatchTable, ToolArguments, ToolContext } from "@zcp/runtime/codegen";`,
+    ...(tools.some((tool) => tool.dates.length > 0) ? [`import { reviveDates } from "@zcp/runtime/codegen";`] : []),
     imports,
   ].filter(Boolean);
-  return tsFile([
+  return tsFile(context, [
     `${header.join("\n")}\n`,
-    ...tools.map((tool) => dispatcher(tool, alias.get(tool.source.file)!)),
-    printStatement("export const dispatch: DispatchTable = ", Object.fromEntries(tools.map((tool) => [tool.id, new Identifier(functionName(tool))]))),
+    ...tools.map((tool) => dispatcher(tool, functions.get(tool)!, modules.get(tool.source.file)!)),
+    printStatement("export const dispatch: DispatchTable = ", Object.fromEntries(tools.map((tool) => [tool.id, new Identifier(functions.get(tool)!)]))),
   ]);
 }
 
-function dispatcher(tool: ToolDefinition, module: string): string {
+function dispatcher(tool: ToolDefinition, name: string, module: string): string {
   const fn = `${module}.${tool.source.export}`;
   const typed = (value: string, index: number) => `${value} as Parameters<typeof ${fn}>[${index}]`;
   const args: string[] = [];
@@ -39,27 +51,37 @@ function dispatcher(tool: ToolDefinition, module: string): string {
     const value = tool.dates.length > 0 ? `reviveDates(args, ${datesList(tool.dates)})` : "args as unknown";
     args.push(typed(value, tool.call.context === 0 ? 1 : 0));
   } else {
-    tool.call.params.forEach((name, index) => {
+    tool.call.params.forEach((param, index) => {
       const position = tool.call.context !== null && index >= tool.call.context ? index + 1 : index;
-      const own = tool.dates.filter((date) => date === name || date.startsWith(`${name}.`)).map((date) => date.slice(name.length + 1));
-      const value = own.length > 0 ? `reviveDates(args.${name}, ${datesList(own)})` : `args.${name}`;
+      const own = tool.dates.filter((date) => date === param || date.startsWith(`${param}.`)).map((date) => date.slice(param.length + 1));
+      // Bracket access: `ToolArguments` is an index signature (noPropertyAccessFromIndexSignature).
+      const arg = `args[${printString(param)}]`;
+      const value = own.length > 0 ? `reviveDates(${arg}, ${datesList(own)})` : arg;
       args.push(typed(value, position));
     });
   }
   if (tool.call.context !== null) args.splice(tool.call.context, 0, "context");
   const usesContext = tool.call.context !== null;
-  const signature = `function ${functionName(tool)}(args: ToolArguments, ${usesContext ? "" : "_"}context: ToolContext): unknown {`;
+  // A positional tool without parameters reads no arguments (noUnusedParameters).
+  const usesArgs = tool.call.kind === "object" || tool.call.params.length > 0;
+  const params = [`${usesArgs ? "" : "_"}args: ToolArguments`, `${usesContext ? "" : "_"}context: ToolContext`];
+  const flatSignature = `function ${name}(${params.join(", ")}): unknown {`;
+  const signature = flatSignature.length <= PRINT_WIDTH ? flatSignature : `function ${name}(\n${params.map((param) => `  ${param},`).join("\n")}\n): unknown {`;
   const flat = `  return ${fn}(${args.join(", ")});`;
-  const body = flat.length <= PRINT_WIDTH ? flat : `  return ${fn}(\n${args.map((arg) => `    ${arg},`).join("\n")}\n  );`;
+  const body = flat.length <= PRINT_WIDTH ? flat : `  return ${fn}(\n${args.map(brokenArgument).join("\n")}\n  );`;
   return `/** ${comment(tool.alias)} */\n${signature}\n${body}\n}\n`;
+}
+
+/** An argument on a line of its own; a cast too long for it breaks inside `Parameters<...>`, as prettier does. */
+function brokenArgument(arg: string): string {
+  const line = `    ${arg},`;
+  const cast = /^(.*) as Parameters<(typeof .*)>(\[\d+\])$/.exec(arg);
+  if (line.length <= PRINT_WIDTH || !cast) return line;
+  return `    ${cast[1]} as Parameters<\n      ${cast[2]}\n    >${cast[3]},`;
 }
 
 function datesList(paths: readonly string[]): string {
   return `[${paths.map((p) => printString(p)).join(", ")}]`;
-}
-
-function functionName(tool: ToolDefinition): string {
-  return `call_${tool.id}`;
 }
 
 /** The ESM import specifier of a tool's source file, from the output folder. */

@@ -3,12 +3,13 @@
  * `registry.json` is the manifest, listing every other file this run generated so that the
  * next run can remove what it no longer generates.
  */
-import { ARTIFACT_PROVIDERS, type Registry, type ToolDefinition } from "@zcp/runtime";
+import { ARTIFACT_PROVIDERS, type Registry, type ToolDefinition } from "@zcp/runtime/codegen";
 import type { ArtifactSets } from "../compile/providers/index.js";
 import { dispatchFile } from "./dispatch.js";
 import { registryFile } from "./registry.js";
 import { JsonTexts } from "./json.js";
-import { tsFile } from "./ts-file.js";
+import { printStatement, printString } from "./print.js";
+import { emitContext, tsFile, type EmitContext } from "./ts-file.js";
 import { VALIDATORS_FILE, validatorsFile, type ValidatorCache } from "../compile/validators.js";
 import { typesFile } from "./types.js";
 
@@ -30,6 +31,8 @@ export interface EmitInput {
   readonly validators: ValidatorCache;
   /** JSON texts of unchanged definitions and entries (kept by the caller between watch runs). */
   readonly json: JsonTexts;
+  /** The configuration file (absolute; line 2 of every TS file names it relative to its folder). */
+  readonly configFile: string;
   /** The config folder (tool sources are relative to it) and the output folder. */
   readonly root: string;
   readonly outDir: string;
@@ -39,14 +42,15 @@ export interface EmitInput {
   readonly statementOf: (tool: ToolDefinition) => string;
 }
 
-export function emitFiles({ root, outDir, registry, artifacts, statementOf, validators, json }: EmitInput): GeneratedFile[] {
+export function emitFiles({ configFile, root, outDir, registry, artifacts, statementOf, validators, json }: EmitInput): GeneratedFile[] {
+  const context = emitContext(configFile);
   const files: GeneratedFile[] = [
-    { path: "index.ts", content: INDEX_MODULE },
-    { path: VALIDATORS_FILE, content: validatorsFile(registry.tools, validators) },
-    { path: "registry.ts", content: registryFile(registry, statementOf) },
-    { path: "dispatch.ts", content: dispatchFile(registry.tools, root, outDir) },
-    { path: "types.ts", content: typesFile(registry.tools) },
-    { path: "artifacts.ts", content: ARTIFACTS_MODULE },
+    { path: "index.ts", content: indexModule(context) },
+    { path: VALIDATORS_FILE, content: validatorsFile(context, registry.tools, validators) },
+    { path: "registry.ts", content: registryFile(context, registry, statementOf) },
+    { path: "dispatch.ts", content: dispatchFile(context, registry.tools, root, outDir) },
+    { path: "types.ts", content: typesFile(context, registry.tools) },
+    { path: "artifacts.ts", content: artifactsFile(context, registry.hash, artifacts) },
     ...ARTIFACT_PROVIDERS.map((provider) => ({ path: `artifacts/${provider}.json`, content: `${json.object(artifacts[provider])}\n` })),
   ];
   return [...files, { path: MANIFEST, content: manifestText(registry, files, json) }].sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -62,21 +66,33 @@ function manifestText(registry: Registry, files: readonly GeneratedFile[], json:
   return `{\n${fields.join(",\n")}\n}\n`;
 }
 
-const ARTIFACTS_MODULE = tsFile([
-  `import { artifactLoader } from "@zcp/runtime";\n`,
-  `/** Provider artifacts (artifacts/<provider>.json), each read on first use. */\nexport const artifacts = artifactLoader(new URL("./artifacts/", import.meta.url));\n`,
-]);
+/**
+ * `artifacts.ts`: every provider's set as compact JSON text, so that the artifacts travel with
+ * the code through any compiler and bundler (nothing is read from disk at run time) and a set is
+ * parsed only when a provider is first asked for. The `artifacts/*.json` files hold the same
+ * sets for consumers that do not run TypeScript.
+ */
+function artifactsFile(context: EmitContext, hash: string, artifacts: ArtifactSets): string {
+  const texts = Object.fromEntries(ARTIFACT_PROVIDERS.map((provider) => [provider, JSON.stringify(artifacts[provider])]));
+  return tsFile(context, [
+    `import { artifactLoader, type ArtifactTexts } from "@zcp/runtime/codegen";\n`,
+    printStatement("const texts: ArtifactTexts = ", texts),
+    `/** Provider artifacts of registry ${hash}, each set parsed on first use. */\nexport const artifacts = artifactLoader(${printString(hash)}, texts);\n`,
+  ]);
+}
 
 /** The generated module as one value, for `createRuntime(generated)`. */
-const INDEX_MODULE = tsFile([
-  [
-    `import type { GeneratedModule } from "@zcp/runtime";`,
-    `import { artifacts } from "./artifacts.js";`,
-    `import { dispatch } from "./dispatch.js";`,
-    `import { registry } from "./registry.js";`,
-    `import { validators } from "./validators.js";`,
-    "",
-  ].join("\n"),
-  `/** Everything \`createRuntime\` needs: the registry, validators, dispatch table and artifacts. */\nexport const generated: GeneratedModule = { registry, validators, dispatch, artifacts };\n`,
-  "export default generated;\n",
-]);
+function indexModule(context: EmitContext): string {
+  return tsFile(context, [
+    [
+      `import type { GeneratedModule } from "@zcp/runtime/codegen";`,
+      `import { artifacts } from "./artifacts.js";`,
+      `import { dispatch } from "./dispatch.js";`,
+      `import { registry } from "./registry.js";`,
+      `import { validators } from "./validators.js";`,
+      "",
+    ].join("\n"),
+    `/** Everything \`createRuntime\` needs: the registry, validators, dispatch table and artifacts. */\nexport const generated: GeneratedModule = { registry, validators, dispatch, artifacts };\n`,
+    "export default generated;\n",
+  ]);
+}

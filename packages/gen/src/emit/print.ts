@@ -12,7 +12,7 @@
  * - Strings take double quotes unless they contain more double than single quotes.
  * - Keys are bare when they are identifier names, else quoted.
  */
-import type { JsonValue } from "@zcp/runtime";
+import type { JsonValue } from "@zcp/runtime/codegen";
 
 export const PRINT_WIDTH = 100;
 const TAB = 2;

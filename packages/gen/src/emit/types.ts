@@ -9,13 +9,13 @@
  * type is a single line of names, literals and unions. Lines are laid out as prettier lays
  * them out (the tests check this); the only construct that wraps is a long union.
  */
-import { canonicalJson, type JsonValue, type ToolDefinition } from "@zcp/runtime";
-import { tsFile } from "./ts-file.js";
+import { canonicalJson, type JsonValue, type ToolDefinition } from "@zcp/runtime/codegen";
+import { tsFile, type EmitContext } from "./ts-file.js";
 import { PRINT_WIDTH, printKey, printString, width } from "./print.js";
 
 type Node = { readonly [keyword: string]: unknown };
 
-export function typesFile(tools: readonly ToolDefinition[]): string {
+export function typesFile(context: EmitContext, tools: readonly ToolDefinition[]): string {
   const printer = new TypePrinter();
   const argsMap: [string, string][] = [];
   const resultMap: [string, string][] = [];
@@ -30,7 +30,7 @@ export function typesFile(tools: readonly ToolDefinition[]): string {
       resultMap.push([tool.alias, "undefined"]);
     }
   }
-  return tsFile([
+  return tsFile(context, [
     ...printer.declarations,
     mapInterface("ToolArgs", "The arguments of each tool, by alias (as sent: handle ids and dates are strings).", argsMap),
     mapInterface("ToolResults", "The result value of each tool, by alias.", resultMap),

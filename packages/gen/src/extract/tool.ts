@@ -3,13 +3,13 @@
  * defaults, handle parameters and call signature.
  */
 import { ts } from "ts-morph";
-import type { CallSignature, JsonValue, OutputMode, ToolFlag } from "@zcp/runtime";
+import { HANDLE_ID_PATTERN, type CallSignature, type JsonValue, type OutputMode, type ToolFlag } from "@zcp/runtime/codegen";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../diagnostics.js";
 import type { ToolDeclaration } from "../scan.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
 import { nodePosition } from "./position.js";
 import { orderKeys, type Schema } from "./schema.js";
-import { HANDLE_PATTERN, SchemaCache, SchemaConverter, faithful, includesUndefined, type ConvertHost } from "./types.js";
+import { SchemaCache, SchemaConverter, faithful, includesUndefined, type ConvertHost } from "./types.js";
 
 /** Everything extract learns about one tool; `model` turns it into a ToolDefinition. */
 export interface ExtractedTool {
@@ -267,7 +267,7 @@ function extractParameters(
       if (special?.kind === "handle") {
         handleParams[name] = special.handleKind;
         const what = special.handleKind === "*" ? "a result" : `a "${special.handleKind}" result`;
-        schema = { type: "string", pattern: HANDLE_PATTERN, description: `Handle id (e.g. "#T1") of ${what}.` };
+        schema = { type: "string", pattern: HANDLE_ID_PATTERN, description: `Handle id (e.g. "#T1") of ${what}.` };
       } else {
         schema = converter.at(name, () => converter.convert(type, faithful(checker, node.type, type) ?? faithful(checker, node.type, valueType), node.type ?? node));
       }

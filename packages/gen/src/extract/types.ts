@@ -6,17 +6,13 @@
  * type of a parameter or property), it is followed, so that union members keep their written
  * order and type aliases contribute their JSDoc; otherwise the checker's resolved type is used.
  */
-import { canonicalJson, type JsonValue } from "@zcp/runtime";
+import { canonicalJson, type JsonValue } from "@zcp/runtime/codegen";
+import { CONTEXT_BRAND, HANDLE_BRAND } from "@zcp/runtime/codegen";
 import { ts } from "ts-morph";
 import type { Code, Severity } from "../diagnostics.js";
 import { applySchemaTags, type Report } from "./annotations.js";
 import { ownDocs, symbolDoc, docText, tagsOf } from "./jsdoc.js";
 import type { Schema } from "./schema.js";
-
-export const HANDLE_BRAND = "~zcp.handle";
-export const CONTEXT_BRAND = "~zcp.context";
-/** What a handle argument looks like on the wire: `#` + kind letter + counter. */
-export const HANDLE_PATTERN = "^#[A-Z][0-9]+$";
 
 export interface ConvertHost {
   readonly checker: ts.TypeChecker;

@@ -26,6 +26,7 @@
  * least recently used of all sessions until the runtime fits `totalMaxBytes`. Each step is O(1)
  * with the memory storage.
  */
+import { HANDLE_ID_PATTERN } from "../brands.js";
 import { Buffer } from "node:buffer";
 import { sha12 } from "../hash.js";
 import type { JsonValue } from "../registry.js";
@@ -61,8 +62,7 @@ export interface ResolvedHandle {
 /** The kind `zcp gen` records for a parameter typed `Handle` without a kind: any kind fits. */
 const ANY_KIND = "*";
 
-/** `#`, one upper-case letter, a counter from 1 (digits capped: anything longer was never issued). */
-const HANDLE_ID = /^#[A-Z][1-9][0-9]{0,15}$/;
+const HANDLE_ID = new RegExp(HANDLE_ID_PATTERN);
 
 export class HandleStore {
   readonly ttlMs: number;

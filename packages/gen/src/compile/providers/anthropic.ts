@@ -5,8 +5,8 @@
  * Optional properties stay optional. An open-ended object keeps its `additionalProperties`
  * schema: dropping it would change what the tool accepts (non-strict tool use takes it).
  */
-import type { JsonSchema } from "@zcp/runtime";
-import { renderType } from "../planner.js";
+import type { JsonSchema } from "@zcp/runtime/codegen";
+import { renderType } from "@zcp/runtime/codegen";
 import { asNode, describeMoved, tupleAsArray, type Node } from "./shared.js";
 
 const FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"]);

@@ -4,8 +4,8 @@
  * declared, nor values of any type: the tool is left out of this target with a diagnostic), no `additionalProperties`,
  * and only the keywords the subset knows; the rest is moved into the description.
  */
-import type { JsonSchema } from "@zcp/runtime";
-import { renderType } from "../planner.js";
+import type { JsonSchema } from "@zcp/runtime/codegen";
+import { renderType } from "@zcp/runtime/codegen";
 import { asNode, describeMoved, Inexpressible, tupleAsArray, typesOf, type Node } from "./shared.js";
 
 const TYPES: Record<string, string> = { string: "STRING", number: "NUMBER", integer: "INTEGER", boolean: "BOOLEAN", array: "ARRAY", object: "OBJECT" };

@@ -5,8 +5,7 @@
  * OpenAI, Anthropic and Gemini entries carry the short description (the first paragraph): it is
  * sent with every request. MCP entries carry the full description, which hosts show to people.
  */
-import path from "node:path";
-import { ARTIFACT_PROVIDERS, type ArtifactEntries, type ArtifactProvider, type ToolDefinition } from "@zcp/runtime";
+import { ARTIFACT_PROVIDERS, type ArtifactEntries, type ArtifactProvider, type ToolDefinition } from "@zcp/runtime/codegen";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../../diagnostics.js";
 import { anthropicInputSchema } from "./anthropic.js";
 import { geminiParameters } from "./gemini.js";
@@ -14,6 +13,7 @@ import { mcpTool } from "./mcp.js";
 import { openaiLimits, openaiParameters } from "./openai.js";
 import { Inexpressible } from "./shared.js";
 import { orderKeys, type Schema } from "../../extract/schema.js";
+import { declarationOf } from "../../model.js";
 
 export type ArtifactSets = { [P in ArtifactProvider]: { [toolId: string]: ArtifactEntries[P] } };
 
@@ -50,7 +50,7 @@ function compileTool(tool: ToolDefinition, root: string): ToolArtifacts {
   const entries: { -readonly [P in ArtifactProvider]?: ArtifactEntries[P] } = {};
   const diagnostics: Diagnostic[] = [];
   const report = (severity: Severity, code: Code, message: string) =>
-    diagnostics.push(diagnostic(severity, code, `${tool.alias}: ${message}`, { file: path.join(root, tool.source.file), line: tool.source.line, column: 1 }));
+    diagnostics.push(diagnostic(severity, code, `${tool.alias}: ${message}`, declarationOf(tool, root)));
   const description = tool.descriptionShort;
 
   const openai = openaiParameters(tool.inputSchema);

@@ -3,7 +3,7 @@
  * recursion); the output schema is listed only for scalar tools whose result is an object (MCP
  * requires `structuredContent` to match it, and a handle result is not the value). Flags become the standard annotations; groups and stages go in `_meta`.
  */
-import type { McpTool, ToolDefinition } from "@zcp/runtime";
+import type { McpTool, ToolDefinition } from "@zcp/runtime/codegen";
 
 export function mcpTool(tool: ToolDefinition): McpTool {
   const annotations: { -readonly [K in keyof NonNullable<McpTool["annotations"]>]: NonNullable<McpTool["annotations"]>[K] } = {};

@@ -6,9 +6,9 @@
  * the published size limits. A schema strict mode cannot express at all (an open-ended object,
  * an `unknown` value) is sent non-strict, as written.
  */
-import type { JsonSchema } from "@zcp/runtime";
+import type { JsonSchema } from "@zcp/runtime/codegen";
 import { asNode, describeMoved, Inexpressible, tupleAsArray, typesOf, type Node } from "./shared.js";
-import { renderType } from "../planner.js";
+import { renderType } from "@zcp/runtime/codegen";
 
 const STRING_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
 const KEEP = {

@@ -2,7 +2,7 @@
  * What the provider compilers share: reading schema nodes, and moving keywords a provider does
  * not accept into the description, so that the model still learns the constraint.
  */
-import type { JsonSchema, JsonValue } from "@zcp/runtime";
+import type { JsonSchema, JsonValue } from "@zcp/runtime/codegen";
 
 export type Node = { [keyword: string]: unknown };
 

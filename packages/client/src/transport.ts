@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { SESSION_HEADER, type RpcResponse } from "../native/protocol.js";
+import { SESSION_HEADER, type RpcResponse } from "./protocol.js";
 
 export interface ClientTransport {
   /** Sends one request (with an id) and resolves to its response. */

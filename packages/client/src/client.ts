@@ -4,7 +4,7 @@
  * errors are results (`{ ok: false, error, hint }`), as the server sends them.
  */
 import type { CallError, CountResult, HandleInfo, HandleMeta, JsonValue, ReadOptions, ReadResult, ViewOptions, ViewResult } from "@zcp/runtime";
-import type { InitializeResult, ListFormat, ListToolsParams, ListToolsResult, RpcErrorObject, RpcResponse, StageResult, ToolListing } from "../native/protocol.js";
+import type { InitializeResult, ListFormat, ListToolsParams, ListToolsResult, RpcErrorObject, RpcResponse, StageResult, ToolListing } from "./protocol.js";
 import { httpTransport, stdioTransport, type ClientTransport, type HttpTransportOptions, type StdioTransportOptions } from "./transport.js";
 
 /** A JSON-RPC error answer. */
@@ -63,7 +63,7 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = {}> {
 
   async initialize(): Promise<InitializeResult> {
     this.#listings.clear();
-    this.#info = await this.request<InitializeResult>("initialize", { protocolVersion: "zcp/1", clientInfo: { name: "@zcp/server/client", version: "0.1.0" } });
+    this.#info = await this.request<InitializeResult>("initialize", { protocolVersion: "zcp/1", clientInfo: { name: "@zcp/client", version: "0.1.0" } });
     return this.#info;
   }
 

@@ -7,7 +7,7 @@
  * lines, this module reads them back. Types are kept as the exact text of the line: the parser
  * only has to find where each one ends, which it does by tracking quotes and brackets.
  */
-import type { OutputMode } from "./registry.js";
+import type { OutputMode } from "../registry.js";
 
 export interface PlannerParam {
   readonly name: string;

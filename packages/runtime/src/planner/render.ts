@@ -2,7 +2,7 @@
  * Planner lines: one line per tool in the compact type grammar documented in the gen README
  * ("Planner lines"). `parsePlannerLine` in @zcp/runtime reads them back.
  */
-import type { JsonValue, ToolDefinition } from "@zcp/runtime";
+import type { JsonValue, ToolDefinition } from "../registry.js";
 
 type Schema = { readonly [keyword: string]: unknown };
 

@@ -1,6 +1,6 @@
-import { parsePlannerLine } from "@zcp/runtime";
+/** Writing planner lines (`renderPlannerLine`, `renderType`); reading them is planner.test.ts. */
 import { describe, expect, it } from "vitest";
-import { renderPlannerLine, renderType } from "../src/compile/planner.js";
+import { parsePlannerLine, renderPlannerLine, renderType } from "@zcp/runtime/codegen";
 
 describe("planner type grammar", () => {
   it.each([

@@ -1,6 +1,11 @@
+// Node's types: the declarations of the transports name node:http, node:stream and NodeJS types.
+/// <reference types="node" preserve="true" />
+/**
+ * `@zcp/client`: the typed client of the native ZCP protocol, over a spawned stdio server or
+ * `POST /zcp`. It depends on `@zcp/runtime` for types only, and not on the MCP SDK.
+ */
 export { connectHttp, connectStdio, ZcpClient, ZcpRpcError } from "./client.js";
 export type { AnyToolArgs, ListingOf, ListOptions, ResultOf, TypedCallResult } from "./client.js";
 export { httpTransport, stdioTransport, ZcpTransportError } from "./transport.js";
 export type { ClientTransport, HttpTransportOptions, StdioTransportOptions } from "./transport.js";
-export { NATIVE_PROTOCOL_VERSION, SESSION_HEADER } from "../native/protocol.js";
-export type { InitializeResult, ListFormat, ListToolsParams, ListToolsResult, RpcResponse, StageResult, ToolListEntry, ToolListing, Unchanged } from "../native/protocol.js";
+export * from "./protocol.js";

@@ -1,0 +1,96 @@
+/**
+ * The native ZCP protocol's wire types and constants: what a client reads and a server
+ * (`@zcp/server`) answers. No I/O here.
+ */
+import type { CallResult, JsonValue, ToolDefinition } from "@zcp/runtime";
+
+/** The protocol version `initialize` answers. */
+export const NATIVE_PROTOCOL_VERSION = "zcp/1";
+
+/** The HTTP header that carries the native session id (set by the server, never chosen by a client). */
+export const SESSION_HEADER = "zcp-session-id";
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+/** Server errors (JSON-RPC's implementation-defined range). */
+export const SERVER_ERROR = -32000;
+export const SESSION_NOT_FOUND = -32001;
+
+export type RequestId = string | number | null;
+
+export interface RpcRequest {
+  readonly jsonrpc: "2.0";
+  readonly id?: RequestId;
+  readonly method: string;
+  readonly params?: { readonly [key: string]: unknown };
+}
+
+export interface RpcErrorObject {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+export type RpcResponse =
+  | { readonly jsonrpc: "2.0"; readonly id: RequestId; readonly result: unknown }
+  | { readonly jsonrpc: "2.0"; readonly id: RequestId; readonly error: RpcErrorObject };
+
+// ---- method results -------------------------------------------------------------------------
+
+export type ListFormat = "compact" | "json" | "openai" | "openai-chat" | "anthropic" | "gemini";
+
+export const LIST_FORMATS: readonly ListFormat[] = ["compact", "json", "openai", "openai-chat", "anthropic", "gemini"];
+
+export interface InitializeResult {
+  readonly protocolVersion: typeof NATIVE_PROTOCOL_VERSION;
+  readonly serverInfo: { readonly name: string; readonly version: string };
+  readonly instructions?: string;
+  /** `registry.hash`: every tool of the registry. */
+  readonly registryHash: string;
+  /** The hash of the session's exposed view (its surface's selection, in its stage). */
+  readonly viewHash: string;
+  readonly stage: string | null;
+  readonly capabilities: {
+    readonly tools: { readonly formats: readonly ListFormat[]; readonly knownHash: true; readonly clientFilters: boolean };
+    readonly handles: { readonly ops: readonly ("count" | "read" | "view" | "summary" | "release")[] };
+    readonly stages: { readonly clientStages: boolean };
+    readonly batch: { readonly maxSize: number };
+  };
+}
+
+export interface ListToolsParams {
+  readonly profile?: string;
+  readonly groups?: readonly string[];
+  readonly excludeGroups?: readonly string[];
+  readonly stages?: readonly string[];
+  /** Default `compact`. */
+  readonly format?: ListFormat;
+  /** The hash of a listing the client holds: answered with `{ unchanged: true, hash }` when it still holds. */
+  readonly knownHash?: string;
+}
+
+/** A tool definition as the `json` format lists it: everything but its source location. */
+export type ToolListEntry = Omit<ToolDefinition, "source">;
+
+export type ToolListing =
+  | { readonly format: "compact"; readonly hash: string; readonly count: number; readonly tools: string }
+  | { readonly format: "json"; readonly hash: string; readonly count: number; readonly tools: readonly ToolListEntry[] }
+  | { readonly format: Exclude<ListFormat, "compact" | "json">; readonly hash: string; readonly count: number; readonly tools: readonly JsonValue[] };
+
+export interface Unchanged {
+  readonly unchanged: true;
+  readonly hash: string;
+}
+
+export type ListToolsResult = ToolListing | Unchanged;
+
+export interface StageResult {
+  readonly stage: string | null;
+  /** The hash of the session's new exposed view. */
+  readonly hash: string;
+}
+
+export type { CallResult };

@@ -1,0 +1,37 @@
+// Node's types: ToolContext and sessions name AbortSignal, which a project without DOM types gets from @types/node.
+/// <reference types="node" preserve="true" />
+/**
+ * `@zcp/runtime/codegen`: the contract between `zcp gen` and the code it generates. Generated
+ * files import their helpers from here (and only from here), and the generator imports the
+ * same definitions instead of keeping copies: the registry format, the validator and dispatch
+ * tables, format checkers, date revival, artifact loading, hashing, planner lines, the brand
+ * properties and the handle-id pattern. Applications use `@zcp/runtime` instead.
+ */
+export type { CallSignature, JsonSchema, JsonValue, OutputMode, Registry, SourceLocation, ToolDefinition, ToolFlag } from "./registry.js";
+export { REGISTRY_FORMAT_VERSION } from "./registry.js";
+export type { GeneratedModule } from "./runtime.js";
+export type { ToolContext } from "./context.js";
+export { CONTEXT_BRAND, HANDLE_BRAND, HANDLE_ID_PATTERN } from "./brands.js";
+export { canonicalJson, combineToolHashes, sha12 } from "./hash.js";
+export { parsePlannerLine, PlannerSyntaxError } from "./planner/parse.js";
+export type { PlannerLine, PlannerParam } from "./planner/parse.js";
+export { renderPlannerLine, renderType, renderValue } from "./planner/render.js";
+export type { ValidationResult, Validator, ValidatorTable } from "./validate.js";
+export { ARTIFACT_PROVIDERS, artifactLoader } from "./artifacts.js";
+export type {
+  AnthropicTool,
+  ArtifactEntries,
+  ArtifactLoader,
+  ArtifactProvider,
+  ArtifactSet,
+  ArtifactTexts,
+  GeminiFunctionDeclaration,
+  McpTool,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+} from "./artifacts.js";
+export { reviveDates } from "./dispatch.js";
+export type { DispatchTable, Dispatcher, ToolArguments } from "./dispatch.js";
+export { FORMAT_CHECKERS, isDate, isDateTime, isDuration, isEmail, isHostname, isIpv4, isIpv6, isTime, isUri, isUuid } from "./formats.js";
+export { applySelection, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";
+export type { Selection } from "./view.js";
