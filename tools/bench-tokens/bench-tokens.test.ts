@@ -1,109 +1,166 @@
-/** `pnpm bench:tokens`: the accounting rules, the surfaces, and every plan passing its verifier on every surface. */
+/** `pnpm bench:tokens`: the accounting rules, the surfaces and their catalogs, and every plan passing its verifier on every surface that lists its tools. */
 import { mkdtemp, rm } from "node:fs/promises";
 import type ExcelJS from "exceljs";
 import os from "node:os";
 import path from "node:path";
-import { parsePlannerLine } from "@zcp/runtime/codegen";
-import { describe, expect, it } from "vitest";
-import weather from "../../fixtures/weather/src/zcp.gen/index.ts";
-import { planOf, runCase } from "./case.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { weather } from "./registries.ts";
+import { runCase, runPlan } from "./case.ts";
 import { HANDLE_CASES } from "./handles.ts";
-import { openSurface, SURFACES } from "./surfaces.ts";
-import { bill, tokensOf, type Message } from "./transcript.ts";
+import { CATALOGS, closeSurfaces, NotListed, openSurface, PROTOCOLS, SURFACES, type Surface } from "./surfaces.ts";
+import { bill, CACHE, tokensOf, totals, type Message } from "./transcript.ts";
 import { TIER_A_CASES } from "./tier-a.ts";
 import { TIER_B_CASES } from "./tier-b.ts";
 import { TIER_C_CASES } from "./tier-c.ts";
 import { TIER_D_CASES } from "./tier-d.ts";
 import { WEATHER_CASES } from "./weather.ts";
 import { seeded, workbookProblems } from "./workbook.ts";
-import { WORKFLOW_SURFACES } from "./workflow-case.ts";
 
 describe("bench:tokens accounting", () => {
+  const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+  const messages: Message[] = [
+    { role: "system", content: "s" },
+    { role: "user", content: "u" },
+    { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }] },
+    { role: "tool", tool_call_id: "call_1", content: "1" },
+    { role: "assistant", content: "done" },
+  ];
+  const [m0, m1, m2, m3, m4] = messages.map(tokensOf) as [number, number, number, number, number];
+
   it("bills each turn the tools, the system message and every earlier message, and the reply as completion", () => {
-    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
-    const messages: Message[] = [
-      { role: "system", content: "s" },
-      { role: "user", content: "u" },
-      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }] },
-      { role: "tool", tool_call_id: "call_1", content: "1" },
-      { role: "assistant", content: "done" },
-    ];
-    const [m0, m1, m2, m3, m4] = messages.map(tokensOf) as [number, number, number, number, number];
-    expect(bill(tools, messages)).toEqual([
+    const turns = bill(tools, messages);
+    expect(turns.map(({ prompt, completion }) => ({ prompt, completion }))).toEqual([
       { prompt: tokensOf(tools) + m0 + m1, completion: m2 },
       { prompt: tokensOf(tools) + m0 + m1 + m2 + m3, completion: m4 },
     ]);
     expect(bill([], messages)[0]!.prompt).toBe(m0 + m1);
   });
+
+  it("caches the prefix an earlier request sent, once it is long enough: the opening on the first turn, the previous prompt after", () => {
+    // Short prompts are not cached.
+    expect(bill(tools, messages).map((turn) => turn.cached)).toEqual([0, 0]);
+    const long = [{ ...tools[0], function: { ...tools[0]!.function, description: "word ".repeat(CACHE.minimumTokens) } }];
+    const turns = bill(long, messages);
+    expect(turns.map((turn) => turn.cached)).toEqual([tokensOf(long) + m0, tokensOf(long) + m0 + m1]);
+    const sum = totals(turns);
+    expect(sum.tokens).toBe(sum.prompt + sum.completion);
+    expect(sum.cached).toBeCloseTo(sum.prompt - CACHE.discount * sum.cachedPrompt + sum.completion);
+  });
 });
+
+afterAll(closeSurfaces);
 
 describe("bench:tokens surfaces", () => {
   it("renders what each surface sends: MCP inputSchemas, strict OpenAI artifacts, or planner lines and no schema", async () => {
-    const [primitive, fc, compact] = await Promise.all(["mcp-primitive", "zcp-fc", "zcp-compact"].map((name) => openSurface(name as (typeof SURFACES)[number], weather)));
+    const surfaces = await Promise.all(PROTOCOLS.map((protocol) => openSurface({ protocol, catalog: "all" }, weather)));
+    const [mcp, fc, lean, compact] = surfaces as [Surface, Surface, Surface, Surface];
     try {
-      expect(primitive!.tools).toHaveLength(4);
-      expect(primitive!.tools[0]).toMatchObject({ type: "function", function: { parameters: { type: "object" } } });
-      expect(fc!.tools).toHaveLength(4);
-      expect(fc!.tools.every((tool) => (tool as { function: { strict: boolean } }).function.strict)).toBe(true);
-      expect(compact!.tools).toEqual([]);
-      const lines = compact!.instructions.split("\n").filter((line) => line.startsWith("TOOL "));
-      expect(lines.map((line) => parsePlannerLine(line).alias).sort()).toEqual(["math.average", "math.subtract", "unit.celsius_to_fahrenheit", "weather.get_current"]);
+      expect(mcp.tools).toHaveLength(4);
+      expect(mcp.tools[0]).toMatchObject({ type: "function", function: { parameters: { type: "object" } } });
+      for (const surface of [fc, lean]) expect(surface.tools.every((tool) => (tool as { function: { strict: boolean } }).function.strict)).toBe(true);
+      expect(compact.tools).toEqual([]);
+      // No weather tool returns a handle, so there is no handle tool either.
+      for (const surface of surfaces) expect([...surface.listed].sort()).toEqual(["math.average", "math.subtract", "unit.celsius_to_fahrenheit", "weather.get_current"]);
+      expect(compact.instructions).toContain("TOOL @");
     } finally {
-      await Promise.all([primitive, fc, compact].map((surface) => surface!.close()));
+      await Promise.all(surfaces.map((surface) => surface.close()));
     }
   });
 
-  it("runs every plan (weather, tiers A-D, handles) on every surface through the server, and every answer and workbook passes its verifier", async () => {
-    for (const bench of [...WEATHER_CASES, ...TIER_A_CASES, ...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES, ...HANDLE_CASES]) {
-      const runs = [];
-      for (const surface of SURFACES) runs.push(await runCase(bench, surface));
-      for (const run of runs) {
-        expect(run.errors, `${bench.id} on ${run.surface}`).toEqual([]);
-        expect(run.problems, `${bench.id} on ${run.surface}`).toEqual([]);
-        expect(run.verified, `${bench.id} on ${run.surface}`).toBe(true);
-        expect(run.turns).toHaveLength(planOf(bench, run.surface).turns.length + 1);
-      }
-      const tokens = Object.fromEntries(runs.map((run) => [run.surface, run.tokens]));
-      expect(tokens["zcp-compact"]).toBeLessThan(tokens["mcp-primitive"]!);
-      // the MCP surfaces are plain servers: large results come back whole; the ZCP ones answer with a handle
-      if (bench.tier === "handles") {
-        const last = `"Order":"O-${bench.id.slice(bench.id.lastIndexOf("_") + 1).padStart(4, "0")}"`;
-        expect(runs.find((run) => run.surface === "mcp-primitive")!.messages.some((message) => message.role === "tool" && message.content.includes(last))).toBe(true);
-        expect(runs.find((run) => run.surface === "zcp-fc")!.messages.find((message) => message.role === "tool")).toMatchObject({ content: expect.stringMatching(/^\{"ok":true,"handle":"#R1","summary":"\d+ records; fields: Order, Region, Amount"/) });
+  it("lists the same catalog on every surface (the ZCP ones add zcp.handle), and refuses a call of a tool it does not list", async () => {
+    const registry = TIER_A_CASES[0]!.registry;
+    for (const catalog of CATALOGS) {
+      const surfaces = await Promise.all(PROTOCOLS.map((protocol) => openSurface({ protocol, catalog }, registry)));
+      try {
+        const [mcp, ...zcp] = surfaces;
+        expect(mcp!.listed.size).toBe(catalog === "all" ? 40 : 19);
+        for (const surface of zcp) expect([...surface.listed].sort()).toEqual([...mcp!.listed, "zcp.handle"].sort());
+        if (catalog === "primitive") for (const surface of surfaces) await expect(surface.turn([{ alias: "excel.chain_layout_flow", args: {} }])).rejects.toBeInstanceOf(NotListed);
+      } finally {
+        await Promise.all(surfaces.map((surface) => surface.close()));
       }
     }
   });
 
-  it("a wrong plan fails its verifier, on the answer or on the workbook", async () => {
-    const warmer = WEATHER_CASES[0]!;
-    const wrong = { ...warmer, plan: { ...warmer.plan, turns: [() => [{ alias: "weather.get_current", args: { city: "Shanghai" } }, { alias: "weather.get_current", args: { city: "Beijing" } }], warmer.plan.turns[1]!] } };
-    expect((await runCase(wrong, "zcp-fc")).verified).toBe(false);
-    const merge = TIER_A_CASES.find((bench) => bench.id === "merge_cells")!;
-    const wrongRange = { ...merge, plan: { ...merge.plan, turns: [() => [{ alias: "excel.merge_cells", args: { path: "book.xlsx", sheet: "Dashboard", range: "A1:C1" } }]] } };
-    expect((await runCase(wrongRange, "mcp-primitive")).verified).toBe(false);
-    // a workflow call with one wrong argument leaves a workbook the verifier refuses, and says why
-    const bootstrap = TIER_B_CASES.find((bench) => bench.id === "workbook_bootstrap_chain")!;
-    const workflow = planOf(bootstrap, "zcp-compact");
-    const wrongSheets = { ...bootstrap, plans: { "zcp-compact": { ...workflow, turns: [() => [{ alias: "excel.chain_workbook_bootstrap", args: { path: "ops.xlsx", sheets: ["RawData", "Summary", "Extra"] } }]] } } };
-    const run = await runCase(wrongSheets, "zcp-compact");
-    expect(run.verified).toBe(false);
-    expect(run.problems).toEqual(['answer {"sheets":["RawData","Summary","Extra"]}, expected {"sheets":["RawData","Summary"]}', 'sheets are ["RawData","Summary","Extra"], expected ["RawData","Summary"]']);
+  it("executes what it bills: the CALL lines and the tool_calls JSON are parsed back and run", async () => {
+    const [fc, compact] = await Promise.all((["zcp-fc", "zcp-compact"] as const).map((protocol) => openSurface({ protocol, catalog: "all" }, weather)));
+    try {
+      const call = { alias: "weather.get_current", args: { city: "New York" } };
+      const [a, b] = [await fc!.turn([call]), await compact!.turn([call])];
+      expect(b.assistant).toEqual({ role: "assistant", content: 'CALL weather.get_current city="New York"' });
+      // What ran is what the message says: an invalid city, refused the same way on both.
+      expect(a.values).toEqual([null]);
+      expect(b.values).toEqual([null]);
+      expect(b.results[0]).toMatchObject({ role: "user", content: expect.stringMatching(/^ERR c1 invalid:\$\.city/) });
+    } finally {
+      await Promise.all([fc!.close(), compact!.close()]);
+    }
   });
 
-  it("has the reference's 37 spreadsheet cases, 16/8/7/6 by tier; in B-D one workflow call against primitive calls, and the same view for every case", () => {
+  it("has the reference's 37 spreadsheet cases, 16/8/7/6 by tier; in B-D a primitive plan and a workflow plan that calls the case's workflow tool", () => {
     expect([TIER_A_CASES, TIER_B_CASES, TIER_C_CASES, TIER_D_CASES].map((cases) => cases.length)).toEqual([16, 8, 7, 6]);
     const ids = [...TIER_A_CASES, ...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES].map((bench) => bench.id);
     expect(new Set(ids).size).toBe(37);
     const groups = new Map(TIER_B_CASES[0]!.registry.registry.tools.map((tool) => [tool.alias, tool.groups.join()]));
     for (const bench of [...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES]) {
-      for (const surface of WORKFLOW_SURFACES) {
-        expect(planOf(bench, surface).turns, bench.id).toHaveLength(1);
-        expect(planOf(bench, surface).turns[0]!([]).map((call) => groups.get(call.alias)), bench.id).toEqual(["workflow"]);
-      }
-      expect(new Set(bench.plan.turns[0]!([]).map((call) => groups.get(call.alias))), bench.id).toEqual(new Set(["primitive"]));
-      expect(bench.view).toEqual({ profile: "semantic-workflow" });
+      expect(bench.plans.map((plan) => plan.name), bench.id).toEqual(["primitive", "workflow"]);
+      expect(groups.get(bench.workflow.tool), bench.id).toBe("workflow");
+      expect(new Set(bench.plans[0]!.turns[0]!([]).map((call) => groups.get(call.alias))), bench.id).toEqual(new Set(["primitive"]));
     }
-    expect(new Set(TIER_A_CASES.map((bench) => JSON.stringify(bench.view)))).toEqual(new Set(['{"groups":["primitive"]}']));
+    expect(new Set([...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES].map((bench) => bench.workflow.tool)).size).toBe(21);
+  });
+});
+
+describe("bench:tokens plans", () => {
+  // Every plan of every case on every surface that lists its tools, through the server; each must pass its verifier.
+  for (const [label, cases] of [
+    ["weather and tier A", [...WEATHER_CASES, ...TIER_A_CASES]],
+    ["tiers B-D", [...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES]],
+    ["handles", HANDLE_CASES],
+  ] as const) {
+    it(`${label}: every open plan on every surface passes its verifier, and the cheapest is billed`, async () => {
+      for (const bench of cases) {
+        for (const surface of SURFACES) {
+          const run = await runCase(bench, surface);
+          const where = `${bench.id} on ${surface.protocol} (${surface.catalog})`;
+          expect(run.errors, where).toEqual([]);
+          expect(run.problems, where).toEqual([]);
+          expect(run.verified, where).toBe(true);
+          expect(run.tokens, where).toBe(Math.min(...run.alternatives.map((alternative) => alternative.tokens)));
+          // The workflow tools are open only over the full catalog.
+          if (surface.catalog === "primitive" && bench.tier !== "weather") expect(run.closed.includes("workflow") || bench.plans.every((plan) => plan.name !== "workflow"), where).toBe(true);
+        }
+      }
+    });
+  }
+
+  it("large results: the plain MCP server sends every row, the ZCP surfaces a handle", async () => {
+    const bench = HANDLE_CASES.find((candidate) => candidate.id === "region_total_2400")!;
+    const whole = bench.plans.find((plan) => plan.name === "read the sheet")!;
+    const mcp = (await runPlan(bench, whole, { protocol: "mcp", catalog: "all" }))!;
+    expect(mcp.messages.some((message) => message.role === "tool" && message.content.includes('"Order":"O-2400"'))).toBe(true);
+    const fc = (await runPlan(bench, whole, { protocol: "zcp-fc", catalog: "all" }))!;
+    expect(fc.messages.find((message) => message.role === "tool")).toMatchObject({ content: expect.stringMatching(/^\{"ok":true,"handle":"#R1","summary":"2400 records; fields: Order, Region, Amount"/) });
+  });
+
+  it("a wrong plan fails its verifier, on the answer or on the workbook", async () => {
+    const warmer = WEATHER_CASES[0]!;
+    const right = warmer.plans[0]!;
+    const wrong = { ...warmer, plans: [{ ...right, turns: [() => [{ alias: "weather.get_current", args: { city: "Shanghai" } }, { alias: "weather.get_current", args: { city: "Beijing" } }], right.turns[1]!] }] };
+    expect((await runCase(wrong, { protocol: "zcp-fc", catalog: "all" })).verified).toBe(false);
+    const merge = TIER_A_CASES.find((bench) => bench.id === "merge_cells")!;
+    const wrongRange = { ...merge, plans: [{ ...merge.plans[0]!, turns: [() => [{ alias: "excel.merge_cells", args: { path: "book.xlsx", sheet: "Dashboard", range: "A1:C1" } }]] }] };
+    expect((await runCase(wrongRange, { protocol: "mcp", catalog: "all" })).verified).toBe(false);
+    // a workflow call with one wrong argument leaves a workbook the verifier refuses, and says why
+    const bootstrap = TIER_B_CASES.find((bench) => bench.id === "workbook_bootstrap_chain")!;
+    const workflow = bootstrap.plans[1]!;
+    const wrongSheets = { ...workflow, turns: [() => [{ alias: "excel.chain_workbook_bootstrap", args: { path: "ops.xlsx", sheets: ["RawData", "Summary", "Extra"] } }]] };
+    const run = (await runPlan(bootstrap, wrongSheets, { protocol: "zcp-compact", catalog: "all" }))!;
+    expect(run.verified).toBe(false);
+    expect(run.problems).toEqual(['answer {"sheets":["RawData","Summary","Extra"]}, expected {"sheets":["RawData","Summary"]}', 'sheets are ["RawData","Summary","Extra"], expected ["RawData","Summary"]']);
+    // one failing plan makes the case unverified on that surface, even when another passes
+    const both = { ...bootstrap, plans: [bootstrap.plans[0]!, wrongSheets] };
+    expect((await runCase(both, { protocol: "zcp-compact", catalog: "all" })).verified).toBe(false);
   });
 });
 

@@ -1,16 +1,25 @@
 /**
- * A benchmark case and how it runs on one surface: the shared system prompt (plus what the
- * surface needs), the user's ask, then the plan's turns (each a set of parallel calls whose
- * arguments may use earlier results), then the final answer, which the verifier checks.
- * Each run gets a fresh workspace folder, seeded by the case and named to the workbench
- * fixture through ZCP_WORKBENCH_DIR, so runs go one at a time.
+ * A benchmark case and how it runs on one surface. A case has one ask and one verifier, and
+ * one or more plans: the ways a competent agent could do it (with the primitive tools, with a
+ * workflow tool, reading a whole sheet or only the rows it needs). A plan is open to a surface
+ * when the surface lists every tool it calls. On each surface every open plan runs for real and
+ * must pass the verifier; the surface is billed for the cheapest (fewest tokens, then fewest
+ * turns), so each side gets its best plan, not the one the other side needs; its cached figure
+ * is that of the plan cheapest with the prefix cache (transcript.ts), most often the same one.
+ *
+ * A run: the shared system prompt (plus what the surface needs), the user's ask, then the plan's
+ * turns (each a set of parallel calls whose arguments may use earlier results; a turn of no
+ * calls ends the plan early, as an agent stops when it has what it needs), then the final
+ * answer, built from what the calls returned. Each run gets a fresh workspace folder, seeded
+ * by the case and named to the workbench fixture through ZCP_WORKBENCH_DIR, so runs go one at
+ * a time.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { GeneratedModule, JsonValue } from "@zcp/runtime";
-import { openSurface, type Call, type ListSelection, type SurfaceName } from "./surfaces.ts";
-import { bill, tokensOf, type Message, type TurnTokens } from "./transcript.ts";
+import { NotListed, openSurface, type Call, type SurfaceSpec } from "./surfaces.ts";
+import { bill, tokensOf, toolListTokens, totals, type Message, type TurnTokens } from "./transcript.ts";
 
 /** The same on every surface. */
 export const SYSTEM_PROMPT =
@@ -20,8 +29,10 @@ export const SYSTEM_PROMPT =
 export type Results = readonly (readonly JsonValue[])[];
 export type Answer = { readonly [key: string]: unknown };
 
-/** The turns an agent makes (each a set of parallel calls, built from earlier results), then its answer. */
+/** The turns an agent makes (each a set of parallel calls, built from earlier results; none ends the plan), then its answer. */
 export interface Plan {
+  /** What the plan does, e.g. "primitive", "workflow", "metadata first". */
+  readonly name: string;
   readonly turns: readonly ((results: Results) => Call[])[];
   readonly answer: (results: Results) => Answer;
 }
@@ -37,25 +48,24 @@ export interface BenchCase {
   /** Prepares the workspace folder before the first turn. */
   readonly seed?: (workspace: string) => Promise<void>;
   readonly prompt: string;
-  /** The plan on every surface without its own in `plans`. */
-  readonly plan: Plan;
-  /** Plans of surfaces that do it differently: with the workflow tools, or with handles. */
-  readonly plans?: { readonly [S in SurfaceName]?: Plan };
-  /** What the ZCP surfaces ask tools/list for (a profile or groups; the same for every case of a tier). */
-  readonly view?: ListSelection;
+  /** The ways to do it; each surface runs those it lists the tools of. */
+  readonly plans: readonly Plan[];
   /** Checks the final answer and, for the workbench, the files the run left in the workspace. */
   readonly verify: (answer: Answer, workspace: string) => Verdict | Promise<Verdict>;
 }
 
-export const planOf = (bench: BenchCase, surface: SurfaceName): Plan => bench.plans?.[surface] ?? bench.plan;
-
-export interface CaseRun {
-  readonly case: string;
-  readonly tier: string;
-  readonly surface: SurfaceName;
+export interface PlanRun {
+  readonly plan: string;
   readonly turns: readonly TurnTokens[];
   readonly calls: number;
+  /** Prompt plus completion, as sent. */
   readonly tokens: number;
+  readonly prompt: number;
+  readonly completion: number;
+  /** Prompt tokens a prefix cache serves (see transcript.ts). */
+  readonly cachedPrompt: number;
+  /** What the run costs with the cache, in uncached-token equivalents. */
+  readonly cached: number;
   /** What tells the model its tools on every request: the definitions' JSON, or on zcp-compact the instructions (grammar and planner lines) added to its system prompt. */
   readonly toolTokens: number;
   readonly verified: boolean;
@@ -66,14 +76,25 @@ export interface CaseRun {
   readonly messages: readonly Message[];
 }
 
-export async function runCase(bench: BenchCase, surfaceName: SurfaceName): Promise<CaseRun> {
+export interface CaseRun extends PlanRun, SurfaceSpec {
+  readonly case: string;
+  readonly tier: string;
+  /** Every plan open to the surface, the billed one among them. */
+  readonly alternatives: readonly { readonly plan: string; readonly tokens: number; readonly cached: number; readonly turns: number; readonly verified: boolean }[];
+  /** Plans that call a tool this surface does not list. */
+  readonly closed: readonly string[];
+  /** The plan cheapest with the prefix cache, whose cost `cached` is (most often the billed plan). */
+  readonly cachedPlan: string;
+}
+
+/** Runs one plan on a fresh surface and workspace; null when the surface does not list a tool the plan calls. */
+export async function runPlan(bench: BenchCase, plan: Plan, spec: SurfaceSpec): Promise<PlanRun | null> {
   const workspace = await mkdtemp(path.join(os.tmpdir(), `zcp-bench-${bench.id}-`));
   const previous = process.env.ZCP_WORKBENCH_DIR;
   process.env.ZCP_WORKBENCH_DIR = workspace;
   try {
     await bench.seed?.(workspace);
-    const surface = await openSurface(surfaceName, bench.registry, surfaceName.startsWith("zcp") && bench.view ? { select: bench.view } : {});
-    const plan = planOf(bench, surfaceName);
+    const surface = await openSurface(spec, bench.registry);
     try {
       const system = surface.instructions === "" ? SYSTEM_PROMPT : `${SYSTEM_PROMPT}\n\n${surface.instructions}`;
       const messages: Message[] = [{ role: "system", content: system }, { role: "user", content: bench.prompt }];
@@ -82,6 +103,7 @@ export async function runCase(bench: BenchCase, surfaceName: SurfaceName): Promi
       let calls = 0;
       for (const step of plan.turns) {
         const planned = step(results);
+        if (planned.length === 0) break;
         const outcome = await surface.turn(planned);
         messages.push(outcome.assistant, ...outcome.results);
         results.push([...outcome.values]);
@@ -91,12 +113,14 @@ export async function runCase(bench: BenchCase, surfaceName: SurfaceName): Promi
       const answer = plan.answer(results);
       messages.push({ role: "assistant", content: JSON.stringify(answer) });
       const turns = bill(surface.tools, messages);
-      const tokens = turns.reduce((sum, turn) => sum + turn.prompt + turn.completion, 0);
-      const toolTokens = surface.tools.length > 0 ? tokensOf(surface.tools) : surface.instructions === "" ? 0 : tokensOf(surface.instructions);
+      const toolTokens = surface.tools.length > 0 ? toolListTokens(surface.tools) : surface.instructions === "" ? 0 : tokensOf(surface.instructions);
       const verdict = await bench.verify(answer, workspace);
       const problems = verdict === true ? [] : verdict === false ? ["the verifier refused the answer or the workbook"] : [...verdict];
       const verified = errors.length === 0 && problems.length === 0;
-      return { case: bench.id, tier: bench.tier, surface: surfaceName, turns, calls, tokens, toolTokens, verified, problems, errors, messages };
+      return { plan: plan.name, turns, calls, ...totals(turns), toolTokens, verified, problems, errors, messages };
+    } catch (error) {
+      if (error instanceof NotListed) return null;
+      throw error;
     } finally {
       await surface.close();
     }
@@ -105,4 +129,26 @@ export async function runCase(bench: BenchCase, surfaceName: SurfaceName): Promi
     else process.env.ZCP_WORKBENCH_DIR = previous;
     await rm(workspace, { recursive: true, force: true });
   }
+}
+
+/** Runs every plan open to the surface and bills the cheapest verified one; the case is verified when every open plan is. */
+export async function runCase(bench: BenchCase, spec: SurfaceSpec): Promise<CaseRun> {
+  const runs: PlanRun[] = [];
+  const closed: string[] = [];
+  for (const plan of bench.plans) {
+    const run = await runPlan(bench, plan, spec);
+    if (run === null) closed.push(plan.name);
+    else runs.push(run);
+  }
+  if (runs.length === 0) throw new Error(`${bench.id}: no plan is open to ${spec.protocol} over the ${spec.catalog} catalog`);
+  const candidates = runs.filter((run) => run.verified);
+  const pool = candidates.length > 0 ? candidates : runs;
+  const cheapest = (cost: (run: PlanRun) => number) => pool.reduce((best, run) => (cost(run) < cost(best) || (cost(run) === cost(best) && run.turns.length < best.turns.length) ? run : best));
+  const billed = cheapest((run) => run.tokens);
+  // With the cache each surface may do better with another plan: give it that one too.
+  const withCache = cheapest((run) => run.cached);
+  const verified = runs.every((run) => run.verified);
+  const named = (pick: (run: PlanRun) => readonly string[]) => runs.flatMap((run) => pick(run).map((text) => `${run.plan}: ${text}`));
+  const alternatives = runs.map(({ plan, tokens, cached, turns, verified }) => ({ plan, tokens, cached, turns: turns.length, verified }));
+  return { ...billed, ...spec, case: bench.id, tier: bench.tier, verified, problems: named((run) => run.problems), errors: named((run) => run.errors), alternatives, closed, cached: withCache.cached, cachedPlan: withCache.plan };
 }

@@ -1,26 +1,51 @@
 /**
- * The four surfaces of `pnpm bench:tokens`, each rendering exactly what a model receives and
- * executing every call for real through our server, in process:
+ * The surfaces of `pnpm bench:tokens`: a protocol (how the model learns and calls its tools)
+ * over a catalog (which tools it is given, the same on every protocol). Each renders exactly
+ * what a model receives, bills the assistant message the plan's calls make, parses that billed
+ * message back and executes what it parsed, for real, through our server, in process:
  *
- * - `mcp-primitive`: the official SDK `Client` talking to our MCP surface over an in-memory
- *   transport, served as a plain MCP server would be (every result whole, so no handles and no
- *   handle tool); the request carries every listed tool as a Chat Completions function built from
- *   its MCP `inputSchema`; a result is the text of the `CallToolResult` content, as hosts pass it on.
- * - `mcp-all`: the same server with the workflow group listed too (a separate runtime surface).
- * - `zcp-fc`: the native surface; tools are the `openai-chat` strict artifacts of the view the
- *   client lists (the session's stage, narrowed by a profile or groups); a result is the compact
- *   encoding of the runtime's result, a handle and its summary for a large one.
- * - `zcp-compact`: the native surface with no tool definitions at all: the planner lines of the
- *   same view go in the system prompt, the model writes `CALL` lines and reads `RET` lines.
+ * - `mcp`: the official SDK `Client` talking to our MCP surface over an in-memory transport,
+ *   served as a plain MCP server would be (every result whole, so no handles and no handle
+ *   tool); the request carries every listed tool as a Chat Completions function built from its
+ *   MCP `inputSchema`, with its description; a result is the text of the `CallToolResult`
+ *   content, as hosts pass it on. The assistant's `tool_calls` are parsed and sent as `tools/call`.
+ * - `zcp-fc`: the native surface; the request carries the `openai-chat` strict artifacts that
+ *   `tools/list` returns for the catalog; a result is the compact encoding of the runtime's
+ *   result (a handle and its summary for a large one).
+ * - `zcp-fc-lean`: the same, asking `tools/list` for lean artifacts (`lean: true`: the first
+ *   sentence of each description, no constraints the generated validators enforce anyway),
+ *   from a runtime created from the registry's lean twin (registries.ts).
+ * - `zcp-compact`: the native surface with no tool definitions at all: the planner lines
+ *   `tools/list` returns (format `compact`, with their documentation) go in the system prompt,
+ *   the model writes `CALL` lines, which are parsed with the runtime's `parseCalls`, and reads
+ *   `RET` lines.
+ *
+ * Catalogs: `all`, every tool of the registry (the 19 primitives and the 21 workflow tools of
+ * the workbench), and `primitive`, the same without the `workflow` group (an MCP server that
+ * does not expose it, or a host's tool filter; a native client's `excludeGroups`). The ZCP
+ * surfaces also list the runtime's handle tool, `zcp.handle`, which answers large results.
+ * A plan may call only what its surface lists: a call of anything else throws `NotListed`.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { createRuntime, encodeResult, formatCall, formatReturn, type CallResult, type GeneratedModule, type JsonValue, type Runtime } from "@zcp/runtime";
+import { createRuntime, encodeResult, formatCall, formatReturn, parseCalls, type CallResult, type GeneratedModule, type JsonValue, type Runtime } from "@zcp/runtime";
 import { createMcpServer, createNativeSession, type NativeSession } from "@zcp/server";
+import { leanOf } from "./registries.ts";
 import type { Message, ToolCallMessage } from "./transcript.ts";
 
-export const SURFACES = ["mcp-primitive", "mcp-all", "zcp-fc", "zcp-compact"] as const;
-export type SurfaceName = (typeof SURFACES)[number];
+export const PROTOCOLS = ["mcp", "zcp-fc", "zcp-fc-lean", "zcp-compact"] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+export const CATALOGS = ["all", "primitive"] as const;
+export type Catalog = (typeof CATALOGS)[number];
+/** The groups a catalog leaves out, the same on every protocol. */
+export const CATALOG_EXCLUDES: { readonly [C in Catalog]: readonly string[] } = { all: [], primitive: ["workflow"] };
+
+export interface SurfaceSpec {
+  readonly protocol: Protocol;
+  readonly catalog: Catalog;
+}
+
+export const SURFACES: readonly SurfaceSpec[] = CATALOGS.flatMap((catalog) => PROTOCOLS.map((protocol) => ({ protocol, catalog })));
 
 export interface Call {
   readonly alias: string;
@@ -28,64 +53,78 @@ export interface Call {
 }
 
 export interface TurnOutcome {
-  /** The assistant message that makes the calls. */
+  /** The assistant message that makes the calls: what is billed, and what was parsed and executed. */
   readonly assistant: Message;
   /** The messages that carry the results back, in call order. */
   readonly results: readonly Message[];
-  /** Each call's value (null for an error; for a handle, its id, summary and meta), for the plan's next turn and the verifier. */
+  /** Each call's value as the model reads it (null for an error; for a handle, its id, summary and meta), for the plan's next turn. */
   readonly values: readonly JsonValue[];
   /** Calls that failed, with the error text the model would read. */
   readonly errors: readonly string[];
 }
 
-export interface Surface {
-  readonly name: SurfaceName;
+export interface Surface extends SurfaceSpec {
   /** What this surface adds to the shared system prompt (empty when it needs nothing). */
   readonly instructions: string;
   /** The tool definitions every request carries. */
   readonly tools: readonly unknown[];
+  /** The aliases of the tools the listing shows. */
+  readonly listed: ReadonlySet<string>;
   turn(calls: readonly Call[]): Promise<TurnOutcome>;
   close(): Promise<void>;
 }
 
-/** What a native client asks tools/list for: a profile, or groups. */
-export interface ListSelection {
-  readonly profile?: string;
-  readonly groups?: readonly string[];
+/** A plan called a tool its surface does not list: the plan is not open to that surface. */
+export class NotListed extends Error {
+  override name = "NotListed";
 }
 
-export interface SurfaceOptions {
-  /** The stage the session starts in (the ZCP surfaces list the view of that stage). */
-  readonly stage?: string;
-  /** The ZCP surfaces' tools/list selection (MCP hosts list everything the server lists). */
-  readonly select?: ListSelection;
+/** A call as parsed back from the billed assistant message: the tool's name as written, and its arguments. */
+interface Executed {
+  readonly name: string;
+  readonly args: { [name: string]: JsonValue };
 }
 
 const callId = (n: number) => `call_${n}`;
 
-/** The provider-safe name a function-calling model uses for a tool alias of the plan (the handle tool included). */
-function providerNames(runtime: Runtime): (alias: string) => string {
-  return (alias) => {
-    const tool = runtime.tool(alias);
-    if (tool === undefined) throw new Error(`the plan calls ${alias}, which the registry does not have`);
-    return tool.name;
-  };
+function checkListed(calls: readonly Call[], listed: ReadonlySet<string>): void {
+  for (const call of calls) if (!listed.has(call.alias)) throw new NotListed(`${call.alias} is not listed`);
 }
 
-function fcAssistant(calls: readonly Call[], nameOf: (alias: string) => string, first: number): Message {
+/** The function-calling message of `calls`, with the provider-safe names the listing uses. */
+function fcAssistant(calls: readonly Call[], runtime: Runtime, first: number): Message {
   const toolCalls: ToolCallMessage[] = calls.map((call, i) => ({
     id: callId(first + i),
     type: "function",
-    function: { name: nameOf(call.alias), arguments: JSON.stringify(call.args) },
+    function: { name: runtime.tool(call.alias)!.name, arguments: JSON.stringify(call.args) },
   }));
   return { role: "assistant", content: null, tool_calls: toolCalls };
 }
 
-async function mcpSurface(name: "mcp-primitive" | "mcp-all", generated: GeneratedModule, options: SurfaceOptions): Promise<Surface> {
-  // A plain MCP server: every result whole (no handles, so no handle tool); mcp-primitive without the workflow group.
-  const exposure = { defaults: { mcp: name === "mcp-primitive" ? { excludeGroups: ["workflow"] } : {} } };
+/** The calls a function-calling message makes, read back from its JSON. */
+const fcExecuted = (assistant: Message): Executed[] =>
+  (assistant.role === "assistant" ? (assistant.tool_calls ?? []) : []).map((call) => ({ name: call.function.name, args: JSON.parse(call.function.arguments) as Executed["args"] }));
+
+/** The calls a text message makes, read back with the runtime's CALL-line parser. */
+function compactExecuted(text: string): Executed[] {
+  const parsed = parseCalls(text);
+  if (parsed.errors.length > 0) throw new Error(`the billed CALL lines do not parse: ${parsed.errors.map((error) => error.message).join("; ")}`);
+  return parsed.calls.map((call) => ({ name: call.alias ?? call.id!, args: call.args }));
+}
+
+interface McpConnection {
+  readonly runtime: Runtime;
+  readonly client: Client;
+  readonly tools: readonly unknown[];
+  readonly aliases: ReadonlySet<string>;
+  readonly close: () => Promise<void>;
+}
+
+/** A plain MCP server and a client connected to it: every result whole (no handles, so no handle tool). */
+async function connectMcp(generated: GeneratedModule, catalog: Catalog): Promise<McpConnection> {
+  const exposure = { defaults: { mcp: { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } } };
   const runtime = createRuntime(generated, { exposure, inlineMaxBytes: Number.POSITIVE_INFINITY });
-  const server = createMcpServer(runtime, options.stage !== undefined ? { stage: options.stage } : {});
+  const server = createMcpServer(runtime);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.server.connect(serverSide);
   const client = new Client({ name: "bench-tokens", version: "0.1.0" });
@@ -97,16 +136,51 @@ async function mcpSurface(name: "mcp-primitive" | "mcp-all", generated: Generate
     listed.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor !== undefined);
-  const nameOf = providerNames(runtime);
+  return {
+    runtime,
+    client,
+    tools: listed.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description ?? "", parameters: tool.inputSchema } })),
+    aliases: new Set(listed.map((tool) => runtime.tool(tool.name)!.alias)),
+    close: () => server.close(),
+  };
+}
+
+/**
+ * One MCP connection per registry and catalog, shared by every run: an MCP server serves many
+ * conversations, and these tools keep no state between calls (the workspace is read from the
+ * environment at each call). Connecting costs more than most runs; `closeSurfaces` ends them.
+ */
+const connections = new Map<GeneratedModule, Map<Catalog, Promise<McpConnection>>>();
+
+function mcpConnection(generated: GeneratedModule, catalog: Catalog): Promise<McpConnection> {
+  const byCatalog = connections.get(generated) ?? new Map<Catalog, Promise<McpConnection>>();
+  connections.set(generated, byCatalog);
+  if (!byCatalog.has(catalog)) byCatalog.set(catalog, connectMcp(generated, catalog));
+  return byCatalog.get(catalog)!;
+}
+
+/** Closes the shared MCP connections. */
+export async function closeSurfaces(): Promise<void> {
+  const all = [...connections.values()].flatMap((byCatalog) => [...byCatalog.values()]);
+  connections.clear();
+  await Promise.all(all.map(async (connection) => (await connection).close()));
+}
+
+async function mcpSurface(generated: GeneratedModule, catalog: Catalog): Promise<Surface> {
+  const { runtime, client, tools, aliases } = await mcpConnection(generated, catalog);
   let next = 1;
   return {
-    name,
+    protocol: "mcp",
+    catalog,
     instructions: "",
-    tools: listed.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description ?? "", parameters: tool.inputSchema } })),
+    tools,
+    listed: aliases,
     async turn(calls) {
+      checkListed(calls, aliases);
       const first = next;
       next += calls.length;
-      const answers = await Promise.all(calls.map((call) => client.callTool({ name: nameOf(call.alias), arguments: call.args })));
+      const assistant = fcAssistant(calls, runtime, first);
+      const answers = await Promise.all(fcExecuted(assistant).map((call) => client.callTool({ name: call.name, arguments: call.args })));
       const results: Message[] = [];
       const values: JsonValue[] = [];
       const errors: string[] = [];
@@ -117,11 +191,11 @@ async function mcpSurface(name: "mcp-primitive" | "mcp-all", generated: Generate
         if (answer.isError === true) {
           errors.push(text);
           values.push(null);
-        } else values.push((answer.structuredContent as JsonValue | undefined) ?? (JSON.parse(text) as JsonValue));
+        } else values.push(JSON.parse(text) as JsonValue);
       });
-      return { assistant: fcAssistant(calls, nameOf, first), results, values, errors };
+      return { assistant, results, values, errors };
     },
-    close: () => server.close(),
+    close: async () => {},
   };
 }
 
@@ -131,32 +205,38 @@ async function rpc<T>(native: NativeSession, method: string, params: Record<stri
   return response.result as T;
 }
 
-async function zcpSurface(name: "zcp-fc" | "zcp-compact", generated: GeneratedModule, options: SurfaceOptions): Promise<Surface> {
-  const runtime = createRuntime(generated);
-  const native = createNativeSession(runtime, options.stage !== undefined ? { stage: options.stage } : {});
+async function zcpSurface(protocol: Exclude<Protocol, "mcp">, generated: GeneratedModule, catalog: Catalog): Promise<Surface> {
+  const lean = protocol === "zcp-fc-lean";
+  const runtime = createRuntime(lean ? leanOf(generated) : generated);
+  const native = createNativeSession(runtime);
   await rpc<unknown>(native, "initialize", {});
-  const compact = name === "zcp-compact";
-  const listing = await rpc<{ tools: string | unknown[] }>(native, "tools/list", { ...options.select, format: compact ? "compact" : "openai-chat" });
-  const nameOf = providerNames(runtime);
+  const select = CATALOG_EXCLUDES[catalog].length > 0 ? { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } : {};
+  const compact = protocol === "zcp-compact";
+  const listing = await rpc<{ tools: string | unknown[] }>(native, "tools/list", { ...select, format: compact ? "compact" : "openai-chat", ...(lean ? { lean: true } : {}) });
+  // The same view as JSON, for the aliases it lists (the client's knowledge, not sent to the model).
+  const entries = await rpc<{ tools: { alias: string }[] }>(native, "tools/list", { ...select, format: "json" });
+  const aliases = new Set(entries.tools.map((tool) => tool.alias));
   let next = 1;
   return {
-    name,
+    protocol,
+    catalog,
     instructions: compact ? compactInstructions(listing.tools as string) : "",
     tools: compact ? [] : (listing.tools as unknown[]),
+    listed: aliases,
     async turn(calls) {
+      checkListed(calls, aliases);
       const first = next;
       next += calls.length;
-      const answers = await Promise.all(calls.map((call) => rpc<CallResult>(native, "tools/call", { name: call.alias, arguments: call.args })));
+      const assistant: Message = compact ? { role: "assistant", content: calls.map((call) => formatCall(null, call.alias, call.args)).join("\n") } : fcAssistant(calls, runtime, first);
+      const executed = compact ? compactExecuted(assistant.content!) : fcExecuted(assistant);
+      const answers = await Promise.all(executed.map((call) => rpc<CallResult>(native, "tools/call", { name: call.name, arguments: call.args })));
       // A handle result's value is what the model reads of it: the id, the summary and the meta.
       const values = answers.map((answer): JsonValue => (!answer.ok ? null : "value" in answer ? answer.value : { handle: answer.handle, summary: answer.summary, meta: { ...answer.meta } }));
       const errors = answers.filter((answer) => !answer.ok).map((answer) => encodeResult(answer));
-      if (!compact) {
-        const results: Message[] = answers.map((answer, i) => ({ role: "tool", tool_call_id: callId(first + i), content: encodeResult(answer) }));
-        return { assistant: fcAssistant(calls, nameOf, first), results, values, errors };
-      }
-      const assistant: Message = { role: "assistant", content: calls.map((call) => formatCall(null, call.alias, call.args)).join("\n") };
-      const returns = answers.map((answer, i) => formatReturn(`c${i + 1}`, answer)).join("\n");
-      return { assistant, results: [{ role: "user", content: returns }], values, errors };
+      const results: Message[] = compact
+        ? [{ role: "user", content: answers.map((answer, i) => formatReturn(`c${i + 1}`, answer)).join("\n") }]
+        : answers.map((answer, i) => ({ role: "tool", tool_call_id: callId(first + i), content: encodeResult(answer) }));
+      return { assistant, results, values, errors };
     },
     close: () => native.close(),
   };
@@ -172,6 +252,16 @@ export function compactInstructions(plannerLines: string): string {
   ].join("\n");
 }
 
-export async function openSurface(name: SurfaceName, generated: GeneratedModule, options: SurfaceOptions = {}): Promise<Surface> {
-  return name === "mcp-primitive" || name === "mcp-all" ? mcpSurface(name, generated, options) : zcpSurface(name, generated, options);
+/** zcp-compact's instructions with planner lines without documentation (`docs: false`): not a surface, a size to compare. */
+export async function bareCompactInstructions(generated: GeneratedModule, catalog: Catalog): Promise<string> {
+  const native = createNativeSession(createRuntime(generated));
+  await rpc<unknown>(native, "initialize", {});
+  const select = CATALOG_EXCLUDES[catalog].length > 0 ? { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } : {};
+  const listing = await rpc<{ tools: string }>(native, "tools/list", { ...select, format: "compact", docs: false });
+  await native.close();
+  return compactInstructions(listing.tools);
+}
+
+export async function openSurface(spec: SurfaceSpec, generated: GeneratedModule): Promise<Surface> {
+  return spec.protocol === "mcp" ? mcpSurface(generated, spec.catalog) : zcpSurface(spec.protocol, generated, spec.catalog);
 }

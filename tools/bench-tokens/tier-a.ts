@@ -5,7 +5,7 @@
  */
 import type ExcelJS from "exceljs";
 import type { JsonValue } from "@zcp/runtime";
-import registry from "../../fixtures/workbench/src/zcp.gen/index.ts";
+import { workbench as registry } from "./registries.ts";
 import type { Answer, BenchCase, Results } from "./case.ts";
 import { openIn, seeded, type Cells } from "./workbook.ts";
 
@@ -32,14 +32,10 @@ function single(
     registry,
     ...(options.seed ? { seed: options.seed } : {}),
     prompt,
-    plan: { turns: [() => [call]], answer: options.answer ?? done },
-    view: PRIMITIVE_VIEW,
+    plans: [{ name: "primitive", turns: [() => [call]], answer: options.answer ?? done }],
     verify: async (answer, workspace) => check(await open(workspace, options.file), answer),
   };
 }
-
-/** Tier A asks for single primitive edits, so the ZCP surfaces list the primitive group (all 19 tools, never the one right tool). */
-export const PRIMITIVE_VIEW = { groups: ["primitive"] };
 
 const GRID: Cells = [
   ["Task", "Owner", "Status"],

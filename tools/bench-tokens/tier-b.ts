@@ -7,15 +7,15 @@ import type { JsonValue } from "@zcp/runtime";
 import type { SheetRow } from "../../fixtures/workbench/src/data.ts";
 import type { RangeCheck } from "../../fixtures/workbench/src/data.ts";
 import type { SheetList, WorkbookMetadata } from "../../fixtures/workbench/src/workbook.ts";
-import type { BenchCase } from "./case.ts";
+import type { FormulaFlow } from "../../fixtures/workbench/src/workflows/chains.ts";
 import type { Call } from "./surfaces.ts";
 import { seeded } from "./workbook.ts";
-import { sheetNamesOf, valueOf, workflowCase } from "./workflow-case.ts";
+import { general, caseShaped, oneCall, sheetNamesOf, valueOf, workflowCase, type WorkflowCase } from "./workflow-case.ts";
 
 /** A call of a workbench tool by its name without the `excel.` prefix. */
 export const excel = (name: string, args: { [key: string]: JsonValue }): Call => ({ alias: `excel.${name}`, args });
 
-export const TIER_B_CASES: readonly BenchCase[] = [
+export const TIER_B_CASES: readonly WorkflowCase[] = [
   workflowCase({
     id: "workbook_bootstrap_chain",
     tier: "B",
@@ -30,10 +30,9 @@ export const TIER_B_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ sheets: sheetNamesOf(valueOf(results, 2)) }),
     },
-    workflow: {
-      call: excel("chain_workbook_bootstrap", { path: "ops.xlsx", sheets: ["RawData", "Summary"] }),
-      answer: (value) => ({ sheets: sheetNamesOf(value as unknown as WorkbookMetadata) }),
-    },
+    workflow: oneCall(excel("chain_workbook_bootstrap", { path: "ops.xlsx", sheets: ["RawData", "Summary"] }), general("creates a workbook with the sheets named, in order"), (value) => ({
+      sheets: sheetNamesOf(value as unknown as WorkbookMetadata),
+    })),
   }),
   workflowCase({
     id: "formula_flow_chain",
@@ -50,8 +49,8 @@ export const TIER_B_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ valid: valueOf<{ valid: boolean }>(results, 0).valid, totals: valueOf<SheetRow[]>(results, 2).map((row) => row.Total!) }),
     },
-    workflow: {
-      call: excel("chain_formula_flow", {
+    workflow: oneCall(
+      excel("chain_formula_flow", {
         path: "calc.xlsx",
         sheet: "Calc",
         formulas: [
@@ -60,9 +59,12 @@ export const TIER_B_CASES: readonly BenchCase[] = [
         ],
         readRange: "A1:D3",
       }),
-      // The tool writes nothing unless every formula is valid, so a value means they were.
-      answer: (value) => ({ valid: value !== null, totals: (value as { rows: SheetRow[] }).rows.map((row) => row.Total!) }),
-    },
+      general("checks any formulas, writes them only if all are valid, reads any range back"),
+      (value) => {
+        const flow = value as unknown as FormulaFlow;
+        return { valid: flow.valid, totals: flow.rows.map((row) => row.Total!) };
+      },
+    ),
   }),
   workflowCase({
     id: "layout_flow_chain",
@@ -78,10 +80,11 @@ export const TIER_B_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ merged: valueOf<{ mergedCells: string[] }>(results, 1).mergedCells }),
     },
-    workflow: {
-      call: excel("chain_layout_flow", { path: "layout.xlsx", sheet: "Dashboard", range: "A1:D1" }),
-      answer: (value) => ({ merged: (value as { mergedCells: string[] }).mergedCells }),
-    },
+    workflow: oneCall(
+      excel("chain_layout_flow", { path: "layout.xlsx", sheet: "Dashboard", range: "A1:D1", bold: true, horizontal: "center" }),
+      general("merges any range; bold, alignment and size are parameters"),
+      (value) => ({ merged: (value as { mergedCells: string[] }).mergedCells }),
+    ),
   }),
   workflowCase({
     id: "sheet_maintenance_chain",
@@ -94,10 +97,11 @@ export const TIER_B_CASES: readonly BenchCase[] = [
       turns: [() => [excel("rename_worksheet", { path: "maint.xlsx", oldName: "Draft", newName: "Template" })], () => [excel("copy_worksheet", { path: "maint.xlsx", source: "Template", target: "Template Copy" })]],
       answer: (results) => ({ sheets: valueOf<SheetList>(results, 1).sheets }),
     },
-    workflow: {
-      call: excel("chain_sheet_maintenance", { path: "maint.xlsx", sheet: "Draft", newName: "Template", copyName: "Template Copy" }),
-      answer: (value) => ({ sheets: (value as unknown as SheetList).sheets }),
-    },
+    workflow: oneCall(
+      excel("chain_sheet_maintenance", { path: "maint.xlsx", sheet: "Draft", newName: "Template", copyName: "Template Copy" }),
+      caseShaped("nothing hard-coded, but rename-then-copy is this case's recipe, not a common step"),
+      (value) => ({ sheets: (value as unknown as SheetList).sheets }),
+    ),
   }),
   workflowCase({
     id: "table_setup_chain",
@@ -120,10 +124,11 @@ export const TIER_B_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ table: valueOf<{ name: string }>(results, 0).name, rows: valueOf<SheetRow[]>(results, 1).length }),
     },
-    workflow: {
-      call: excel("chain_table_setup", { path: "orders.xlsx", sheet: "Orders", range: "A1:C4", name: "OrdersTable" }),
-      answer: (value) => ({ table: (value as { name: string }).name, rows: (value as { rows: number }).rows }),
-    },
+    workflow: oneCall(
+      excel("chain_table_setup", { path: "orders.xlsx", sheet: "Orders", range: "A1:C4", name: "OrdersTable", boldHeader: true }),
+      general("makes any range a named table; the bold header is a parameter"),
+      (value) => ({ table: (value as { name: string }).name, rows: (value as { rows: number }).rows }),
+    ),
   }),
   workflowCase({
     id: "readback_verification_chain",
@@ -148,13 +153,10 @@ export const TIER_B_CASES: readonly BenchCase[] = [
         used_range: valueOf<WorkbookMetadata>(results, 0, 2).sheets.find((sheet) => sheet.name === "Sales")!.usedRange!,
       }),
     },
-    workflow: {
-      call: excel("chain_readback_verification", { path: "sales.xlsx", sheet: "Sales", range: "A1:C4" }),
-      answer: (value) => {
-        const readback = value as unknown as { valid: boolean; rows: SheetRow[]; usedRange: string };
-        return { valid: readback.valid, rows: readback.rows.length, used_range: readback.usedRange };
-      },
-    },
+    workflow: oneCall(excel("chain_readback_verification", { path: "sales.xlsx", sheet: "Sales", range: "A1:C4" }), general("checks and reads any range, with the sheet's used range"), (value) => {
+      const readback = value as unknown as { valid: boolean; rows: SheetRow[]; usedRange: string };
+      return { valid: readback.valid, rows: readback.rows.length, used_range: readback.usedRange };
+    }),
   }),
   workflowCase({
     id: "row_maintenance_chain",
@@ -180,10 +182,11 @@ export const TIER_B_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ tasks: valueOf<SheetRow[]>(results, 2).map((row) => row.Task!) }),
     },
-    workflow: {
-      call: excel("chain_row_maintenance", { path: "tracker.xlsx", sheet: "Tracker", insertBefore: 3, values: ["Hotfix", "In Progress"], deleteRow: 5 }),
-      answer: (value) => ({ tasks: (value as SheetRow[]).map((row) => row.Task!) }),
-    },
+    workflow: oneCall(
+      excel("chain_row_maintenance", { path: "tracker.xlsx", sheet: "Tracker", insertBefore: 3, values: ["Hotfix", "In Progress"], deleteRow: 5 }),
+      caseShaped("rows are parameters, but insert-fill-delete-read is this case's recipe"),
+      (value) => ({ tasks: (value as SheetRow[]).map((row) => row.Task!) }),
+    ),
   }),
   workflowCase({
     id: "column_maintenance_chain",
@@ -206,9 +209,10 @@ export const TIER_B_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ columns: Object.keys(valueOf<SheetRow[]>(results, 2)[0]!) }),
     },
-    workflow: {
-      call: excel("chain_column_maintenance", { path: "scores.xlsx", sheet: "Scores", insertBefore: 2, values: ["Target", 95, 88], deleteColumn: 4 }),
-      answer: (value) => ({ columns: Object.keys((value as SheetRow[])[0]!) }),
-    },
+    workflow: oneCall(
+      excel("chain_column_maintenance", { path: "scores.xlsx", sheet: "Scores", insertBefore: 2, values: ["Target", 95, 88], deleteColumn: 4 }),
+      caseShaped("columns are parameters, but insert-fill-delete-read is this case's recipe"),
+      (value) => ({ columns: Object.keys((value as SheetRow[])[0]!) }),
+    ),
   }),
 ];

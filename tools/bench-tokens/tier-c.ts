@@ -8,10 +8,9 @@ import type { SheetRow } from "../../fixtures/workbench/src/data.ts";
 import type { FormulaCheck } from "../../fixtures/workbench/src/formula.ts";
 import type { MergeResult, TableCreated } from "../../fixtures/workbench/src/structure.ts";
 import type { SheetList, WorkbookMetadata } from "../../fixtures/workbench/src/workbook.ts";
-import type { CloseSummary, KpiDashboard, MonthlyRollup, SalesOpsPack, TemplateFill } from "../../fixtures/workbench/src/workflows/reports.ts";
-import type { BenchCase } from "./case.ts";
+import type { CloseSummary, MonthlyRollup, SalesOpsPack, TemplateFill, TitledTable } from "../../fixtures/workbench/src/workflows/reports.ts";
 import { excel } from "./tier-b.ts";
-import { byField, sheetNamesOf, valueOf, workflowCase } from "./workflow-case.ts";
+import { byField, caseShaped, general, oneCall, sheetNamesOf, valueOf, workflowCase, type WorkflowCase } from "./workflow-case.ts";
 
 const alphabetical = (names: readonly string[]) => [...names].sort();
 
@@ -28,7 +27,7 @@ const KPIS = [
   ["Tickets closed", 400, 420, "On track"],
 ] as const;
 
-export const TIER_C_CASES: readonly BenchCase[] = [
+export const TIER_C_CASES: readonly WorkflowCase[] = [
   workflowCase({
     id: "sales_ops_weekly_pack",
     tier: "C",
@@ -63,23 +62,27 @@ export const TIER_C_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ table: valueOf<TableCreated>(results, 2, 0).name, summary: byField(valueOf(results, 2, 1), "Metric", "Value") }),
     },
-    workflow: {
-      call: excel("build_sales_ops_weekly_pack", {
+    workflow: oneCall(
+      excel("build_sales_ops_weekly_pack", {
         path: "sales_ops.xlsx",
         pipelineSheet: "Pipeline",
-        deals: DEALS.map(([name, stage, amount]) => ({ name, stage, amount })),
+        header: ["Deal", "Stage", "Amount"],
+        deals: DEALS.map((deal) => [...deal]),
         tableName: "PipelineTable",
         summarySheet: "Summary",
+        summaryHeader: ["Metric", "Value"],
         summary: [
-          { label: "Deals", value: "=COUNTA(Pipeline!A2:A5)" },
-          { label: "Total amount", value: "=SUM(Pipeline!C2:C5)" },
+          ["Deals", "=COUNTA(Pipeline!A2:A5)"],
+          ["Total amount", "=SUM(Pipeline!C2:C5)"],
         ],
+        boldHeader: true,
       }),
-      answer: (value) => {
+      caseShaped("labels and rows are parameters, but two sheets, a table on the first and the second read back, is this case's pack"),
+      (value) => {
         const pack = value as unknown as SalesOpsPack;
         return { table: pack.table, summary: byField(pack.summary, "Metric", "Value") };
       },
-    },
+    ),
   }),
   workflowCase({
     id: "finance_close_summary",
@@ -132,10 +135,11 @@ export const TIER_C_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ valid: valueOf<FormulaCheck>(results, 1, 2).valid, amounts: byField(valueOf(results, 3), "Account", "Amount") }),
     },
-    workflow: {
-      call: excel("finalize_finance_close_summary", {
+    workflow: oneCall(
+      excel("finalize_finance_close_summary", {
         path: "close.xlsx",
         sheet: "ClosePack",
+        header: ["Account", "Amount"],
         lines: [
           { account: "Revenue", amount: 1200 },
           { account: "COGS", amount: 450 },
@@ -147,11 +151,15 @@ export const TIER_C_CASES: readonly BenchCase[] = [
           { account: "Total costs", formula: "=B3+B4" },
         ],
         tableName: "CloseTable",
+        boldHeader: true,
         headerFill: "D9D9D9",
       }),
-      // The tool writes no formula unless every one is valid, so a value means they were.
-      answer: (value) => ({ valid: value !== null, amounts: byField((value as unknown as CloseSummary).rows, "Account", "Amount") }),
-    },
+      caseShaped("labels and formats are parameters, but a table over the lines with checked formulas below it is this case's layout"),
+      (value) => {
+        const close = value as unknown as CloseSummary;
+        return { valid: close.valid, amounts: byField(close.rows, "Account", "Amount") };
+      },
+    ),
   }),
   workflowCase({
     id: "kpi_dashboard_sheet",
@@ -184,18 +192,24 @@ export const TIER_C_CASES: readonly BenchCase[] = [
       // merge_cells already lists the sheet's merged ranges afterwards: no need to ask again.
       answer: (results) => ({ merged: valueOf<MergeResult>(results, 1, 1).mergedCells, status: byField(valueOf(results, 2), "Metric", "Status") }),
     },
-    workflow: {
-      call: excel("build_kpi_dashboard_sheet", {
+    workflow: oneCall(
+      excel("build_kpi_dashboard_sheet", {
         path: "kpi.xlsx",
         sheet: "Dashboard",
         title: "Weekly KPI dashboard",
-        kpis: KPIS.map(([metric, target, actual, status]) => ({ metric, target, actual, status })),
+        titleRange: "A1:D1",
+        header: ["Metric", "Target", "Actual", "Status"],
+        rows: KPIS.map((kpi) => [...kpi]),
+        boldTitle: true,
+        titleAlign: "center",
+        boldHeader: true,
       }),
-      answer: (value) => {
-        const dashboard = value as unknown as KpiDashboard;
-        return { merged: dashboard.mergedCells, status: byField(dashboard.kpis, "Metric", "Status") };
+      general("a titled table sheet: title, range, header, rows and formats are parameters (the same tool as revise_revenue_model and finalize_executive_briefing)"),
+      (value) => {
+        const dashboard = value as unknown as TitledTable;
+        return { merged: dashboard.mergedCells, status: byField(dashboard.rows, "Metric", "Status") };
       },
-    },
+    ),
   }),
   workflowCase({
     id: "multi_sheet_monthly_rollup",
@@ -252,36 +266,39 @@ export const TIER_C_CASES: readonly BenchCase[] = [
         totals: byField(valueOf(results, 2, 1), "Region", "Total"),
       }),
     },
-    workflow: {
-      call: excel("build_multi_sheet_monthly_rollup", {
+    workflow: oneCall(
+      excel("build_multi_sheet_monthly_rollup", {
         path: "rollup.xlsx",
+        header: ["Region", "Sales"],
         months: [
           {
             sheet: "Jan",
-            sales: [
-              { region: "North", sales: 120 },
-              { region: "South", sales: 95 },
+            rows: [
+              ["North", 120],
+              ["South", 95],
             ],
           },
           {
             sheet: "Feb",
-            sales: [
-              { region: "North", sales: 130 },
-              { region: "South", sales: 105 },
+            rows: [
+              ["North", 130],
+              ["South", 105],
             ],
           },
         ],
         summarySheet: "Summary",
+        summaryHeader: ["Region", "Total"],
         totals: [
-          { region: "North", formula: "=Jan!B2+Feb!B2" },
-          { region: "South", formula: "=Jan!B3+Feb!B3" },
+          ["North", "=Jan!B2+Feb!B2"],
+          ["South", "=Jan!B3+Feb!B3"],
         ],
       }),
-      answer: (value) => {
+      general("any number of period sheets under one header and a summary sheet, all given as rows"),
+      (value) => {
         const rollup = value as unknown as MonthlyRollup;
         return { sheets: alphabetical(rollup.sheets), totals: byField(rollup.summary, "Region", "Total") };
       },
-    },
+    ),
   }),
   workflowCase({
     id: "template_copy_and_fill",
@@ -333,8 +350,8 @@ export const TIER_C_CASES: readonly BenchCase[] = [
         regions: { North: valueOf<SheetRow[]>(results, 4, 0).map((row) => row.Region!), South: valueOf<SheetRow[]>(results, 4, 1).map((row) => row.Region!) },
       }),
     },
-    workflow: {
-      call: excel("apply_template_copy_and_fill", {
+    workflow: oneCall(
+      excel("apply_template_copy_and_fill", {
         path: "regions.xlsx",
         template: "Template",
         header: ["Region", "Target", "Actual"],
@@ -356,11 +373,12 @@ export const TIER_C_CASES: readonly BenchCase[] = [
         ],
         renameTemplate: "MasterTemplate",
       }),
-      answer: (value) => {
+      general("a template sheet, any number of filled copies, an optional rename"),
+      (value) => {
         const template = value as unknown as TemplateFill;
         return { sheets: alphabetical(template.sheets), regions: Object.fromEntries(template.filled.map((fill) => [fill.sheet, fill.rows.map((row) => row.Region!)])) };
       },
-    },
+    ),
   }),
   workflowCase({
     id: "headcount_plan_restructure",
@@ -403,8 +421,8 @@ export const TIER_C_CASES: readonly BenchCase[] = [
         return { columns: Object.keys(rows[0]!), teams: rows.map((row) => row.Team!) };
       },
     },
-    workflow: {
-      call: excel("restructure_headcount_plan", {
+    workflow: oneCall(
+      excel("restructure_headcount_plan", {
         path: "headcount.xlsx",
         sheet: "Plan",
         rows: [
@@ -420,11 +438,12 @@ export const TIER_C_CASES: readonly BenchCase[] = [
         deleteRow: 5,
         deleteColumn: 4,
       }),
-      answer: (value) => {
+      caseShaped("rows and columns are parameters, but insert-fill-delete of one row and one column is this case's recipe"),
+      (value) => {
         const rows = value as SheetRow[];
         return { columns: Object.keys(rows[0]!), teams: rows.map((row) => row.Team!) };
       },
-    },
+    ),
   }),
   workflowCase({
     id: "revenue_model_revision",
@@ -452,17 +471,21 @@ export const TIER_C_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ revenue: byField(valueOf(results, 2), "Product", "Revenue") }),
     },
-    workflow: {
-      call: excel("revise_revenue_model", {
+    workflow: oneCall(
+      excel("revise_revenue_model", {
         path: "revenue.xlsx",
         sheet: "Model",
         title: "Revenue model",
-        products: [
-          { product: "Widget", units: 120, price: 2.5, revenue: "=B3*C3" },
-          { product: "Gadget", units: 80, price: 4, revenue: "=B4*C4" },
+        titleRange: "A1:D1",
+        header: ["Product", "Units", "Price", "Revenue"],
+        rows: [
+          ["Widget", 120, 2.5, "=B3*C3"],
+          ["Gadget", 80, 4, "=B4*C4"],
         ],
+        boldTitle: true,
       }),
-      answer: (value) => ({ revenue: byField(value as SheetRow[], "Product", "Revenue") }),
-    },
+      general("a titled table sheet (the same tool as build_kpi_dashboard_sheet)"),
+      (value) => ({ revenue: byField((value as unknown as TitledTable).rows, "Product", "Revenue") }),
+    ),
   }),
 ];

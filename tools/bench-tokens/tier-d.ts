@@ -6,11 +6,12 @@
 import type { SheetRow, WriteResult } from "../../fixtures/workbench/src/data.ts";
 import type { TableCreated } from "../../fixtures/workbench/src/structure.ts";
 import type { SheetList, WorkbookMetadata } from "../../fixtures/workbench/src/workbook.ts";
-import type { Briefing, Cleanup, Repair } from "../../fixtures/workbench/src/workflows/goals.ts";
-import type { BenchCase } from "./case.ts";
+import type { Cleanup, Repair } from "../../fixtures/workbench/src/workflows/goals.ts";
+import type { TitledTable } from "../../fixtures/workbench/src/workflows/reports.ts";
+import type { Results } from "./case.ts";
 import { excel } from "./tier-b.ts";
 import { seeded } from "./workbook.ts";
-import { byField, sheetNamesOf, valueOf, workflowCase } from "./workflow-case.ts";
+import { byField, caseShaped, general, oneCall, sheetNamesOf, valueOf, workflowCase, type WorkflowCase } from "./workflow-case.ts";
 
 const rangesOf = (written: readonly WriteResult[]) => Object.fromEntries(written.map((write) => [write.sheet, write.range]));
 const TEAM_PLAN = [
@@ -32,11 +33,16 @@ const REQUESTS = [
   { request: "New laptop", owner: "Bo", priority: "Medium", status: "In review" },
   { request: "Data export", owner: "Cy", priority: "Low", status: "Done" },
 ];
+const REQUEST_COLUMNS = ["Request", "Owner", "Priority", "Status"];
 const lines = (items: readonly { item: string; amount: number }[]) => [["Item", "Amount"], ...items.map((line) => [line.item, line.amount])];
 /** The backlog's staging row, as the first read shows it. */
 const isStaging = (row: SheetRow) => row.Status === "Staging";
+const readBacklog = () => [excel("read_data_from_excel", { path: "backlog.xlsx", sheet: "Backlog" })];
+/** The staging row's number on the sheet (the header is row 1) and the staging column's header, from the first read. */
+const stagingOf = (results: Results) => ({ row: valueOf<SheetRow[]>(results, 0).findIndex(isStaging) + 2, column: "Staging" });
+const inspectBoard = () => [excel("get_workbook_metadata", { path: "board.xlsx", includeRanges: true })];
 
-export const TIER_D_CASES: readonly BenchCase[] = [
+export const TIER_D_CASES: readonly WorkflowCase[] = [
   workflowCase({
     id: "executive_briefing_goal",
     tier: "D",
@@ -60,23 +66,26 @@ export const TIER_D_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ merged: valueOf<{ mergedCells: string[] }>(results, 1, 1).mergedCells, metrics: byField(valueOf<SheetRow[]>(results, 2), "Metric", "Value") }),
     },
-    workflow: {
-      call: excel("finalize_executive_briefing", {
+    workflow: oneCall(
+      excel("finalize_executive_briefing", {
         path: "briefing.xlsx",
         sheet: "Briefing",
         title: "Q3 Executive Briefing",
         titleRange: "A1:D1",
-        metrics: [
-          { name: "Revenue", value: 120000 },
-          { name: "Cost", value: 85000 },
-          { name: "Profit", value: "=B3-B4" },
+        header: ["Metric", "Value"],
+        rows: [
+          ["Revenue", 120000],
+          ["Cost", 85000],
+          ["Profit", "=B3-B4"],
         ],
+        boldTitle: true,
       }),
-      answer: (value) => {
-        const briefing = value as unknown as Briefing;
-        return { merged: briefing.mergedCells, metrics: byField(briefing.metrics, "Metric", "Value") };
+      general("a titled table sheet (the same tool as build_kpi_dashboard_sheet)"),
+      (value) => {
+        const briefing = value as unknown as TitledTable;
+        return { merged: briefing.mergedCells, metrics: byField(briefing.rows, "Metric", "Value") };
       },
-    },
+    ),
   }),
   workflowCase({
     id: "team_plan_snapshot_goal",
@@ -96,10 +105,11 @@ export const TIER_D_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ sheets: valueOf<SheetList>(results, 2).sheets }),
     },
-    workflow: {
-      call: excel("create_team_plan_snapshot", { path: "team.xlsx", sheet: "Plan", rows: TEAM_PLAN, snapshot: "Snapshot" }),
-      answer: (value) => ({ sheets: (value as unknown as SheetList).sheets }),
-    },
+    workflow: oneCall(
+      excel("create_team_plan_snapshot", { path: "team.xlsx", sheet: "Plan", rows: TEAM_PLAN, snapshot: "Snapshot" }),
+      caseShaped("rows and names are parameters, but a sheet plus a copy of it is this case's recipe"),
+      (value) => ({ sheets: (value as unknown as SheetList).sheets }),
+    ),
   }),
   workflowCase({
     id: "month_end_close_goal",
@@ -137,10 +147,21 @@ export const TIER_D_CASES: readonly BenchCase[] = [
       ],
       answer: (results) => ({ written: rangesOf(results[1] as unknown as WriteResult[]) }),
     },
-    workflow: {
-      call: excel("finalize_month_end_close", { path: "close.xlsx", revenue: { sheet: "Revenue", items: REVENUE }, costs: { sheet: "Costs", items: COSTS }, summary: "Summary" }),
-      answer: (value) => ({ written: rangesOf(value as unknown as WriteResult[]) }),
-    },
+    workflow: oneCall(
+      excel("finalize_month_end_close", {
+        path: "close.xlsx",
+        header: ["Item", "Amount"],
+        revenueSheet: "Revenue",
+        revenue: REVENUE,
+        costSheet: "Costs",
+        costs: COSTS,
+        summarySheet: "Summary",
+        summaryHeader: ["Metric", "Value"],
+        labels: ["Total Revenue", "Total Costs", "Net"],
+      }),
+      caseShaped("labels are parameters, but two ledgers and a summary of their totals and difference is this case's workbook"),
+      (value) => ({ written: rangesOf(value as unknown as WriteResult[]) }),
+    ),
   }),
   workflowCase({
     id: "requests_register_goal",
@@ -155,7 +176,7 @@ export const TIER_D_CASES: readonly BenchCase[] = [
     primitive: {
       turns: [
         () => [excel("create_workbook", { path: "requests.xlsx", sheet: "Intake" })],
-        () => [excel("write_data_to_excel", { path: "requests.xlsx", sheet: "Intake", data: [["Request", "Owner", "Priority", "Status"], ...REQUESTS.map((entry) => Object.values(entry))] })],
+        () => [excel("write_data_to_excel", { path: "requests.xlsx", sheet: "Intake", data: [REQUEST_COLUMNS, ...REQUESTS.map((entry) => Object.values(entry))] })],
         // The table takes its header from the cells, so it comes after the write.
         () => [excel("create_table", { path: "requests.xlsx", sheet: "Intake", range: "A1:D4", name: "Requests" })],
       ],
@@ -164,13 +185,14 @@ export const TIER_D_CASES: readonly BenchCase[] = [
         return { table: table.name, range: table.range };
       },
     },
-    workflow: {
-      call: excel("build_requests_register", { path: "requests.xlsx", sheet: "Intake", name: "Requests", requests: REQUESTS }),
-      answer: (value) => {
+    workflow: oneCall(
+      excel("build_requests_register", { path: "requests.xlsx", sheet: "Intake", name: "Requests", columns: REQUEST_COLUMNS, rows: REQUESTS.map((entry) => Object.values(entry)) }),
+      general("a new workbook holding one named table of any columns"),
+      (value) => {
         const table = value as unknown as TableCreated;
         return { table: table.name, range: table.range };
       },
-    },
+    ),
   }),
   workflowCase({
     id: "board_packet_repair_goal",
@@ -191,7 +213,7 @@ export const TIER_D_CASES: readonly BenchCase[] = [
     },
     primitive: {
       turns: [
-        () => [excel("get_workbook_metadata", { path: "board.xlsx", includeRanges: true })],
+        inspectBoard,
         // The metadata shows Detail (a misnamed Details), no Notes, and no merge on Overview.
         () => [
           excel("rename_worksheet", { path: "board.xlsx", oldName: "Detail", newName: "Details" }),
@@ -206,9 +228,15 @@ export const TIER_D_CASES: readonly BenchCase[] = [
       },
     },
     workflow: {
-      call: excel("repair_board_packet", { path: "board.xlsx", sheets: ["Overview", "Notes", "Details"], titleSheet: "Overview", titleRange: "A1:D1" }),
-      answer: (value) => {
-        const repair = value as unknown as Repair;
+      tool: "excel.repair_board_packet",
+      shape: general("renames what the caller names after reading, adds missing sheets, merges unless merged, verifies once"),
+      turns: [
+        inspectBoard,
+        // The same reading: Detail is a misnamed Details; the tool adds Notes and merges the title if it still needs to.
+        () => [excel("repair_board_packet", { path: "board.xlsx", sheets: ["Overview", "Notes", "Details"], titleSheet: "Overview", titleRange: "A1:D1", renames: [{ from: "Detail", to: "Details" }] })],
+      ],
+      answer: (results) => {
+        const repair = valueOf<Repair>(results, 1);
         return { sheets: repair.sheets, merged: repair.mergedCells };
       },
     },
@@ -233,15 +261,12 @@ export const TIER_D_CASES: readonly BenchCase[] = [
     },
     primitive: {
       turns: [
-        () => [excel("read_data_from_excel", { path: "backlog.xlsx", sheet: "Backlog" })],
+        readBacklog,
         // Deleting a row and a column leaves the same sheet in either order: one turn.
-        (results) => {
-          const rows = valueOf<SheetRow[]>(results, 0);
-          return [
-            excel("delete_sheet_rows", { path: "backlog.xlsx", sheet: "Backlog", startRow: rows.findIndex(isStaging) + 2 }),
-            excel("delete_sheet_columns", { path: "backlog.xlsx", sheet: "Backlog", startCol: Object.keys(rows[0]!).indexOf("Staging") + 1 }),
-          ];
-        },
+        (results) => [
+          excel("delete_sheet_rows", { path: "backlog.xlsx", sheet: "Backlog", startRow: stagingOf(results).row }),
+          excel("delete_sheet_columns", { path: "backlog.xlsx", sheet: "Backlog", startCol: Object.keys(valueOf<SheetRow[]>(results, 0)[0]!).indexOf(stagingOf(results).column) + 1 }),
+        ],
       ],
       // What remains follows from the first read; the goal asks for no check.
       answer: (results) => {
@@ -250,9 +275,11 @@ export const TIER_D_CASES: readonly BenchCase[] = [
       },
     },
     workflow: {
-      call: excel("cleanup_staging_backlog", { path: "backlog.xlsx", sheet: "Backlog", marker: "staging" }),
-      answer: (value) => {
-        const { rows } = value as unknown as Cleanup;
+      tool: "excel.cleanup_staging_backlog",
+      shape: general("deletes the rows and columns the caller names after reading, and reads the sheet back"),
+      turns: [readBacklog, (results) => [excel("cleanup_staging_backlog", { path: "backlog.xlsx", sheet: "Backlog", rows: [stagingOf(results).row], columns: [stagingOf(results).column] })]],
+      answer: (results) => {
+        const { rows } = valueOf<Cleanup>(results, 1);
         return { columns: Object.keys(rows[0]!), tasks: rows.map((row) => row.Task!) };
       },
     },

@@ -6,14 +6,16 @@
  * the run, so a wrong call fails the verifier.
  */
 import type { JsonValue } from "@zcp/runtime";
-import registry from "../../fixtures/weather/src/zcp.gen/index.ts";
-import type { BenchCase, Results } from "./case.ts";
+import { weather as registry } from "./registries.ts";
+import type { BenchCase, Plan, Results } from "./case.ts";
 
 type Weather = { readonly temperature: number; readonly humidity: number };
 const w = (value: JsonValue): Weather => value as unknown as Weather;
 const near = (a: unknown, b: number) => typeof a === "number" && Math.abs(a - b) <= 0.15;
 /** The values of turn `n` (0-based). */
 const turn = (results: Results, n: number): readonly JsonValue[] => results[n] ?? [];
+/** The one plan: weather calls in parallel, then the arithmetic. */
+const primitive = (plan: Omit<Plan, "name">): Plan[] => [{ name: "primitive", ...plan }];
 const get = (city: string) => ({ alias: "weather.get_current", args: { city } });
 
 export const WEATHER_CASES: readonly BenchCase[] = [
@@ -22,7 +24,7 @@ export const WEATHER_CASES: readonly BenchCase[] = [
     tier: "weather",
     registry,
     prompt: 'Which is warmer right now, Hangzhou or Beijing, and by how many degrees Celsius? Answer as {"warmer_city": ..., "delta_c": ...}.',
-    plan: {
+    plans: primitive({
       turns: [
         () => [get("Hangzhou"), get("Beijing")],
         (results) => {
@@ -34,7 +36,7 @@ export const WEATHER_CASES: readonly BenchCase[] = [
         const [hangzhou, beijing] = turn(results, 0);
         return { warmer_city: w(hangzhou!).temperature > w(beijing!).temperature ? "Hangzhou" : "Beijing", delta_c: Math.abs(turn(results, 1)[0] as number) };
       },
-    },
+    }),
     verify: (answer) => answer.warmer_city === "Hangzhou" && near(answer.delta_c, 3),
   },
   {
@@ -42,10 +44,10 @@ export const WEATHER_CASES: readonly BenchCase[] = [
     tier: "weather",
     registry,
     prompt: 'What is the temperature in Shanghai in Fahrenheit, and its humidity? Answer as {"city": ..., "temp_f": ..., "humidity": ...}.',
-    plan: {
+    plans: primitive({
       turns: [() => [get("Shanghai")], (results) => [{ alias: "unit.celsius_to_fahrenheit", args: { celsius: w(turn(results, 0)[0]!).temperature } }]],
       answer: (results) => ({ city: "Shanghai", temp_f: turn(results, 1)[0] as number, humidity: w(turn(results, 0)[0]!).humidity }),
-    },
+    }),
     verify: (answer) => answer.city === "Shanghai" && near(answer.temp_f, 71.6) && answer.humidity === 71,
   },
   {
@@ -53,10 +55,10 @@ export const WEATHER_CASES: readonly BenchCase[] = [
     tier: "weather",
     registry,
     prompt: 'What is the average temperature in Celsius of Beijing, Shanghai and Shenzhen, to one decimal? Answer as {"avg_temp_c": ..., "cities": [...]}.',
-    plan: {
+    plans: primitive({
       turns: [() => [get("Beijing"), get("Shanghai"), get("Shenzhen")], (results) => [{ alias: "math.average", args: { numbers: turn(results, 0).map((city) => w(city).temperature) } }]],
       answer: (results) => ({ avg_temp_c: Math.round((turn(results, 1)[0] as number) * 10) / 10, cities: ["Beijing", "Shanghai", "Shenzhen"] }),
-    },
+    }),
     verify: (answer) => near(answer.avg_temp_c, 22.7) && JSON.stringify(answer.cities) === '["Beijing","Shanghai","Shenzhen"]',
   },
   {
@@ -64,7 +66,7 @@ export const WEATHER_CASES: readonly BenchCase[] = [
     tier: "weather",
     registry,
     prompt: 'Which is more humid right now, Shenzhen or Hangzhou, and by how many percentage points? Answer as {"more_humid_city": ..., "humidity_delta": ...}.',
-    plan: {
+    plans: primitive({
       turns: [
         () => [get("Shenzhen"), get("Hangzhou")],
         (results) => {
@@ -76,7 +78,7 @@ export const WEATHER_CASES: readonly BenchCase[] = [
         const [shenzhen, hangzhou] = turn(results, 0);
         return { more_humid_city: w(shenzhen!).humidity > w(hangzhou!).humidity ? "Shenzhen" : "Hangzhou", humidity_delta: Math.abs(turn(results, 1)[0] as number) };
       },
-    },
+    }),
     verify: (answer) => answer.more_humid_city === "Shenzhen" && near(answer.humidity_delta, 18),
   },
 ];

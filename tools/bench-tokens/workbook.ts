@@ -3,22 +3,28 @@
  * checking the file a run leaves against a description of what it must hold (sheets, values,
  * formulas, tables, merges, formats). Read with the fixture's own reader and value rules.
  */
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import { cellFormula, openWorkbookFile, ownValue, sheetMerges, sheetTables, type CellValue } from "../../fixtures/workbench/src/workspace.ts";
 
 export type Cells = readonly (readonly CellValue[])[];
 
-/** Writes a workbook of the given sheets (rows from A1) into the workspace. */
+/** Writes a workbook of the given sheets (rows from A1) into the workspace; built once, then copied for every run. */
 export function seeded(file: string, sheets: Record<string, Cells>, extra?: (workbook: ExcelJS.Workbook) => void) {
-  return async (workspace: string): Promise<void> => {
+  let bytes: Promise<Uint8Array> | undefined;
+  const build = async (): Promise<Uint8Array> => {
     const workbook = new ExcelJS.Workbook();
     for (const [name, rows] of Object.entries(sheets)) {
       const sheet = workbook.addWorksheet(name);
       rows.forEach((row) => sheet.addRow([...row]));
     }
     extra?.(workbook);
-    await workbook.xlsx.writeFile(path.join(workspace, file));
+    return new Uint8Array((await workbook.xlsx.writeBuffer()) as ArrayBuffer);
+  };
+  return async (workspace: string): Promise<void> => {
+    bytes ??= build();
+    await writeFile(path.join(workspace, file), await bytes);
   };
 }
 

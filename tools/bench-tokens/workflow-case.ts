@@ -1,19 +1,28 @@
 /**
  * The shape of the spreadsheet cases of tiers B, C and D: one ask, two plans (the primitive
- * tools over several turns, for mcp-primitive; the case's workflow tool in one call, for the
- * surfaces that list it), one expected answer and one description of the workbook both plans
- * must leave. The ZCP surfaces list the `semantic-workflow` profile: every workflow tool, the
- * same list for every case, never the one right tool.
+ * tools over several turns; the case's workflow tool, after a read when the job needs one),
+ * one expected answer and one description of the workbook both plans must leave. Each surface
+ * runs the plans its catalog lists the tools of: over the `primitive` catalog only the first.
  */
-import type { JsonValue } from "@zcp/runtime";
 import type { SheetRow } from "../../fixtures/workbench/src/data.ts";
 import type { WorkbookMetadata } from "../../fixtures/workbench/src/workbook.ts";
-import registry from "../../fixtures/workbench/src/zcp.gen/index.ts";
+import { workbench as registry } from "./registries.ts";
 import type { Answer, BenchCase, Plan, Results } from "./case.ts";
 import type { Call } from "./surfaces.ts";
+import type { JsonValue } from "@zcp/runtime";
 import { workbookProblems, type WorkbookSpec } from "./workbook.ts";
 
-export const WORKFLOW_VIEW = { profile: "semantic-workflow" };
+/** How general a workflow tool is, for the report: general, or shaped like its case, and why. */
+export interface WorkflowShape {
+  readonly general: boolean;
+  readonly note: string;
+}
+
+export interface WorkflowPlan extends Omit<Plan, "name"> {
+  /** The workflow tool the plan calls. */
+  readonly tool: string;
+  readonly shape: WorkflowShape;
+}
 
 export interface WorkflowCaseSpec {
   readonly id: string;
@@ -24,13 +33,26 @@ export interface WorkflowCaseSpec {
   readonly expected: Answer;
   readonly workbook: WorkbookSpec;
   /** The shortest correct plan with the primitive tools. */
-  readonly primitive: Plan;
-  /** The workflow tool call that does the whole job, and how the answer is read from its value. */
-  readonly workflow: { readonly call: Call; readonly answer: (value: JsonValue) => Answer };
+  readonly primitive: Omit<Plan, "name">;
+  /** The shortest correct plan with the case's workflow tool. */
+  readonly workflow: WorkflowPlan;
 }
+
+/** A case of tiers B-D, with the workflow tool its second plan calls. */
+export interface WorkflowCase extends BenchCase {
+  readonly workflow: Pick<WorkflowPlan, "tool" | "shape">;
+}
+
+export const general = (note: string): WorkflowShape => ({ general: true, note });
+export const caseShaped = (note: string): WorkflowShape => ({ general: false, note });
 
 /** The value of call `index` of turn `turn` (0-based), typed by the caller. */
 export const valueOf = <T>(results: Results, turn: number, index = 0): T => results[turn]?.[index] as T;
+
+/** A workflow plan of one call whose value holds the answer. */
+export function oneCall(call: Call, shape: WorkflowShape, answer: (value: JsonValue) => Answer): WorkflowPlan {
+  return { tool: call.alias, shape, turns: [() => [call]], answer: (results) => answer(valueOf(results, 0)) };
+}
 
 /** Records read back as one object: the `key` field of each → its `value` field. */
 export const byField = (rows: readonly SheetRow[], key: string, value: string) => Object.fromEntries(rows.map((row) => [row[key], row[value]]));
@@ -42,22 +64,19 @@ export const sheetNamesOf = (metadata: WorkbookMetadata) => metadata.sheets.map(
 export const answerProblems = (answer: Answer, expected: Answer): string[] =>
   JSON.stringify(answer) === JSON.stringify(expected) ? [] : [`answer ${JSON.stringify(answer)}, expected ${JSON.stringify(expected)}`];
 
-/** The surfaces that list the workflow tools, and so use them. */
-export const WORKFLOW_SURFACES = ["mcp-all", "zcp-fc", "zcp-compact"] as const;
-
-export function workflowCase(spec: WorkflowCaseSpec): BenchCase {
-  const workflow: Plan = { turns: [() => [spec.workflow.call]], answer: (results) => spec.workflow.answer(valueOf(results, 0)) };
+export function workflowCase(spec: WorkflowCaseSpec): WorkflowCase {
+  const { tool, shape, ...workflow } = spec.workflow;
   return {
     id: spec.id,
     tier: spec.tier,
     registry,
     ...(spec.seed ? { seed: spec.seed } : {}),
     prompt: spec.prompt,
-    plan: spec.primitive,
-    plans: Object.fromEntries(WORKFLOW_SURFACES.map((surface) => [surface, workflow])),
-    view: WORKFLOW_VIEW,
-    verify: async (answer, workspace) => {
-      return [...answerProblems(answer, spec.expected), ...(await workbookProblems(workspace, spec.workbook))];
-    },
+    plans: [
+      { name: "primitive", ...spec.primitive },
+      { name: "workflow", ...workflow },
+    ],
+    workflow: { tool, shape },
+    verify: async (answer, workspace) => [...answerProblems(answer, spec.expected), ...(await workbookProblems(workspace, spec.workbook))],
   };
 }

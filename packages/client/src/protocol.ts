@@ -54,7 +54,17 @@ export interface InitializeResult {
   readonly viewHash: string;
   readonly stage: string | null;
   readonly capabilities: {
-    readonly tools: { readonly formats: readonly ListFormat[]; readonly knownHash: true; readonly clientFilters: boolean };
+    /**
+     * `docs`: `tools/list` takes `docs: false` (compact listings without documentation); `lean`:
+     * whether it takes `lean: true` (provider formats: the lean artifacts, when the server has them).
+     */
+    readonly tools: {
+      readonly formats: readonly ListFormat[];
+      readonly knownHash: true;
+      readonly clientFilters: boolean;
+      readonly docs: true;
+      readonly lean: boolean;
+    };
     readonly handles: { readonly ops: readonly ("count" | "read" | "view" | "summary" | "release")[] };
     readonly stages: { readonly clientStages: boolean };
     readonly batch: { readonly maxSize: number };
@@ -68,7 +78,21 @@ export interface ListToolsParams {
   readonly stages?: readonly string[];
   /** Default `compact`. */
   readonly format?: ListFormat;
-  /** The hash of a listing the client holds: answered with `{ unchanged: true, hash }` when it still holds. */
+  /**
+   * `compact` only: false lists the bare signatures, without the tools' and parameters' first
+   * sentences (default true). The listing's hash then differs from the documented one's.
+   */
+  readonly docs?: boolean;
+  /**
+   * Provider formats only: true lists the lean artifacts (first sentences, no constraints the
+   * server's validators enforce; default false), when the server has them (`capabilities.tools.lean`).
+   * The listing's hash then differs from the full one's.
+   */
+  readonly lean?: boolean;
+  /**
+   * The hash of a listing the client holds: answered with `{ unchanged: true, hash }` when the
+   * listing asked for (same view and, for `docs: false` and `lean: true`, the same form) has it.
+   */
   readonly knownHash?: string;
 }
 

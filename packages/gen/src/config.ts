@@ -14,6 +14,8 @@ export interface ConfigInput {
   tsconfig?: string;
   /** Output folder, relative to the config folder. */
   outDir?: string;
+  /** Also generate the lean artifact sets (`lean.ts`, `artifacts/lean/*.json`). */
+  leanArtifacts?: boolean;
 }
 
 export interface Config {
@@ -27,13 +29,15 @@ export interface Config {
   readonly tsconfig: string | null;
   /** Absolute output folder. */
   readonly outDir: string;
+  /** Whether the lean artifact sets are generated too (default false). */
+  readonly leanArtifacts: boolean;
 }
 
 export const DEFAULTS = { include: ["src/**/*.ts"], exclude: [] as string[], outDir: "src/zcp.gen" };
 
 export type ConfigResult = { config: Config; diagnostics: [] } | { config: null; diagnostics: Diagnostic[] };
 
-const KEYS = new Set(["include", "exclude", "tsconfig", "outDir"]);
+const KEYS = new Set(["include", "exclude", "tsconfig", "outDir", "leanArtifacts"]);
 
 /** Reads the configuration from `explicit` (a file) or from `cwd`. */
 export function loadConfig(cwd: string, explicit?: string): ConfigResult {
@@ -92,6 +96,7 @@ function validate(file: string, raw: unknown): ConfigResult {
       return fail(file, `"${key}" must be a non-empty string`);
     }
   }
+  if (input.leanArtifacts !== undefined && typeof input.leanArtifacts !== "boolean") return fail(file, `"leanArtifacts" must be true or false`);
   const root = path.dirname(file);
   const include = (input.include as string[] | undefined) ?? DEFAULTS.include;
   if (include.length === 0) return fail(file, `"include" must name at least one glob`);
@@ -112,6 +117,7 @@ function validate(file: string, raw: unknown): ConfigResult {
       exclude: (input.exclude as string[] | undefined) ?? DEFAULTS.exclude,
       tsconfig,
       outDir,
+      leanArtifacts: (input.leanArtifacts as boolean | undefined) ?? false,
     },
     diagnostics: [],
   };

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { canonicalJson, sha12, type JsonValue, type ToolDefinition } from "@zcp/runtime/codegen";
+import { canonicalJson, firstSentence, SENTENCE_MAX, sha12, type JsonValue, type ToolDefinition } from "@zcp/runtime/codegen";
 import { renderPlannerLine } from "@zcp/runtime/codegen";
 import { diagnostic, relativePath, type Code, type Diagnostic } from "./diagnostics.js";
 import { firstParagraph } from "./extract/jsdoc.js";
@@ -14,7 +14,6 @@ import { snakeCase, type ExtractedTool } from "./extract/tool.js";
 const ID_LENGTH = 6;
 /** Canonical JSON of schema objects, which are immutable and shared between tools. */
 const CANONICAL = new WeakMap<object, string>();
-const SHORT_DESCRIPTION_MAX = 300;
 /**
  * Where each definition's tool is declared, for diagnostics about it after the model (provider
  * artifacts). Kept in memory only: a definition, and so every emitted file, names the tool's file
@@ -78,7 +77,7 @@ export function buildModel(
 }
 
 function define(tool: ExtractedTool, alias: string, id: string, name: string, root: string): ToolDefinition {
-  const draft: Omit<ToolDefinition, "hash" | "planner"> = {
+  const draft: Omit<ToolDefinition, "hash" | "planner" | "plannerBare"> = {
     id,
     alias,
     name,
@@ -100,9 +99,12 @@ function define(tool: ExtractedTool, alias: string, id: string, name: string, ro
     dates: tool.dates,
     source: { file: relativePath(root, tool.file), export: tool.exportName },
   };
+  // With documentation (the default listing) and the bare signature: the runtime picks one, it
+  // never takes a line apart.
   const planner = renderPlannerLine(draft);
+  const plannerBare = renderPlannerLine(draft, { toolDocs: false, paramDocs: false });
   const { source, ...hashed } = draft;
-  return { ...draft, planner, source, hash: sha12(canonicalJson({ ...hashed, planner } as unknown as JsonValue, CANONICAL)) };
+  return { ...draft, planner, plannerBare, source, hash: sha12(canonicalJson({ ...hashed, planner, plannerBare } as unknown as JsonValue, CANONICAL)) };
 }
 
 /**
@@ -125,9 +127,8 @@ export function providerName(alias: string): string {
   return alias.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
 }
 
+/** The first paragraph, or its first sentence (`firstSentence`, cut at 300 characters) when the paragraph is longer. */
 function shortDescription(description: string): string {
   const paragraph = firstParagraph(description);
-  if (paragraph.length <= SHORT_DESCRIPTION_MAX) return paragraph;
-  const sentence = /^.+?[.!?](?=\s|$)/.exec(paragraph)?.[0];
-  return sentence && sentence.length <= SHORT_DESCRIPTION_MAX ? sentence : `${paragraph.slice(0, SHORT_DESCRIPTION_MAX - 1)}…`;
+  return paragraph.length <= SENTENCE_MAX ? paragraph : firstSentence(paragraph);
 }

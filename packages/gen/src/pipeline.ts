@@ -136,6 +136,7 @@ export class Generator {
       outDir: this.config.outDir,
       registry,
       artifacts: artifacts.sets,
+      lean: this.config.leanArtifacts ? artifacts.lean() : null,
       statementOf: (tool) => {
         let statement = this.statements.get(tool);
         if (statement === undefined) this.statements.set(tool, (statement = toolStatement(tool)));

@@ -201,6 +201,7 @@ describe("run-level diagnostics", () => {
     includeNotArray: { files: { ...SOURCES, "zcp.config.json": CONFIG({ include: "src/**/*.ts" }) }, args: [] },
     outDirNotString: { files: { ...SOURCES, "zcp.config.json": CONFIG({ outDir: 42 }) }, args: [] },
     outDirOutside: { files: { ...SOURCES, "zcp.config.json": CONFIG({ outDir: "../generated" }) }, args: [] },
+    leanNotBoolean: { files: { ...SOURCES, "zcp.config.json": CONFIG({ leanArtifacts: "yes" }) }, args: [] },
     missingExplicitConfig: { files: { ...SOURCES, "zcp.config.json": CONFIG({}) }, args: ["--config", "configs/zcp.json"] },
     packageJsonWithoutZcp: { files: { ...SOURCES, "package.json": CONFIG({ name: "no-zcp-field", private: true }) }, args: [] },
     packageJsonField: { files: { ...SOURCES, "package.json": CONFIG({ name: "zcp-field", type: "module", zcp: { include: ["src/**/*.ts"] } }) }, args: [] },
@@ -279,12 +280,16 @@ describe("run-level diagnostics", () => {
   });
 
   it("ZCP1001: unknown key, naming the known ones", () => {
-    configError("unknownKey", "zcp.config.json", 'unknown configuration key "outdir" (known: include, exclude, tsconfig, outDir)');
+    configError("unknownKey", "zcp.config.json", 'unknown configuration key "outdir" (known: include, exclude, tsconfig, outDir, leanArtifacts)');
   });
 
   it("ZCP1001: wrong-typed fields", () => {
     configError("includeNotArray", "zcp.config.json", '"include" must be an array of non-empty glob strings');
     configError("outDirNotString", "zcp.config.json", '"outDir" must be a non-empty string');
+  });
+
+  it("ZCP1001: leanArtifacts that is not a boolean", () => {
+    configError("leanNotBoolean", "zcp.config.json", '"leanArtifacts" must be true or false');
   });
 
   it("ZCP1001: outDir outside the project folder", () => {

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as prettier from "prettier";
 import { type JsonValue, type Registry } from "@zcp/runtime";
-import { canonicalJson, combineToolHashes, parsePlannerLine, sha12 } from "@zcp/runtime/codegen";
+import { canonicalJson, combineToolHashes, firstSentence, parsePlannerLine, sha12 } from "@zcp/runtime/codegen";
 import { describe, expect, it } from "vitest";
 import { PRETTIER_STYLE } from "../src/emit/print.js";
 import { ajv, copyFixture, FIXTURES, REPO, runZcp } from "./helpers.js";
@@ -80,6 +80,25 @@ for (const name of NAMES) {
         expect(params.map((param) => param.name)).toEqual(Object.keys(properties));
         expect(params.map((param) => param.optional)).toEqual(Object.keys(properties).map((key) => !required.includes(key)));
       }
+    });
+
+    it("has planner lines whose documentation reads back as each first sentence, and bare lines without it", () => {
+      const docOf = (text: unknown) => (typeof text === "string" && firstSentence(text) !== "" ? firstSentence(text) : null);
+      let documented = 0;
+      for (const tool of registry.tools) {
+        const line = parsePlannerLine(tool.planner);
+        const bare = parsePlannerLine(tool.plannerBare);
+        const properties = tool.inputSchema.properties as Record<string, { description?: unknown }>;
+        expect(line.description, tool.alias).toBe(docOf(tool.description));
+        expect(line.params.filter((param) => param.name !== "*").map((param) => param.description), tool.alias).toEqual(Object.values(properties).map((property) => docOf(property.description)));
+        documented += line.params.filter((param) => param.description !== null).length + (line.description !== null ? 1 : 0);
+        // The bare line is the documented one without its documentation, nothing else.
+        expect(bare.description).toBeNull();
+        expect(bare.params.every((param) => param.description === null)).toBe(true);
+        expect({ ...line, description: null, params: line.params.map((param) => ({ ...param, description: null })) }, tool.alias).toEqual(bare);
+        expect(tool.planner.startsWith(tool.plannerBare.slice(0, tool.plannerBare.indexOf("(") + 1)), tool.alias).toBe(true);
+      }
+      expect(documented).toBeGreaterThan(0);
     });
 
     it("has hashes that recompute from the definitions", () => {

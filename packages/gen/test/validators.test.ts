@@ -840,6 +840,51 @@ describe("errors, hints and coercions", () => {
     expect(mixed({ shape: null, maybe: [1, "x"] })).toEqual({ ok: false, error: "invalid:$.maybe[1]", hint: "expected integer" });
   });
 
+  // Lean provider artifacts leave these constraints out of the model's schema: the refusal's hint
+  // is where the model learns them, so it states each one exactly.
+  it("states the constraint a value breaks exactly: patterns, formats, lengths, ranges, item counts", () => {
+    const mixed = (input: unknown) => tables.get("synthetic")!.mixed!(input);
+    const formats = (input: unknown) => tables.get("synthetic")!.formats!(input);
+    const long = (input: unknown) => tables.get("synthetic")!.abcdefghijklmnopqrstuvwxyz012345!(input);
+    const row = (value: object) => mixed({ shape: null, row: { sku: "ABC-12", qty: 1, ...value } });
+    // Patterns.
+    expect(row({ sku: "abc-12" })).toEqual({ ok: false, error: "invalid:$.row.sku", hint: "expected string matching ^[A-Z]{3}-[0-9]{2}$" });
+    expect(long({ tree: { children: [] }, path: "no" })).toEqual({
+      ok: false,
+      error: "invalid:$.path",
+      hint: "expected string matching ^/(?:[a-z0-9-]+/)*[a-z0-9-]+(?:\\.[a-z]{2,4})?$|^https?://[a-z.]+/[a-z/]*$|^[a-z]+:[0-9]+/[0-9]+$",
+    });
+    // Formats, each by its name.
+    for (const [key, value, format] of [
+      ["date", "2024-13-01", "date"],
+      ["time", "25:00:00Z", "time"],
+      ["when", "tomorrow", "date-time"],
+      ["span", "3 days", "duration"],
+      ["host", "-bad-", "hostname"],
+      ["ip4", "1.2.3", "ipv4"],
+      ["ip6", "::g", "ipv6"],
+      ["link", "no scheme", "uri"],
+      ["uuid", "1234", "uuid"],
+    ] as const) {
+      expect(formats({ [key]: value }), key).toEqual({ ok: false, error: `invalid:$.${key}`, hint: `expected ${format} string` });
+    }
+    expect(formats({ email: "a@b.c" })).toEqual({ ok: false, error: "invalid:$.email", hint: "expected email string of at least 6 characters" });
+    // Lengths (in characters: code points).
+    expect(formats({ emoji: "😀😀😀😀" })).toEqual({ ok: false, error: "invalid:$.emoji", hint: "expected string of 2-3 characters" });
+    expect(validate({ ...base, note: "toolong" })).toEqual({ ok: false, error: "invalid:$.note", hint: "expected string of at most 5 characters or null" });
+    // Ranges and multiples.
+    expect(validate({ ...base, ratio: 1.5 })).toEqual({ ok: false, error: "invalid:$.ratio", hint: "expected number >= 0 and <= 1 or null" });
+    expect(long({ tree: { children: [] }, [LONG_KEY]: 100 })).toEqual({ ok: false, error: `invalid:$[${JSON.stringify(LONG_KEY)}]`, hint: "expected integer >= 0 and <= 99" });
+    expect(row({ price: 0 })).toEqual({ ok: false, error: "invalid:$.row.price", hint: "expected number > 0, a multiple of 0.25" });
+    expect(row({ price: 0.3 })).toEqual({ ok: false, error: "invalid:$.row.price", hint: "expected number > 0, a multiple of 0.25" });
+    expect(long({ tree: { children: [], weight: 11 } })).toEqual({ ok: false, error: "invalid:$.tree.weight", hint: "expected number <= 10" });
+    // Item counts, tuples and unique items.
+    expect(validate({ ...base, rows: [] })).toEqual({ ok: false, error: "invalid:$.rows", hint: "expected array of 1-4 items" });
+    expect(validate({ ...base, rows: Array(5).fill(base.rows[0]) })).toEqual({ ok: false, error: "invalid:$.rows", hint: "expected array of 1-4 items" });
+    expect(mixed({ shape: null, pair: [] })).toEqual({ ok: false, error: "invalid:$.pair", hint: "expected array of at least 1 item" });
+    expect(mixed({ shape: null, nums: [1, 2, 1] })).toEqual({ ok: false, error: "invalid:$.nums[2]", hint: "expected unique items; this one repeats an earlier one" });
+  });
+
   it("reads only own properties", () => {
     const proto = (input: unknown) => tables.get("synthetic")!.proto!(input);
     expect(proto({})).toEqual({ ok: false, error: "missing:$.constructor", hint: "expected string" });

@@ -26,6 +26,22 @@ describe("write and check", () => {
     expect(fs.statSync(registryTs).mtimeMs).toBe(before);
   });
 
+  it("writes the lean sets with leanArtifacts, and removes them when it is turned off", () => {
+    const dir = project();
+    const config = path.join(dir, "zcp.config.json");
+    fs.writeFileSync(config, JSON.stringify({ leanArtifacts: true }));
+    const lean = ["artifacts/lean/anthropic.json", "artifacts/lean/gemini.json", "artifacts/lean/mcp.json", "artifacts/lean/openai-chat.json", "artifacts/lean/openai-responses.json", "lean.ts"];
+    const on = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
+    expect(on.written).toEqual([...GENERATED_FILES, ...lean].sort());
+    const out = path.join(dir, "src/zcp.gen");
+    expect(JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8")).files).toEqual([...GENERATED_FILES.filter((file) => file !== "registry.json"), ...lean].sort());
+    fs.writeFileSync(config, JSON.stringify({ leanArtifacts: false }));
+    const off = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
+    expect(off.removed).toEqual(lean);
+    expect(fs.existsSync(path.join(out, "artifacts/lean"))).toBe(false);
+    expect(fs.existsSync(path.join(out, "artifacts/mcp.json"))).toBe(true);
+  });
+
   it("--check reports stale, missing and extra files, exits 1, and writes nothing", () => {
     const dir = project();
     runZcp(dir, ["gen"]);

@@ -4,6 +4,11 @@
  * so the artifacts travel with the code through any compiler or bundler; `artifactLoader`
  * parses a provider's text on first use and keeps it: nothing is computed at run time, and a
  * server that never talks to Gemini never parses the Gemini set.
+ *
+ * The lean sets (the same entries with first-sentence descriptions and without the constraints
+ * the generated validators enforce) are in a module of their own, the generated `lean.ts`, so
+ * that a server that does not use them never loads their text: its loader is
+ * `withLeanArtifacts(artifacts, hash, leanTexts)`.
  */
 import type { JsonSchema } from "./registry.js";
 
@@ -73,10 +78,18 @@ export const ARTIFACT_PROVIDERS: readonly ArtifactProvider[] = ["openai-response
 /** One provider's file: entries by tool id. A tool the provider cannot express has no entry. */
 export type ArtifactSet<P extends ArtifactProvider> = { readonly [toolId: string]: ArtifactEntries[P] };
 
+export interface ArtifactLoadOptions {
+  /** The lean set instead of the full one (only from a loader with `hasLean`). */
+  readonly lean?: boolean;
+}
+
 export interface ArtifactLoader {
   /** The hash of the registry the artifacts were compiled for. */
   readonly hash: string;
-  load<P extends ArtifactProvider>(provider: P): ArtifactSet<P>;
+  /** A provider's set; `{ lean: true }` throws a RangeError on a loader without lean sets. */
+  load<P extends ArtifactProvider>(provider: P, options?: ArtifactLoadOptions): ArtifactSet<P>;
+  /** Whether the lean sets are loaded (true for the loader of the generated `lean.ts`). */
+  readonly hasLean?: boolean;
 }
 
 /** Each provider's artifact set as JSON text, as the generated `artifacts.ts` holds it. */
@@ -84,17 +97,47 @@ export type ArtifactTexts = { readonly [P in ArtifactProvider]: string };
 
 /** Parses a provider's set from `texts` on its first use. `hash` is the registry's. */
 export function artifactLoader(hash: string, texts: ArtifactTexts): ArtifactLoader {
-  const loaded = new Map<ArtifactProvider, unknown>();
+  const parse = parser(texts);
   return {
     hash,
-    load<P extends ArtifactProvider>(provider: P): ArtifactSet<P> {
-      let set = loaded.get(provider);
-      if (set === undefined) {
-        if (!ARTIFACT_PROVIDERS.includes(provider)) throw new RangeError(`unknown artifact provider "${provider}"`);
-        set = JSON.parse(texts[provider]) as unknown;
-        loaded.set(provider, set);
-      }
-      return set as ArtifactSet<P>;
+    hasLean: false,
+    load<P extends ArtifactProvider>(provider: P, options: ArtifactLoadOptions = {}): ArtifactSet<P> {
+      if (options.lean === true) throw new RangeError(NO_LEAN);
+      return parse(provider);
     },
+  };
+}
+
+const NO_LEAN = 'no lean artifacts: generate them ("leanArtifacts": true in the zcp gen configuration) and create the runtime from zcp.gen/lean.js (its default export) instead of zcp.gen/index.js';
+
+/**
+ * `full` (the generated `artifacts.ts` loader) with the lean sets of `leanTexts` beside it, each
+ * parsed on its first use. What the generated `lean.ts` exports. `hash` is the registry's the
+ * lean sets were compiled for: a RangeError when it is not `full`'s (files of different runs).
+ */
+export function withLeanArtifacts(full: ArtifactLoader, hash: string, leanTexts: ArtifactTexts): ArtifactLoader {
+  if (hash !== full.hash) {
+    throw new RangeError(`lean.ts was generated for registry ${hash}, artifacts.ts for ${full.hash}: the generated files come from different runs, run zcp gen`);
+  }
+  const parseLean = parser(leanTexts);
+  return {
+    hash: full.hash,
+    hasLean: true,
+    load<P extends ArtifactProvider>(provider: P, options: ArtifactLoadOptions = {}): ArtifactSet<P> {
+      return options.lean === true ? parseLean(provider) : full.load(provider);
+    },
+  };
+}
+
+function parser(texts: ArtifactTexts): <P extends ArtifactProvider>(provider: P) => ArtifactSet<P> {
+  const loaded = new Map<ArtifactProvider, unknown>();
+  return <P extends ArtifactProvider>(provider: P): ArtifactSet<P> => {
+    let set = loaded.get(provider);
+    if (set === undefined) {
+      if (!ARTIFACT_PROVIDERS.includes(provider)) throw new RangeError(`unknown artifact provider "${provider}"`);
+      set = JSON.parse(texts[provider]) as unknown;
+      loaded.set(provider, set);
+    }
+    return set as ArtifactSet<P>;
   };
 }

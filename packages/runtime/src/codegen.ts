@@ -16,12 +16,15 @@ export { canonicalJson, combineToolHashes, sha12 } from "./hash.js";
 export { parsePlannerLine, PlannerSyntaxError } from "./planner/parse.js";
 export type { PlannerLine, PlannerParam } from "./planner/parse.js";
 export { renderPlannerLine, renderType, renderValue } from "./planner/render.js";
+export type { PlannerLineOptions } from "./planner/render.js";
+export { firstSentence, SENTENCE_MAX } from "./planner/sentence.js";
 export type { ValidationResult, Validator, ValidatorTable } from "./validate.js";
-export { ARTIFACT_PROVIDERS, artifactLoader } from "./artifacts.js";
+export { ARTIFACT_PROVIDERS, artifactLoader, withLeanArtifacts } from "./artifacts.js";
 export type {
   AnthropicTool,
   ArtifactEntries,
   ArtifactLoader,
+  ArtifactLoadOptions,
   ArtifactProvider,
   ArtifactSet,
   ArtifactTexts,

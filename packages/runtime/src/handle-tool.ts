@@ -27,21 +27,30 @@ const properties = {
   limit: { type: "integer", description: "view: number of rows (default 10, at most 100).", minimum: 1, maximum: 100 },
 } as const;
 
-const inputSchema = { type: "object", properties, required: ["op", "handle"], additionalProperties: false } as unknown as JsonSchema;
+type Properties = { readonly [name: string]: { readonly [keyword: string]: unknown } };
+
+/** Lean entries leave out the pattern and the bounds: the tool checks them and its hints say them. */
+const leanProperties: Properties = Object.fromEntries(
+  Object.entries(properties).map(([name, schema]) => [name, Object.fromEntries(Object.entries(schema).filter(([key]) => !["pattern", "minimum", "maximum"].includes(key)))]),
+);
+
+const objectSchema = (props: Properties) => ({ type: "object", properties: props, required: ["op", "handle"], additionalProperties: false }) as unknown as JsonSchema;
+const inputSchema = objectSchema(properties);
 
 /** OpenAI strict: every property required, the optional ones nullable. */
-const strictParameters = {
-  type: "object",
-  properties: Object.fromEntries(
-    Object.entries(properties).map(([name, schema]) => {
-      if (name === "op" || name === "handle") return [name, schema];
-      if (schema.type === "array") return [name, { anyOf: [schema, { type: "null" }] }];
-      return [name, { ...schema, type: [schema.type, "null"] }];
-    }),
-  ),
-  required: Object.keys(properties),
-  additionalProperties: false,
-} as unknown as JsonSchema;
+const strictParameters = (props: Properties) =>
+  ({
+    type: "object",
+    properties: Object.fromEntries(
+      Object.entries(props).map(([name, schema]) => {
+        if (name === "op" || name === "handle") return [name, schema];
+        if (schema.type === "array") return [name, { anyOf: [schema, { type: "null" }] }];
+        return [name, { ...schema, type: [schema.type, "null"] }];
+      }),
+    ),
+    required: Object.keys(props),
+    additionalProperties: false,
+  }) as unknown as JsonSchema;
 
 /** Anthropic strict and Gemini have no numeric bounds or patterns: said in the descriptions. */
 function described(upper: boolean): JsonSchema {
@@ -74,7 +83,9 @@ const base = {
   stages: [],
   scopes: [],
   deprecated: null,
-  planner: "TOOL @zh zcp.handle(op:count|read|view|summary|release, handle:h, item:int?, fields:str[]?, columns:str[]?, offset:int?, limit:int?) -> scalar",
+  planner:
+    'TOOL @zh zcp.handle(op:count|read|view|summary|release "count | read (one item, or all) | view (rows) | summary | release", handle:h "Handle id, e.g. \\"#T1\\".", item:int? "read: 0-based index of one item of a list.", fields:str[]? "read: only these fields of the item.", columns:str[]? "view: only these columns.", offset:int? "view: first row, 0-based (default 0).", limit:int? "view: number of rows (default 10, at most 100).") -> scalar -- "Read a handle (#T1) that another tool returned: count its items, read one item or fields, view rows, get its summary, or release it."',
+  plannerBare: "TOOL @zh zcp.handle(op:count|read|view|summary|release, handle:h, item:int?, fields:str[]?, columns:str[]?, offset:int?, limit:int?) -> scalar",
   call: { kind: "object", context: null },
   dates: [],
   source: { file: "@zcp/runtime", export: "handleTool" },
@@ -83,24 +94,27 @@ const base = {
 const { source: _source, ...hashed } = base;
 const definition: ToolDefinition = { ...base, hash: sha12(canonicalJson(hashed as unknown as JsonValue)) };
 
-const openai = { name: definition.name, description: DESCRIPTION, parameters: strictParameters, strict: true };
-const artifacts: { [P in ArtifactProvider]: ArtifactEntries[P] } = {
-  "openai-responses": { type: "function", ...openai },
-  "openai-chat": { type: "function", function: openai },
-  anthropic: { name: definition.name, description: DESCRIPTION, input_schema: described(false) as ArtifactEntries["anthropic"]["input_schema"] },
-  gemini: { name: definition.name, description: DESCRIPTION, parameters: described(true) },
-  mcp: {
-    name: definition.name,
-    title: definition.title!,
-    description: DESCRIPTION,
-    inputSchema: inputSchema as ArtifactEntries["mcp"]["inputSchema"],
-    // Not read-only: `release` frees a handle.
-    annotations: { title: definition.title!, idempotentHint: false },
-    _meta: { groups: [], stages: [] },
-  },
-};
+/** The entries of every provider; Anthropic and Gemini describe the bounds instead in either case. */
+function entries(props: Properties): { [P in ArtifactProvider]: ArtifactEntries[P] } {
+  const openai = { name: definition.name, description: DESCRIPTION, parameters: strictParameters(props), strict: true };
+  return {
+    "openai-responses": { type: "function", ...openai },
+    "openai-chat": { type: "function", function: openai },
+    anthropic: { name: definition.name, description: DESCRIPTION, input_schema: described(false) as ArtifactEntries["anthropic"]["input_schema"] },
+    gemini: { name: definition.name, description: DESCRIPTION, parameters: described(true) },
+    mcp: {
+      name: definition.name,
+      title: definition.title!,
+      description: DESCRIPTION,
+      inputSchema: objectSchema(props) as ArtifactEntries["mcp"]["inputSchema"],
+      // Not read-only: `release` frees a handle.
+      annotations: { title: definition.title!, idempotentHint: false },
+      _meta: { groups: [], stages: [] },
+    },
+  };
+}
 
-export const handleTool: BuiltinTool = { definition, artifacts };
+export const handleTool: BuiltinTool = { definition, artifacts: entries(properties), leanArtifacts: entries(leanProperties) };
 
 /** Runs `zcp.handle` for a session. `null` stands for an absent optional argument (OpenAI strict sends it). */
 export async function runHandleTool(store: HandleStore, sessionId: string, args: { readonly [name: string]: unknown }): Promise<CallResult> {

@@ -9,7 +9,7 @@ export type { ExposurePolicy, GeneratedModule, RuntimeOptions, SessionOptions } 
 export { Session } from "./session.js";
 export type { CallOptions } from "./session.js";
 export { SelectionError, View, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";
-export type { BuiltinTool, Selection } from "./view.js";
+export type { ArtifactsOptions, BuiltinTool, PlannerTextOptions, Selection } from "./view.js";
 export type { ToolContext } from "./context.js";
 export type { Handle, Integer } from "./handle.js";
 export type { JsonSchema, JsonValue, OutputMode, Registry, ToolDefinition, ToolFlag } from "./registry.js";

@@ -50,7 +50,7 @@ export interface ToolDefinition {
   /** Provider-safe name (`^[A-Za-z0-9_-]{1,64}$`), unique in the registry. */
   readonly name: string;
   readonly title: string | null;
-  /** First paragraph (or sentence) of the description. */
+  /** First paragraph of the description, or its first sentence when the paragraph is longer than 300 characters. */
   readonly descriptionShort: string;
   readonly description: string;
   /** Object schema of the arguments; the context parameter never appears here. */
@@ -70,8 +70,13 @@ export interface ToolDefinition {
   readonly scopes: readonly string[];
   /** The deprecation note (`""` when `@deprecated` has no text), or null. */
   readonly deprecated: string | null;
-  /** The compact planner line: `TOOL @id alias(param:type, ...) -> mode`. */
+  /**
+   * The planner line with documentation: `TOOL @id alias(param:type "Doc.", ...) -> mode -- "Doc."`
+   * (each parameter's and the tool's first sentence, as JSON strings; grammar in the gen README).
+   */
   readonly planner: string;
+  /** The same line without documentation: the bare signature `TOOL @id alias(param:type, ...) -> mode`. */
+  readonly plannerBare: string;
   readonly call: CallSignature;
   /**
    * Dotted paths of arguments the function takes as `Date`s: ISO strings on the wire, revived
@@ -95,4 +100,5 @@ export interface Registry {
   readonly names: { readonly [name: string]: string };
 }
 
-export const REGISTRY_FORMAT_VERSION = 1;
+/** 2: `plannerBare` beside `planner`, which carries documentation. */
+export const REGISTRY_FORMAT_VERSION = 2;

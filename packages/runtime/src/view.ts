@@ -60,6 +60,22 @@ export function inStage(tool: ToolDefinition, stages: readonly string[]): boolea
 export interface BuiltinTool {
   readonly definition: ToolDefinition;
   readonly artifacts: { readonly [P in ArtifactProvider]: ArtifactEntries[P] };
+  /** The lean entries (first-sentence descriptions, no constraints the tool checks itself). */
+  readonly leanArtifacts: { readonly [P in ArtifactProvider]: ArtifactEntries[P] };
+}
+
+export interface PlannerTextOptions {
+  /** false: the bare signatures (`ToolDefinition.plannerBare`), without documentation. Default true. */
+  readonly docs?: boolean;
+}
+
+export interface ArtifactsOptions {
+  /**
+   * The lean entries: first sentences of the descriptions, and no patterns, formats, lengths,
+   * ranges or item bounds (the generated validators enforce them; a refusal's hint states them).
+   * Needs the lean sets: a runtime created from the generated `lean.ts`. Default false.
+   */
+  readonly lean?: boolean;
 }
 
 export class View {
@@ -79,9 +95,20 @@ export class View {
     this.byName = new Map(this.tools.flatMap((tool) => [[tool.alias, tool], [tool.id, tool], [tool.name, tool]] as const));
   }
 
-  /** The planner text: one line per tool. */
+  /** The planner text: one line per tool, with documentation (`plannerText()`). */
   get planner(): string {
-    return this.tools.map((tool) => tool.planner).join("\n");
+    return this.plannerText();
+  }
+
+  /** The planner text, one line per tool: with documentation, or `{ docs: false }` the bare signatures. */
+  plannerText(options: PlannerTextOptions = {}): string {
+    const key = options.docs === false ? "plannerBare" : "planner";
+    return this.tools.map((tool) => tool[key]).join("\n");
+  }
+
+  /** Whether `artifacts(provider, { lean: true })` can answer: the runtime was created from the generated `lean.ts`. */
+  get hasLeanArtifacts(): boolean {
+    return this.loader.hasLean === true;
   }
 
   /** The tool named by alias, id or provider name, if it is in the view. */
@@ -91,15 +118,20 @@ export class View {
 
   /**
    * The provider's entries for the view's tools, in view order. A tool the provider cannot take
-   * (see the ZCP150x diagnostics of `zcp gen`) has no entry and is left out.
+   * (see the ZCP150x diagnostics of `zcp gen`) has no entry and is left out. `{ lean: true }`:
+   * the lean entries; a `SelectionError` when the runtime has none.
    */
-  artifacts<P extends ArtifactProvider>(provider: P): ArtifactEntries[P][] {
+  artifacts<P extends ArtifactProvider>(provider: P, options: ArtifactsOptions = {}): ArtifactEntries[P][] {
     if (!ARTIFACT_PROVIDERS.includes(provider)) throw new SelectionError(`unknown provider "${provider}" (known: ${ARTIFACT_PROVIDERS.join(", ")})`);
-    const set = this.loader.load(provider);
+    const lean = options.lean === true;
+    if (lean && !this.hasLeanArtifacts) {
+      throw new SelectionError('no lean artifacts: generate them ("leanArtifacts": true in the zcp gen configuration) and create the runtime from zcp.gen/lean.js (its default export) instead of zcp.gen/index.js');
+    }
+    const set = this.loader.load(provider, lean ? { lean } : {});
     const entries: ArtifactEntries[P][] = [];
     for (const tool of this.tools) {
       const builtin = this.builtins.find((candidate) => candidate.definition === tool);
-      const entry = builtin ? builtin.artifacts[provider] : set[tool.id];
+      const entry = builtin ? (lean ? builtin.leanArtifacts : builtin.artifacts)[provider] : set[tool.id];
       if (entry) entries.push(entry);
     }
     return entries;

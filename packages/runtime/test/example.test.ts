@@ -11,7 +11,7 @@ it("examples/weather.ts runs end to end", () => {
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
   const lines = run.stdout.trim().split("\n");
-  expect(lines[0]).toBe("TOOL @jnb1vo math.average(numbers:num[]) -> scalar");
+  expect(lines[0]).toBe('TOOL @jnb1vo math.average(numbers:num[] "The numbers to average.") -> scalar -- "Average of a list of numbers."');
   expect(lines).toContain('{"ok":true,"value":{"city":"Shanghai","temperature":22,"unit":"celsius","condition":"cloudy","humidity":71}}');
   expect(lines).toContain('{"ok":false,"error":"invalid:$.city","hint":"expected one of: Shanghai, Beijing, Shenzhen, Hangzhou"}');
   expect(lines).toContain('{"ok":false,"error":"forbidden:unit.celsius_to_fahrenheit","hint":"the tool is not available in this session"}');

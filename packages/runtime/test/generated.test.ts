@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { createRuntime, GeneratedModuleError, type GeneratedModule } from "@zcp/runtime";
-import { artifactLoader } from "@zcp/runtime/codegen";
+import { artifactLoader, withLeanArtifacts } from "@zcp/runtime/codegen";
 
 const failure = (generated: unknown) => {
   try {
@@ -30,7 +30,7 @@ describe("createRuntime: the generated module is checked at start-up", () => {
 
   it("refuses another registry format", () => {
     expect(failure({ ...weather, registry: { ...weather.registry, version: 99 } })).toBe(
-      "the generated module has registry format 99; this @zcp/runtime reads format 1: run zcp gen with a matching @zcp/gen",
+      "the generated module has registry format 99; this @zcp/runtime reads format 2: run zcp gen with a matching @zcp/gen",
     );
   });
 
@@ -39,6 +39,19 @@ describe("createRuntime: the generated module is checked at start-up", () => {
     expect(failure({ ...weather, artifacts: stale })).toBe(
       `artifacts.ts was generated for registry 000000000000, registry.ts is ${weather.registry.hash}: the generated files come from different runs, run zcp gen`,
     );
+  });
+
+  it("refuses lean artifacts of another run, when lean.ts is imported", () => {
+    const texts = { "openai-responses": "{}", "openai-chat": "{}", anthropic: "{}", gemini: "{}", mcp: "{}" };
+    expect(() => withLeanArtifacts(weather.artifacts, "000000000000", texts)).toThrow(
+      `lean.ts was generated for registry 000000000000, artifacts.ts for ${weather.registry.hash}: the generated files come from different runs, run zcp gen`,
+    );
+    const loader = withLeanArtifacts(weather.artifacts, weather.registry.hash, texts);
+    expect(loader.hasLean).toBe(true);
+    expect(loader.load("mcp", { lean: true })).toEqual({});
+    expect(loader.load("mcp")).toBe(weather.artifacts.load("mcp"));
+    expect(weather.artifacts.hasLean).toBe(false);
+    expect(() => weather.artifacts.load("mcp", { lean: true })).toThrow(RangeError);
   });
 
   it("refuses a tool without its validator or dispatcher", () => {

@@ -10,16 +10,34 @@ describe("parsePlannerLine", () => {
       id: "b9634m",
       alias: "weather.get_current",
       params: [
-        { name: "city", type: 'Shanghai|"New York"', optional: false, default: null },
-        { name: "unit", type: "celsius|fahrenheit", optional: true, default: "celsius" },
-        { name: "opts", type: "{a:str,b:int?}", optional: true, default: null },
-        { name: "rows", type: "h:table", optional: false, default: null },
-        { name: "*", type: "num", optional: false, default: null },
+        { name: "city", type: 'Shanghai|"New York"', optional: false, default: null, description: null },
+        { name: "unit", type: "celsius|fahrenheit", optional: true, default: "celsius", description: null },
+        { name: "opts", type: "{a:str,b:int?}", optional: true, default: null, description: null },
+        { name: "rows", type: "h:table", optional: false, default: null, description: null },
+        { name: "*", type: "num", optional: false, default: null, description: null },
       ],
       mode: "handle",
       kind: "table",
       deprecated: true,
+      description: null,
     });
+  });
+
+  it("reads the documentation: a JSON string after a parameter's type or default, and after ` -- ` at the end", () => {
+    const line = parsePlannerLine(
+      'TOOL @b9634m weather.get_current(city:Shanghai|"New York" "City name, e.g. \\"Shanghai\\".", unit:celsius|fahrenheit=celsius "Unit, \\u00b0C or \\u00b0F.", n:int? "Count (a, b) = [1]", raw:str) -> auto:rows deprecated -- "Get the weather -- now."',
+    );
+    expect(line.description).toBe("Get the weather -- now.");
+    expect(line.kind).toBe("rows");
+    expect(line.deprecated).toBe(true);
+    expect(line.params).toEqual([
+      { name: "city", type: 'Shanghai|"New York"', optional: false, default: null, description: 'City name, e.g. "Shanghai".' },
+      { name: "unit", type: "celsius|fahrenheit", optional: true, default: "celsius", description: "Unit, °C or °F." },
+      { name: "n", type: "int", optional: true, default: null, description: "Count (a, b) = [1]" },
+      { name: "raw", type: "str", optional: false, default: null, description: null },
+    ]);
+    expect(parsePlannerLine('TOOL @abc tools.list() -> scalar -- "List the tools."')).toMatchObject({ params: [], mode: "scalar", description: "List the tools." });
+    expect(parsePlannerLine('TOOL @abc t.f(s:str="a b" "Doc.") -> scalar').params[0]).toMatchObject({ default: '"a b"', description: "Doc." });
   });
 
   it("keeps separators inside quotes and brackets", () => {
@@ -43,6 +61,11 @@ describe("parsePlannerLine", () => {
     ["TOOL @a b(x:str, , y:int) -> scalar", "empty parameter"],
     ['TOOL @a b(x:"open) -> scalar', "unterminated string"],
     ["TOOL @a b(x:{a:str]) -> scalar", "unbalanced"],
+    ['TOOL @a b(x:str Doc) -> scalar', "expected a JSON string (the description) at column 17"],
+    ['TOOL @a b(x:str "a" "b") -> scalar', "expected a JSON string (the description) at column 17"],
+    ['TOOL @a b(x:str) -> scalar -- Doc', "expected \" -> mode\""],
+    ['TOOL @a b(x:str) -> scalar -- "a" "b"', "expected a JSON string (the description) at column 31"],
+    ['TOOL @a b(x:str) -> scalar -- "bad \\x"', "expected a JSON string"],
   ])("rejects %j with a clear error", (text, message) => {
     expect(() => parsePlannerLine(text)).toThrow(PlannerSyntaxError);
     expect(() => parsePlannerLine(text)).toThrow(message);

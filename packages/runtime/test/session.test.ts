@@ -3,11 +3,15 @@
  * kitchen-sink fixtures: views and exposure, the call pipeline and every error it answers,
  * handles across calls and sessions, time limits and cancellation.
  */
+import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import kitchen from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
+import weatherLean from "../../../fixtures/weather/src/zcp.gen/lean.js";
+import kitchenLean from "../../../fixtures/kitchen-sink/src/zcp.gen/lean.js";
 import { createRuntime, withSummary, type GeneratedModule } from "../src/index.js";
-import { combineToolHashes, reviveDates, type DispatchTable } from "@zcp/runtime/codegen";
+import { combineToolHashes, parsePlannerLine, renderPlannerLine, reviveDates, type DispatchTable } from "@zcp/runtime/codegen";
+import { handleTool } from "../src/handle-tool.js";
 
 const idOf = (generated: GeneratedModule, alias: string) => generated.registry.tools.find((tool) => tool.alias === alias)!.id;
 
@@ -78,6 +82,63 @@ describe("views", () => {
     expect(view.find("zcp.handle")?.alias).toBe("zcp.handle");
     expect(view.planner).toContain("TOOL @zh zcp.handle(");
     expect(view.artifacts("anthropic").some((entry) => entry.name === "zcp_handle")).toBe(true);
+  });
+
+  it("give the planner text with documentation by default, and the bare signatures with docs: false", () => {
+    const view = createRuntime(weather).session().exposed;
+    expect(view.plannerText()).toBe(view.planner);
+    expect(view.plannerText({ docs: true })).toBe(view.planner);
+    expect(view.plannerText({ docs: false }).split("\n")).toEqual(weather.registry.tools.map((tool) => tool.plannerBare));
+    expect(view.planner.split("\n")[3]).toBe(
+      'TOOL @b9634m weather.get_current(city:Shanghai|Beijing|Shenzhen|Hangzhou "City name, e.g. \\"Shanghai\\".", unit:celsius|fahrenheit=celsius "Unit of the returned temperature.") -> scalar -- "Get the current weather for one city."',
+    );
+    expect(view.plannerText({ docs: false }).split("\n")[3]).toBe("TOOL @b9634m weather.get_current(city:Shanghai|Beijing|Shenzhen|Hangzhou, unit:celsius|fahrenheit=celsius) -> scalar");
+    // The documented line without its docs is the bare one, tool by tool (the built-in handle tool too).
+    for (const tool of [...createRuntime(kitchen).session().exposed.tools]) {
+      const line = parsePlannerLine(tool.planner);
+      const bare = parsePlannerLine(tool.plannerBare);
+      expect(bare.description).toBeNull();
+      expect(bare.params.every((param) => param.description === null)).toBe(true);
+      expect({ ...line, description: null, params: line.params.map((param) => ({ ...param, description: null })) }).toEqual(bare);
+    }
+  });
+
+  it("give lean artifacts only from the generated lean.ts, full ones by default", () => {
+    const full = createRuntime(weather).session().exposed;
+    expect(full.hasLeanArtifacts).toBe(false);
+    expect(() => full.artifacts("openai-responses", { lean: true })).toThrow('no lean artifacts: generate them ("leanArtifacts": true in the zcp gen configuration) and create the runtime from zcp.gen/lean.js');
+    const view = createRuntime(weatherLean).session().exposed;
+    expect(view.hasLeanArtifacts).toBe(true);
+    expect(view.hash).toBe(full.hash);
+    expect(view.artifacts("openai-responses")).toEqual(full.artifacts("openai-responses"));
+    expect(view.artifacts("openai-responses", { lean: false })).toEqual(full.artifacts("openai-responses"));
+    const file = new URL("../../../fixtures/weather/src/zcp.gen/artifacts/lean/openai-responses.json", import.meta.url);
+    expect(view.artifacts("openai-responses", { lean: true })).toEqual(Object.values(JSON.parse(fs.readFileSync(file, "utf8")) as object));
+    const average = view.artifacts("openai-responses", { lean: true })[0]!;
+    expect(average.parameters).toEqual({
+      type: "object",
+      properties: { numbers: { type: "array", description: "The numbers to average.", items: { type: "number" } } },
+      required: ["numbers"],
+      additionalProperties: false,
+    });
+    expect(full.artifacts("openai-responses")[0]!.parameters).toMatchObject({ properties: { numbers: { minItems: 1 } } });
+    expect(view.artifacts("mcp", { lean: true }).find((entry) => entry.name === "weather_get_current")!.description).toBe("Get the current weather for one city.");
+  });
+
+  it("list the handle tool's lean entries with lean artifacts: no pattern, no bounds", () => {
+    const view = createRuntime(kitchenLean).session().exposed;
+    const lean = view.artifacts("openai-responses", { lean: true }).find((entry) => entry.name === "zcp_handle")!;
+    const full = view.artifacts("openai-responses").find((entry) => entry.name === "zcp_handle")!;
+    expect(JSON.stringify(full.parameters)).toMatch(/"pattern"|"minimum"|"maximum"/);
+    expect(JSON.stringify(lean.parameters)).not.toMatch(/"pattern"|"minimum"|"maximum"/);
+    expect(Object.keys(lean.parameters.properties as object)).toEqual(Object.keys(full.parameters.properties as object));
+    expect(view.artifacts("mcp", { lean: true }).find((entry) => entry.name === "zcp_handle")!.inputSchema.properties).not.toHaveProperty("handle.pattern");
+  });
+
+  it("write the handle tool's planner lines as zcp gen would", () => {
+    const tool = { ...handleTool.definition, handleParams: { handle: "*" } };
+    expect(renderPlannerLine(tool)).toBe(handleTool.definition.planner);
+    expect(renderPlannerLine(tool, { toolDocs: false, paramDocs: false })).toBe(handleTool.definition.plannerBare);
   });
 });
 

@@ -5,6 +5,7 @@
 import { createRuntime, type Runtime } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
+import kitchenSinkLean from "../../../fixtures/kitchen-sink/src/zcp.gen/lean.js";
 import { createNativeSession, type NativeSession, type RpcResponse } from "../src/index.js";
 
 const runtime = (): Runtime => createRuntime(kitchenSink, { approve: () => true });
@@ -41,7 +42,7 @@ describe("native dispatcher", () => {
       registryHash: rt.registry.hash,
       viewHash: native.session.exposed.hash,
       stage: null,
-      capabilities: { tools: { knownHash: true, clientFilters: true }, handles: { ops: ["count", "read", "view", "summary", "release"] }, batch: { maxSize: 50 } },
+      capabilities: { tools: { knownHash: true, clientFilters: true, docs: true, lean: false }, handles: { ops: ["count", "read", "view", "summary", "release"] }, batch: { maxSize: 50 } },
     });
     expect(info.capabilities.tools.formats).toEqual(["compact", "json", "openai", "openai-chat", "anthropic", "gemini"]);
     expect(await result(native, "ping")).toEqual({});
@@ -53,7 +54,7 @@ describe("native dispatcher", () => {
     expect(compact.format).toBe("compact");
     expect(compact.tools).toBe(native.session.exposed.planner);
     expect(compact.hash).toBe(native.session.exposed.hash);
-    expect(compact.tools).toContain("TOOL @tload tables.load(name:str, limit:int=100) -> handle:table");
+    expect(compact.tools).toContain('TOOL @tload tables.load(name:str "Table name.", limit:int=100 "Maximum number of rows.") -> handle:table -- "Load a table of rows; large results stay in the runtime as a handle."');
 
     const json = await result(native, "tools/list", { format: "json", groups: ["tables"] });
     expect(json.tools.map((tool: { alias: string }) => tool.alias)).toEqual(["orders.add", "reports.export", "tables.drop", "tables.load", "tables.sum", "zcp.handle"]);
@@ -77,6 +78,59 @@ describe("native dispatcher", () => {
     const changed = await result(native, "tools/list", { groups: ["geometry"], knownHash: compact.hash });
     expect(changed.unchanged).toBeUndefined();
     expect(changed.tools.split("\n")).toHaveLength(2);
+  });
+
+  it("tools/list: docs: false lists the bare signatures, under a hash of their own", async () => {
+    const native = createNativeSession(runtime());
+    const docs = await result(native, "tools/list");
+    const bare = await result(native, "tools/list", { docs: false });
+    expect(bare).toMatchObject({ format: "compact", count: docs.count, tools: native.session.exposed.plannerText({ docs: false }) });
+    expect(bare.tools).toContain("TOOL @tload tables.load(name:str, limit:int=100) -> handle:table\n");
+    expect(bare.tools).not.toContain(" -- ");
+    expect(bare.tools.split("\n")).toEqual(native.session.exposed.tools.map((tool) => tool.plannerBare));
+    expect(await result(native, "tools/list", { docs: true })).toEqual(docs);
+    // The short-circuit tells the two forms apart.
+    expect(bare.hash).not.toBe(docs.hash);
+    expect(bare.hash).toMatch(/^[0-9a-f]{12}$/);
+    expect(await result(native, "tools/list", { docs: false, knownHash: bare.hash })).toEqual({ unchanged: true, hash: bare.hash });
+    expect(await result(native, "tools/list", { docs: false, knownHash: docs.hash })).toEqual(bare);
+    expect(await result(native, "tools/list", { knownHash: bare.hash })).toEqual(docs);
+    // A view of other tools has another bare hash too.
+    const geometry = await result(native, "tools/list", { docs: false, groups: ["geometry"] });
+    expect(geometry.hash).not.toBe(bare.hash);
+    expect(await errorOf(native, req(2, "tools/list", { docs: "no" }))).toMatchObject({ code: -32602, message: "Invalid params: docs must be a boolean" });
+    expect(await errorOf(native, req(3, "tools/list", { format: "openai", docs: false }))).toMatchObject({ code: -32602, message: "Invalid params: docs: false applies to the compact format only, not openai" });
+  });
+
+  it("tools/list: lean: true lists the lean artifacts of a server that has them, under a hash of their own", async () => {
+    const plain = createNativeSession(runtime());
+    expect(await errorOf(plain, req(1, "tools/list", { format: "openai", lean: true }))).toMatchObject({
+      code: -32602,
+      message: "Invalid params: lean: true, but this server has no lean artifacts (capabilities.tools.lean is false)",
+    });
+    const native = createNativeSession(createRuntime(kitchenSinkLean, { approve: () => true }));
+    expect((await result(native, "initialize")).capabilities.tools).toMatchObject({ docs: true, lean: true });
+    for (const format of ["openai", "openai-chat", "anthropic", "gemini"] as const) {
+      const provider = format === "openai" ? "openai-responses" : format;
+      const full = await result(native, "tools/list", { format });
+      const lean = await result(native, "tools/list", { format, lean: true });
+      expect(full.tools).toEqual(native.session.exposed.artifacts(provider));
+      expect(lean.tools).toEqual(native.session.exposed.artifacts(provider, { lean: true }));
+      expect(lean.count).toBe(full.count);
+      expect(JSON.stringify(lean.tools).length).toBeLessThan(JSON.stringify(full.tools).length);
+      expect(full.hash).toBe(native.session.exposed.hash);
+      expect(lean.hash).not.toBe(full.hash);
+      expect(await result(native, "tools/list", { format, lean: true, knownHash: lean.hash })).toEqual({ unchanged: true, hash: lean.hash });
+      expect(await result(native, "tools/list", { format, lean: true, knownHash: full.hash })).toEqual(lean);
+      expect(await result(native, "tools/list", { format, knownHash: lean.hash })).toEqual(full);
+    }
+    // Constraint keywords (a property may be named "format"; tuples keep their length bounds).
+    const constraint = /"(pattern|minLength|maxLength|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|uniqueItems)":|"format":"/;
+    expect(JSON.stringify((await result(native, "tools/list", { format: "openai" })).tools)).toMatch(constraint);
+    expect(JSON.stringify((await result(native, "tools/list", { format: "openai", lean: true })).tools)).not.toMatch(constraint);
+    expect(await errorOf(native, req(2, "tools/list", { lean: true }))).toMatchObject({ code: -32602, message: "Invalid params: lean: true applies to the provider formats (openai, openai-chat, anthropic, gemini), not compact" });
+    expect(await errorOf(native, req(3, "tools/list", { format: "json", lean: true }))).toMatchObject({ code: -32602 });
+    expect(await errorOf(native, req(4, "tools/list", { format: "openai", lean: 1 }))).toMatchObject({ code: -32602, message: "Invalid params: lean must be a boolean" });
   });
 
   it("tools/call: values, handles, tool errors and unknown tools are results", async () => {

@@ -38,11 +38,13 @@ export interface EmitInput {
   readonly outDir: string;
   readonly registry: Registry;
   readonly artifacts: ArtifactSets;
+  /** The lean variant of every set (`lean.ts`, `artifacts/lean/<provider>.json`), or null: `leanArtifacts` is off. */
+  readonly lean: ArtifactSets | null;
   /** One tool's statement in registry.ts (cached by the caller between watch runs). */
   readonly statementOf: (tool: ToolDefinition) => string;
 }
 
-export function emitFiles({ configFile, root, outDir, registry, artifacts, statementOf, validators, json }: EmitInput): GeneratedFile[] {
+export function emitFiles({ configFile, root, outDir, registry, artifacts, lean, statementOf, validators, json }: EmitInput): GeneratedFile[] {
   const context = emitContext(configFile);
   const files: GeneratedFile[] = [
     { path: "index.ts", content: indexModule(context) },
@@ -52,6 +54,12 @@ export function emitFiles({ configFile, root, outDir, registry, artifacts, state
     { path: "types.ts", content: typesFile(context, registry.tools) },
     { path: "artifacts.ts", content: artifactsFile(context, registry.hash, artifacts) },
     ...ARTIFACT_PROVIDERS.map((provider) => ({ path: `artifacts/${provider}.json`, content: `${json.object(artifacts[provider])}\n` })),
+    ...(lean
+      ? [
+          { path: LEAN_FILE, content: leanFile(context, registry.hash, lean) },
+          ...ARTIFACT_PROVIDERS.map((provider) => ({ path: `artifacts/lean/${provider}.json`, content: `${json.object(lean[provider])}\n` })),
+        ]
+      : []),
   ];
   return [...files, { path: MANIFEST, content: manifestText(registry, files, json) }].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
@@ -73,12 +81,41 @@ function manifestText(registry: Registry, files: readonly GeneratedFile[], json:
  * sets for consumers that do not run TypeScript.
  */
 function artifactsFile(context: EmitContext, hash: string, artifacts: ArtifactSets): string {
-  const texts = Object.fromEntries(ARTIFACT_PROVIDERS.map((provider) => [provider, JSON.stringify(artifacts[provider])]));
   return tsFile(context, [
     `import { artifactLoader, type ArtifactTexts } from "@zcp/runtime/codegen";\n`,
-    printStatement("const texts: ArtifactTexts = ", texts),
+    printStatement("const texts: ArtifactTexts = ", artifactTexts(artifacts)),
     `/** Provider artifacts of registry ${hash}, each set parsed on first use. */\nexport const artifacts = artifactLoader(${printString(hash)}, texts);\n`,
   ]);
+}
+
+export const LEAN_FILE = "lean.ts";
+
+/**
+ * `lean.ts` (with `leanArtifacts` in the config): the lean sets, and the generated module with
+ * them. A module of its own, which `index.ts` does not import: the lean texts are scanned (as
+ * source text) only by a program that imports this file, so a server that serves the full
+ * artifacts starts as fast as without them.
+ */
+function leanFile(context: EmitContext, hash: string, lean: ArtifactSets): string {
+  return tsFile(context, [
+    [
+      `import { withLeanArtifacts, type ArtifactTexts, type GeneratedModule } from "@zcp/runtime/codegen";`,
+      `import { artifacts as full } from "./artifacts.js";`,
+      `import { dispatch } from "./dispatch.js";`,
+      `import { registry } from "./registry.js";`,
+      `import { validators } from "./validators.js";`,
+      "",
+    ].join("\n"),
+    printStatement("const texts: ArtifactTexts = ", artifactTexts(lean)),
+    `/** Provider artifacts of registry ${hash}, full and lean (\`load(provider, { lean: true })\`), each set parsed on first use. */\nexport const artifacts = withLeanArtifacts(full, ${printString(hash)}, texts);\n`,
+    `/** The generated module with the lean sets too: \`createRuntime(generated)\` then answers \`view.artifacts(provider, { lean: true })\`. */\nexport const generated: GeneratedModule = { registry, validators, dispatch, artifacts };\n`,
+    "export default generated;\n",
+  ]);
+}
+
+/** Each provider's set as compact JSON text. */
+function artifactTexts(sets: ArtifactSets): { [provider: string]: string } {
+  return Object.fromEntries(ARTIFACT_PROVIDERS.map((provider) => [provider, JSON.stringify(sets[provider])]));
 }
 
 /** The generated module as one value, for `createRuntime(generated)`. */

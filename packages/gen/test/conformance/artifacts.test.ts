@@ -14,23 +14,24 @@ import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema
 import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { toStrictJsonSchema } from "openai/lib/transform";
 import { ARTIFACT_PROVIDERS, type ArtifactProvider, type JsonSchema, type Registry, type ToolDefinition } from "@zcp/runtime";
+import { firstSentence } from "@zcp/runtime/codegen";
 import { afterAll, describe, expect, it } from "vitest";
 import { ajv, FIXTURES, runZcp, scratchProject, STRICT_TSCONFIG } from "../helpers.js";
 import { CHECKERS, checkAnthropic, checkGemini, checkMcp, checkOpenAIChat, checkOpenAIResponses, type Checker } from "./checkers/index.js";
 import { isObject, type Obj } from "./checkers/shared.js";
 
-const NAMES = ["weather", "kitchen-sink", "diagnostics"];
+const NAMES = ["weather", "kitchen-sink", "diagnostics", "workbench"];
 
 type Sets = { [P in ArtifactProvider]: { [toolId: string]: Obj } };
 
-/** Registry and artifacts of a generated output folder (`src/zcp.gen` of a project). */
-function loadOutput(project: string): { registry: Registry; sets: Sets; raw: { [P in ArtifactProvider]: string } } {
+/** Registry and artifacts (full, or the lean sets) of a generated output folder (`src/zcp.gen` of a project). */
+function loadOutput(project: string, lean = false): { registry: Registry; sets: Sets; raw: { [P in ArtifactProvider]: string } } {
   const out = path.join(project, "src/zcp.gen");
   const registry = JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8")) as Registry;
   const raw = {} as { [P in ArtifactProvider]: string };
   const sets = {} as Sets;
   for (const provider of ARTIFACT_PROVIDERS) {
-    raw[provider] = fs.readFileSync(path.join(out, "artifacts", `${provider}.json`), "utf8");
+    raw[provider] = fs.readFileSync(path.join(out, lean ? "artifacts/lean" : "artifacts", `${provider}.json`), "utf8");
     sets[provider] = JSON.parse(raw[provider]) as Sets[typeof provider];
   }
   return { registry, sets, raw };
@@ -169,9 +170,57 @@ function ajvProblems(sets: Sets): string[] {
   });
 }
 
-for (const name of NAMES) {
-  describe(`artifacts of fixture ${name}`, () => {
-    const { registry, sets, raw } = loadOutput(path.join(FIXTURES, name));
+/** Every schema node of a value (properties, items, branches, definitions), with its path. */
+function schemaNodes(schema: unknown, at: string, out: [string, Obj][] = []): [string, Obj][] {
+  if (!isObject(schema)) return out;
+  out.push([at, schema]);
+  for (const key of ["properties", "$defs"]) if (isObject(schema[key])) for (const [name, sub] of Object.entries(schema[key] as Obj)) schemaNodes(sub, `${at}.${key}.${name}`, out);
+  for (const key of ["items", "additionalProperties"]) schemaNodes(schema[key], `${at}.${key}`, out);
+  for (const key of ["anyOf", "oneOf", "prefixItems"]) if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((sub, i) => schemaNodes(sub, `${at}.${key}[${i}]`, out));
+  return out;
+}
+
+const CONSTRAINTS = ["pattern", "format", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "propertyNames", "examples", "title"];
+
+/**
+ * What makes a set lean: no constraint keyword on any schema node (a tuple made an array keeps
+ * its length bounds, its arity; Anthropic's kept `minItems` 0/1 is a bound too, so none either),
+ * none described instead (`{minLength: 1}` notes), and single-sentence descriptions.
+ */
+function leanProblems(sets: Sets): string[] {
+  const problems: string[] = [];
+  const schemas: [string, unknown][] = [
+    ...Object.entries(sets["openai-responses"]).map(([id, entry]): [string, unknown] => [`openai-responses ${id}`, entry.parameters]),
+    ...Object.entries(sets.anthropic).map(([id, entry]): [string, unknown] => [`anthropic ${id}`, entry.input_schema]),
+    ...Object.entries(sets.gemini).map(([id, entry]): [string, unknown] => [`gemini ${id}`, entry.parameters]),
+    ...Object.entries(sets.mcp).flatMap(([id, entry]): [string, unknown][] => [[`mcp ${id} input`, entry.inputSchema], [`mcp ${id} output`, entry.outputSchema]]),
+  ];
+  for (const [where, schema] of schemas) {
+    for (const [at, node] of schemaNodes(schema, "$")) {
+      const tuple = typeof node.description === "string" && node.description.includes("{tuple: ") || Array.isArray(node.prefixItems);
+      for (const key of CONSTRAINTS) {
+        if (!(key in node) || (tuple && (key === "minItems" || key === "maxItems"))) continue;
+        if (key === "title" && where.startsWith("mcp") && at === "$") continue;
+        problems.push(`lean ${where} ${at}: has ${key}`);
+      }
+      const described = tuple ? /\{(pattern|format|minLength|maxLength|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|uniqueItems): / : /\{(pattern|format|minLength|maxLength|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|minItems|maxItems|uniqueItems): /;
+      if (typeof node.description === "string" && described.test(node.description)) {
+        problems.push(`lean ${where} ${at}: describes a constraint: ${node.description}`);
+      }
+    }
+  }
+  for (const provider of ARTIFACT_PROVIDERS) {
+    for (const [id, entry] of Object.entries(sets[provider])) {
+      const description = (provider === "openai-chat" ? (entry.function as Obj).description : entry.description) as string;
+      if (description !== firstSentence(description)) problems.push(`lean ${provider} ${id}: description is not one sentence: ${description}`);
+    }
+  }
+  return problems;
+}
+
+for (const [name, lean] of NAMES.flatMap((name) => [[name, false], [name, true]] as const)) {
+  describe(`${lean ? "lean " : ""}artifacts of fixture ${name}`, () => {
+    const { registry, sets, raw } = loadOutput(path.join(FIXTURES, name), lean);
     const byId = new Map(registry.tools.map((tool) => [tool.id, tool]));
     const ids = registry.tools.map((tool) => tool.id);
     const aliasesOf = (toolIds: string[]) => toolIds.map((id) => byId.get(id)!.alias).sort();
@@ -192,6 +241,21 @@ for (const name of NAMES) {
     for (const provider of ARTIFACT_PROVIDERS) {
       it(`${provider}: every entry passes the provider's checker`, () => {
         expect(checkerViolations(sets, provider)).toEqual([]);
+      });
+    }
+
+    if (lean) {
+      it("is lean: no constraint keywords, none described instead, one-sentence descriptions", () => {
+        expect(leanProblems(sets)).toEqual([]);
+      });
+
+      it("lists the tools the full sets list, by the same names", () => {
+        const full = loadOutput(path.join(FIXTURES, name)).sets;
+        for (const provider of ARTIFACT_PROVIDERS) {
+          expect(Object.keys(sets[provider]), provider).toEqual(Object.keys(full[provider]));
+          const names = (set: Sets[ArtifactProvider]) => Object.values(set).map((entry) => (provider === "openai-chat" ? (entry.function as Obj).name : entry.name));
+          expect(names(sets[provider]), provider).toEqual(names(full[provider]));
+        }
       });
     }
 
@@ -335,12 +399,15 @@ describe("artifacts of types beyond the fixtures", () => {
     for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
   });
   const problems = (source: string): string[] => {
-    const dir = scratchProject({ "zcp.config.json": JSON.stringify({ include: ["src/**/*.ts"], outDir: "src/zcp.gen" }), "tsconfig.json": STRICT_TSCONFIG, "src/probe.ts": source });
+    const dir = scratchProject({ "zcp.config.json": JSON.stringify({ include: ["src/**/*.ts"], outDir: "src/zcp.gen", leanArtifacts: true }), "tsconfig.json": STRICT_TSCONFIG, "src/probe.ts": source });
     scratch.push(dir);
     const result = runZcp(dir, ["gen"]);
     expect(result.status, result.stderr + result.stdout).toBe(0);
-    const { sets } = loadOutput(dir);
-    return [...ARTIFACT_PROVIDERS.flatMap((provider) => checkerViolations(sets, provider)), ...mcpSdkProblems(sets), ...openaiSdkProblems(sets), ...anthropicSdkProblems(sets), ...ajvProblems(sets)];
+    return [false, true].flatMap((lean) => {
+      const { sets } = loadOutput(dir, lean);
+      const problems = [...ARTIFACT_PROVIDERS.flatMap((provider) => checkerViolations(sets, provider)), ...mcpSdkProblems(sets), ...openaiSdkProblems(sets), ...anthropicSdkProblems(sets), ...ajvProblems(sets)];
+      return lean ? [...problems.map((problem) => `lean ${problem}`), ...leanProblems(sets)] : problems;
+    });
   };
 
   it("literals, recursive unions, nullable arrays, tuples, formats: every artifact conforms", () => {

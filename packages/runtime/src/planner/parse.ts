@@ -1,11 +1,12 @@
 /**
  * Parser for planner lines, the one-line-per-tool form a native planner reads:
  *
- *     TOOL @id alias(param:type, other:type?, unit:celsius|fahrenheit=celsius) -> handle:table
+ *     TOOL @id alias(param:type "Doc.", other:type?, unit:celsius|fahrenheit=celsius) -> handle:table -- "Doc."
  *
  * The grammar is documented in packages/gen/README.md ("Planner lines"); `zcp gen` writes the
  * lines, this module reads them back. Types are kept as the exact text of the line: the parser
- * only has to find where each one ends, which it does by tracking quotes and brackets.
+ * only has to find where each one ends, which it does by tracking quotes and brackets. The
+ * documentation (JSON string literals) is read back as text.
  */
 import type { OutputMode } from "../registry.js";
 
@@ -16,6 +17,8 @@ export interface PlannerParam {
   readonly optional: boolean;
   /** The default's text as written after `=`, or null. */
   readonly default: string | null;
+  /** The parameter's documentation (the first sentence of its description), or null. */
+  readonly description: string | null;
 }
 
 export interface PlannerLine {
@@ -26,6 +29,8 @@ export interface PlannerLine {
   /** Handle kind after `handle:`/`auto:`, or null. */
   readonly kind: string | null;
   readonly deprecated: boolean;
+  /** The tool's documentation after ` -- ` (the first sentence of its description), or null. */
+  readonly description: string | null;
 }
 
 export class PlannerSyntaxError extends Error {
@@ -33,7 +38,7 @@ export class PlannerSyntaxError extends Error {
 }
 
 const HEAD = /^TOOL @([A-Za-z0-9_]+) ([A-Za-z0-9_.-]+)\(/;
-const TAIL = /^ -> (scalar|handle|auto)(?::([A-Za-z0-9_.-]+))?( deprecated)?$/;
+const TAIL = /^ -> (scalar|handle|auto)(?::([A-Za-z0-9_.-]+))?( deprecated)?(?: -- (".*"))?$/;
 const OPEN = "([{";
 const CLOSE = ")]}";
 
@@ -54,10 +59,15 @@ export function parsePlannerLine(line: string): PlannerLine {
     mode: tail[1] as OutputMode,
     kind: tail[2] ?? null,
     deprecated: tail[3] !== undefined,
+    description: tail[4] === undefined ? null : readDoc(tail[4], line.length - tail[4].length, line),
   };
 }
 
 function parseParam(text: string, at: number, line: string): PlannerParam {
+  // Types and defaults have no white space outside quotes: the first space starts the doc.
+  const space = indexTopLevel(text, " ");
+  const description = space < 0 ? null : readDoc(text.slice(space + 1), at + space + 1, line);
+  if (space >= 0) text = text.slice(0, space);
   const colon = text.indexOf(":");
   const name = text.slice(0, colon);
   if (colon <= 0 || !/^([A-Za-z_$][A-Za-z0-9_$]*|\*)$/.test(name)) {
@@ -75,7 +85,19 @@ function parseParam(text: string, at: number, line: string): PlannerParam {
   if (type === "" || defaultText === "") {
     throw new PlannerSyntaxError(`empty type or default at column ${at + 1}: ${line}`);
   }
-  return { name, type, optional, default: defaultText };
+  return { name, type, optional, default: defaultText, description };
+}
+
+/** A doc: exactly one JSON string literal, at column `at` (0-based) of the line. */
+function readDoc(text: string, at: number, line: string): string {
+  let value: unknown;
+  try {
+    value = text.startsWith('"') ? JSON.parse(text) : undefined;
+  } catch {
+    value = undefined;
+  }
+  if (typeof value !== "string") throw new PlannerSyntaxError(`expected a JSON string (the description) at column ${at + 1}: ${line}`);
+  return value;
 }
 
 /** Index of the bracket that closes the one at `open`, skipping quoted strings. */

@@ -3,6 +3,7 @@
  * ("Planner lines"). `parsePlannerLine` in @zcp/runtime reads them back.
  */
 import type { JsonValue, ToolDefinition } from "../registry.js";
+import { firstSentence } from "./sentence.js";
 
 type Schema = { readonly [keyword: string]: unknown };
 
@@ -11,22 +12,48 @@ const INLINE_OBJECT_MAX = 48;
 const BARE = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const KEYWORDS = new Set(["str", "int", "num", "bool", "null", "any", "datetime", "date", "h", "true", "false"]);
 
-type PlannerInput = Pick<ToolDefinition, "id" | "alias" | "inputSchema" | "outputMode" | "handleKind" | "handleParams" | "defaults" | "deprecated">;
+type PlannerInput = Pick<ToolDefinition, "id" | "alias" | "inputSchema" | "outputMode" | "handleKind" | "handleParams" | "defaults" | "deprecated"> & {
+  /** The tool's description; its first sentence ends the line (absent or "": nothing). */
+  readonly description?: string;
+};
 
-export function renderPlannerLine(tool: PlannerInput): string {
+export interface PlannerLineOptions {
+  /** The tool's first sentence at the end of the line, after ` -- ` (default true). */
+  readonly toolDocs?: boolean;
+  /** Each parameter's first sentence after its type or default (default true). */
+  readonly paramDocs?: boolean;
+}
+
+/**
+ * The planner line of a tool. With the default options it carries documentation: each
+ * parameter's first sentence (of its schema's `description`) after its type or default, and
+ * the tool's first sentence after ` -- `, each as a JSON string literal. With both options off
+ * it is the bare signature (what `ToolDefinition.plannerBare` holds).
+ */
+export function renderPlannerLine(tool: PlannerInput, options: PlannerLineOptions = {}): string {
+  const paramDocs = options.paramDocs !== false;
   const schema = tool.inputSchema as Schema;
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((schema.required ?? []) as string[]);
   const params = Object.entries(properties).map(([name, property]) => {
     const handleKind = tool.handleParams[name];
     const type = handleKind !== undefined ? (handleKind === "*" ? "h" : `h:${handleKind}`) : renderType(property);
-    if (name in tool.defaults) return `${name}:${type}=${renderValue(tool.defaults[name]!)}`;
-    return `${name}:${type}${required.has(name) ? "" : "?"}`;
+    const doc = paramDocs ? renderDoc(property, " ") : "";
+    if (name in tool.defaults) return `${name}:${type}=${renderValue(tool.defaults[name]!)}${doc}`;
+    return `${name}:${type}${required.has(name) ? "" : "?"}${doc}`;
   });
-  if (isSchema(schema.additionalProperties)) params.push(`*:${renderType(schema.additionalProperties)}`);
+  if (isSchema(schema.additionalProperties)) params.push(`*:${renderType(schema.additionalProperties)}${paramDocs ? renderDoc(schema.additionalProperties, " ") : ""}`);
   const kind = tool.outputMode !== "scalar" && tool.handleKind !== "generic" ? `:${tool.handleKind}` : "";
   const deprecated = tool.deprecated !== null ? " deprecated" : "";
-  return `TOOL @${tool.id} ${tool.alias}(${params.join(", ")}) -> ${tool.outputMode}${kind}${deprecated}`;
+  const doc = options.toolDocs !== false ? renderDoc({ description: tool.description }, " -- ") : "";
+  return `TOOL @${tool.id} ${tool.alias}(${params.join(", ")}) -> ${tool.outputMode}${kind}${deprecated}${doc}`;
+}
+
+/** `prefix` and the first sentence of the schema's description as a JSON string, or "" without one. */
+function renderDoc(schema: Schema, prefix: string): string {
+  if (typeof schema.description !== "string") return "";
+  const sentence = firstSentence(schema.description);
+  return sentence === "" ? "" : `${prefix}${JSON.stringify(sentence)}`;
 }
 
 /** The compact form of a schema. Total: anything it does not recognise is `any`. */

@@ -5,13 +5,14 @@
  * never throws and never stops serving: bad input gets a JSON-RPC error.
  *
  *   initialize      server info, `zcp/1`, the registry hash, the session's view hash, capabilities
- *   tools/list      profile/groups/excludeGroups/stages, format, knownHash → listing or `{ unchanged, hash }`
+ *   tools/list      profile/groups/excludeGroups/stages, format, docs, lean, knownHash → listing or `{ unchanged, hash }`
  *   tools/call      name, arguments → the runtime's CallResult (tool errors are results)
  *   handles/count|read|view|summary|release   handle + op options → the store's answer (errors are results)
  *   session/stage   stage → `{ stage, hash }`
  *   session/close   ends the session (its handles are dropped)
  *   ping            `{}`
  */
+import { createHash } from "node:crypto";
 import { SelectionError, type ArtifactProvider, type Runtime, type Selection, type Session, type View } from "@zcp/runtime";
 import {
   DEFAULT_MAX_BATCH,
@@ -116,7 +117,7 @@ export function createNativeSession(runtime: Runtime, options: NativeSessionOpti
       viewHash: session.exposed.hash,
       stage: session.stage,
       capabilities: {
-        tools: { formats: LIST_FORMATS, knownHash: true, clientFilters },
+        tools: { formats: LIST_FORMATS, knownHash: true, clientFilters, docs: true, lean: session.exposed.hasLeanArtifacts },
         handles: { ops: HANDLE_OPS },
         stages: { clientStages },
         batch: { maxSize: maxBatch },
@@ -128,10 +129,18 @@ export function createNativeSession(runtime: Runtime, options: NativeSessionOpti
     "tools/list": (params): ListToolsResult => {
       const format = optionalString(params, "format") ?? "compact";
       if (!(LIST_FORMATS as readonly string[]).includes(format)) throw new RpcFailure(INVALID_PARAMS, `Invalid params: unknown format "${format}" (known: ${LIST_FORMATS.join(", ")})`);
+      const docs = optionalBoolean(params, "docs") ?? true;
+      const lean = optionalBoolean(params, "lean") ?? false;
+      if (!docs && format !== "compact") throw new RpcFailure(INVALID_PARAMS, `Invalid params: docs: false applies to the compact format only, not ${format}`);
+      if (lean && (format === "compact" || format === "json")) {
+        throw new RpcFailure(INVALID_PARAMS, `Invalid params: lean: true applies to the provider formats (${Object.keys(PROVIDERS).join(", ")}), not ${format}`);
+      }
       const knownHash = optionalString(params, "knownHash");
       const view = select(session, params);
-      if (knownHash !== undefined && knownHash === view.hash) return { unchanged: true, hash: view.hash };
-      return listing(view, format as ListFormat);
+      if (lean && !view.hasLeanArtifacts) throw new RpcFailure(INVALID_PARAMS, "Invalid params: lean: true, but this server has no lean artifacts (capabilities.tools.lean is false)");
+      const hash = listingHash(view, docs ? (lean ? "lean" : null) : "bare");
+      if (knownHash !== undefined && knownHash === hash) return { unchanged: true, hash };
+      return listing(view, format as ListFormat, hash, docs, lean);
     },
 
     "tools/call": async (params) => {
@@ -247,15 +256,32 @@ function select(session: Session, params: Params): View {
   return session.select(selection);
 }
 
-function listing(view: View, format: ListFormat): ListToolsResult {
+/**
+ * The hash of a listing: the view's for the default forms (documented planner lines, full
+ * artifacts), so that it equals `initialize`'s `viewHash` and `session/stage`'s `hash`; for a
+ * `docs: false` or `lean: true` listing the view's combined with the form, so that a hash known
+ * from one form never passes for the other.
+ */
+function listingHash(view: View, form: "bare" | "lean" | null): string {
+  return form === null ? view.hash : createHash("sha256").update(`${view.hash}:${form}`).digest("hex").slice(0, 12);
+}
+
+function listing(view: View, format: ListFormat, hash: string, docs: boolean, lean: boolean): ListToolsResult {
   const count = view.tools.length;
-  if (format === "compact") return { format, hash: view.hash, count, tools: view.planner };
+  if (format === "compact") return { format, hash, count, tools: view.plannerText({ docs }) };
   if (format === "json") {
     const tools: ToolListEntry[] = view.tools.map(({ source: _source, ...rest }) => rest);
-    return { format, hash: view.hash, count, tools };
+    return { format, hash, count, tools };
   }
-  const entries = view.artifacts(PROVIDERS[format]);
-  return { format, hash: view.hash, count: entries.length, tools: entries as never };
+  const entries = view.artifacts(PROVIDERS[format], { lean });
+  return { format, hash, count: entries.length, tools: entries as never };
+}
+
+function optionalBoolean(params: Params, key: string): boolean | undefined {
+  const value = params[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "boolean") throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be a boolean`);
+  return value;
 }
 
 function optionalString(params: Params, key: string): string | undefined {

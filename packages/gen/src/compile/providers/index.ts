@@ -4,24 +4,36 @@
  *
  * OpenAI, Anthropic and Gemini entries carry the short description (the first paragraph): it is
  * sent with every request. MCP entries carry the full description, which hosts show to people.
+ *
+ * With `leanArtifacts` in the config, beside each set its lean variant (`lean.ts`): every
+ * provider's entry compiled from the lean schema, with the tool's first sentence as its
+ * description. Lean entries are compiled by the same provider rules, only when asked for; a tool
+ * has a lean entry exactly where it has a full one, and the diagnostics are the full entries'.
  */
-import { ARTIFACT_PROVIDERS, type ArtifactEntries, type ArtifactProvider, type ToolDefinition } from "@zcp/runtime/codegen";
+import { ARTIFACT_PROVIDERS, firstSentence, type ArtifactEntries, type ArtifactProvider, type ToolDefinition } from "@zcp/runtime/codegen";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../../diagnostics.js";
 import { anthropicInputSchema } from "./anthropic.js";
 import { geminiParameters } from "./gemini.js";
 import { mcpTool } from "./mcp.js";
 import { openaiLimits, openaiParameters } from "./openai.js";
+import { leanSchema } from "./lean.js";
 import { Inexpressible } from "./shared.js";
 import { orderKeys, type Schema } from "../../extract/schema.js";
 import { declarationOf } from "../../model.js";
 
 export type ArtifactSets = { [P in ArtifactProvider]: { [toolId: string]: ArtifactEntries[P] } };
 
+type Entries = { -readonly [P in ArtifactProvider]?: ArtifactEntries[P] };
+
 /** One tool's entries (absent where the provider cannot take it) and the diagnostics that say why. */
 export interface ToolArtifacts {
-  readonly entries: { readonly [P in ArtifactProvider]?: ArtifactEntries[P] };
+  readonly entries: Entries;
+  /** The lean entries, compiled when first asked for (`leanArtifacts` in the config). */
+  lean?: Entries;
   readonly diagnostics: readonly Diagnostic[];
 }
+
+const emptySets = (): ArtifactSets => ({ "openai-responses": {}, "openai-chat": {}, anthropic: {}, gemini: {}, mcp: {} });
 
 /**
  * `cache` keeps each definition's artifacts: they depend on nothing else (the root is fixed
@@ -31,26 +43,61 @@ export function compileArtifacts(
   tools: readonly ToolDefinition[],
   root: string,
   cache: WeakMap<ToolDefinition, ToolArtifacts> = new WeakMap(),
-): { sets: ArtifactSets; diagnostics: Diagnostic[] } {
-  const sets: ArtifactSets = { "openai-responses": {}, "openai-chat": {}, anthropic: {}, gemini: {}, mcp: {} };
+): { sets: ArtifactSets; lean: () => ArtifactSets; diagnostics: Diagnostic[] } {
+  const sets = emptySets();
   const diagnostics: Diagnostic[] = [];
+  const compiledTools: [ToolDefinition, ToolArtifacts][] = [];
   for (const tool of tools) {
     let compiled = cache.get(tool);
     if (!compiled) cache.set(tool, (compiled = compileTool(tool, root)));
+    compiledTools.push([tool, compiled]);
     diagnostics.push(...compiled.diagnostics);
     for (const provider of ARTIFACT_PROVIDERS) {
       const entry = compiled.entries[provider];
       if (entry) (sets[provider] as { [id: string]: unknown })[tool.id] = entry;
     }
   }
-  return { sets, diagnostics };
+  const lean = () => {
+    const out = emptySets();
+    for (const [tool, compiled] of compiledTools) {
+      compiled.lean ??= compileLean(tool, compiled.entries);
+      for (const provider of ARTIFACT_PROVIDERS) {
+        const entry = compiled.lean[provider];
+        if (entry) (out[provider] as { [id: string]: unknown })[tool.id] = entry;
+      }
+    }
+    return out;
+  };
+  return { sets, lean, diagnostics };
 }
 
 function compileTool(tool: ToolDefinition, root: string): ToolArtifacts {
-  const entries: { -readonly [P in ArtifactProvider]?: ArtifactEntries[P] } = {};
   const diagnostics: Diagnostic[] = [];
   const report = (severity: Severity, code: Code, message: string) =>
     diagnostics.push(diagnostic(severity, code, `${tool.alias}: ${message}`, declarationOf(tool, root)));
+  return { entries: compileEntries(tool, report), diagnostics };
+}
+
+/** The lean entries of a tool whose full ones are `entries`. */
+function compileLean(tool: ToolDefinition, entries: Entries): Entries {
+  const lean = compileEntries(
+    {
+      ...tool,
+      description: firstSentence(tool.description),
+      descriptionShort: firstSentence(tool.description),
+      inputSchema: leanSchema(tool.inputSchema),
+      outputSchema: tool.outputSchema && leanSchema(tool.outputSchema),
+    },
+    () => {},
+  );
+  // Where the full entry is left out (ZCP1502: over OpenAI's limits), the lean one is too, so that
+  // the two sets list the same tools.
+  for (const provider of ARTIFACT_PROVIDERS) if (!entries[provider]) delete lean[provider];
+  return lean;
+}
+
+function compileEntries(tool: ToolDefinition, report: (severity: Severity, code: Code, message: string) => void): Entries {
+  const entries: Entries = {};
   const description = tool.descriptionShort;
 
   const openai = openaiParameters(tool.inputSchema);
@@ -76,7 +123,7 @@ function compileTool(tool: ToolDefinition, root: string): ToolArtifacts {
   }
 
   entries.mcp = mcpTool(tool);
-  return { entries, diagnostics };
+  return entries;
 }
 
 /** Artifact schemas read in the same keyword order as the registry's. */
