@@ -2,59 +2,16 @@
  * The runtime: one per process (or per registry), holding the generated module, the exposure
  * policy and the handle store; `session()` gives each client its own isolated state.
  */
-import type { ArtifactLoader } from "./artifacts.js";
-import type { DispatchTable } from "./dispatch.js";
-import { HandleStore, type HandleStoreOptions } from "./handles/store.js";
+import { HandleStore } from "./handles/store.js";
 import { handleTool } from "./handle-tool.js";
+import type { GeneratedModule, RuntimeOptions, SessionHost, SessionOptions } from "./host.js";
 import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "./registry.js";
 import { Session } from "./session.js";
-import type { ValidatorTable } from "./validate.js";
-import { applySelection, type Selection } from "./view.js";
+import { applySelection } from "./view.js";
 
-/** What `zcp gen` generates, as its `index.ts` exports it. */
-export interface GeneratedModule {
-  readonly registry: Registry;
-  readonly validators: ValidatorTable;
-  readonly dispatch: DispatchTable;
-  readonly artifacts: ArtifactLoader;
-}
+export type { Caller, ExposurePolicy, GeneratedModule, RuntimeOptions, SessionOptions } from "./host.js";
 
-/**
- * The server owner's exposure policy. Each surface (e.g. `mcp`, `native`) starts from its own
- * default selection; clients may narrow it with their own filters when `clientFilters` is on,
- * never widen it; a call to a tool outside the session's exposed set is refused.
- */
-export interface ExposurePolicy {
-  /** Default selection per surface name; `"*"` applies to surfaces without their own. */
-  readonly defaults?: { readonly [surface: string]: Selection };
-  /** Whether `session.select` may narrow the listing (default true). */
-  readonly clientFilters?: boolean;
-}
-
-export interface RuntimeOptions {
-  readonly exposure?: ExposurePolicy;
-  /** Handle store settings, or a store shared with other runtimes. */
-  readonly handles?: HandleStoreOptions | HandleStore;
-  /** `auto` results up to this many bytes of compact JSON are inline (default 512). */
-  readonly inlineMaxBytes?: number;
-  /** Calls one session may run at once (default 8); more answer `busy`. */
-  readonly maxConcurrentCalls?: number;
-  /** Time limit of a call unless the caller gives one (default 30 s). */
-  readonly timeoutMs?: number;
-  /** Decides calls of tools flagged `approval`; without it they answer `approval_required`. */
-  readonly approve?: (tool: ToolDefinition, args: { readonly [name: string]: unknown }, session: Session) => boolean | Promise<boolean>;
-  /** Receives what a tool threw (the model only sees `exec:error`). Default: console.error. */
-  readonly onToolError?: (error: unknown, tool: ToolDefinition, session: Session) => void;
-}
-
-export interface SessionOptions {
-  /** The surface the session is served on, for the exposure policy (default `native`). */
-  readonly surface?: string;
-  /** Initial stage. */
-  readonly stage?: string;
-}
-
-export class Runtime {
+export class Runtime implements SessionHost {
   readonly registry: Registry;
   readonly handles: HandleStore;
   private readonly byName: ReadonlyMap<string, ToolDefinition>;

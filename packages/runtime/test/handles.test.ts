@@ -390,6 +390,18 @@ describe("operations", () => {
     expect(await make(store, "a", "table", 1)).toBe("#T1");
     await store.dropSession("never-seen");
   });
+
+  it("tells onRelease listeners about each release that happened, until they unsubscribe", async () => {
+    const { store, table, record } = await fixture();
+    const heard: [string, string][] = [];
+    const stop = store.onRelease((sessionId, id) => heard.push([sessionId, id]));
+    await store.release("a", table);
+    await store.release("a", table); // already gone: nothing to tell
+    await store.release("b", record); // not b's: nothing to tell
+    stop();
+    await store.release("a", record);
+    expect(heard).toEqual([["a", table]]);
+  });
 });
 
 describe("memory storage", () => {

@@ -152,8 +152,6 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
       if (--running === 0) for (const resolve of idle.splice(0)) resolve();
     }
     if (!result.ok && result.error === `unknown:${name}`) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
-    const tool = runtime.tool(name);
-    if (tool?.alias === "zcp.handle" && result.ok && isRecord(args) && args.op === "release" && typeof args.handle === "string") handles.forget(args.handle);
     return toCallToolResult(result, session.id, handles);
   });
 
@@ -195,11 +193,16 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
     if (server.transport) server.sendToolListChanged().catch(() => undefined);
   });
 
+  // Released handles leave resources/list, however they were released.
+  const stopForgetting = runtime.handles.onRelease((sessionId, id) => {
+    if (sessionId === session.id) handles.forget(id);
+  });
   let closed = false;
   const closeSession = async () => {
     if (closed) return;
     closed = true;
     unsubscribe();
+    stopForgetting();
     await session.close();
   };
   server.onclose = () => void closeSession();

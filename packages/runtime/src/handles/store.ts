@@ -70,6 +70,7 @@ export class HandleStore {
   readonly totalMaxBytes: number;
   readonly #storage: HandleStorage;
   readonly #now: () => number;
+  readonly #releaseListeners = new Set<(sessionId: string, id: string) => void>();
 
   /** Throws a `RangeError` for a limit that is not a positive number: a configuration bug. */
   constructor(options: HandleStoreOptions = {}) {
@@ -127,12 +128,23 @@ export class HandleStore {
     return { ok: true, id, kind: record.kind, value };
   }
 
-  /** Deletes a handle now; its id answers `expired:<id>` from then on. */
+  /** Deletes a handle now; its id answers `expired:<id>` from then on. Tells the `onRelease` listeners. */
   async release(sessionId: string, id: string): Promise<{ readonly ok: true } | CallError> {
     const record = await this.#live(sessionId, id, this.#now());
     if ("ok" in record) return record;
     await this.#storage.delete(sessionId, id);
+    for (const listener of this.#releaseListeners) listener(sessionId, id);
     return { ok: true };
+  }
+
+  /**
+   * Calls `listener(sessionId, id)` after each explicit release, whoever asked for it (the
+   * `zcp.handle` tool, a native `handles/release`, the API); returns the unsubscribe function.
+   * Surfaces that list a session's handles (MCP resources) keep their lists true with it.
+   */
+  onRelease(listener: (sessionId: string, id: string) => void): () => void {
+    this.#releaseListeners.add(listener);
+    return () => this.#releaseListeners.delete(listener);
   }
 
   /** Deletes every handle of a session and its id counter: call it when the session ends. */

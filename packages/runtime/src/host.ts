@@ -1,0 +1,73 @@
+/**
+ * What the runtime, its sessions and the call pipeline share: the generated module, the
+ * options, and the narrow interfaces a session and a call see of the runtime (`SessionHost`)
+ * and of their session (`Caller`), so that none of them imports another's class.
+ */
+import type { ArtifactLoader } from "./artifacts.js";
+import type { DispatchTable } from "./dispatch.js";
+import type { HandleStore, HandleStoreOptions } from "./handles/store.js";
+import type { Registry, ToolDefinition } from "./registry.js";
+import type { ValidatorTable } from "./validate.js";
+import type { Selection } from "./view.js";
+
+/** What `zcp gen` generates, as its `index.ts` exports it. */
+export interface GeneratedModule {
+  readonly registry: Registry;
+  readonly validators: ValidatorTable;
+  readonly dispatch: DispatchTable;
+  readonly artifacts: ArtifactLoader;
+}
+
+/**
+ * The server owner's exposure policy. Each surface (e.g. `mcp`, `native`) starts from its own
+ * default selection; clients may narrow it with their own filters when `clientFilters` is on,
+ * never widen it; a call to a tool outside the session's exposed set is refused.
+ */
+export interface ExposurePolicy {
+  /** Default selection per surface name; `"*"` applies to surfaces without their own. */
+  readonly defaults?: { readonly [surface: string]: Selection };
+  /** Whether `session.select` may narrow the listing (default true). */
+  readonly clientFilters?: boolean;
+}
+
+export interface RuntimeOptions {
+  readonly exposure?: ExposurePolicy;
+  /** Handle store settings, or a store shared with other runtimes. */
+  readonly handles?: HandleStoreOptions | HandleStore;
+  /** `auto` results up to this many bytes of compact JSON are inline (default 512). */
+  readonly inlineMaxBytes?: number;
+  /** Calls one session may run at once (default 8); more answer `busy`. */
+  readonly maxConcurrentCalls?: number;
+  /** Time limit of a call unless the caller gives one (default 30 s). */
+  readonly timeoutMs?: number;
+  /** Decides calls of tools flagged `approval`; without it they answer `approval_required`. */
+  readonly approve?: (tool: ToolDefinition, args: { readonly [name: string]: unknown }, session: Caller) => boolean | Promise<boolean>;
+  /** Receives what a tool threw (the model only sees `exec:error`). Default: console.error. */
+  readonly onToolError?: (error: unknown, tool: ToolDefinition, session: Caller) => void;
+}
+
+export interface SessionOptions {
+  /** The surface the session is served on, for the exposure policy (default `native`). */
+  readonly surface?: string;
+  /** Initial stage. */
+  readonly stage?: string;
+}
+
+/** The session a call belongs to, as approval and error hooks see it. */
+export interface Caller {
+  readonly id: string;
+  /** The surface the session is served on (`mcp`, `native`, ...). */
+  readonly surface: string;
+  readonly stage: string | null;
+}
+
+/** What a session and its calls need of the runtime. */
+export interface SessionHost {
+  readonly generated: GeneratedModule;
+  readonly options: RuntimeOptions;
+  readonly handles: HandleStore;
+  /** The tool named by alias, id or provider name (the built-in handle tool included). */
+  tool(name: string): ToolDefinition | undefined;
+  /** The registry tools a surface exposes before stages and client filters. */
+  exposedFor(surface: string): ToolDefinition[];
+}
