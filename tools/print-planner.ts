@@ -11,5 +11,7 @@ if (!file) {
   process.stderr.write("usage: print-planner <generated registry.ts>\n");
   process.exit(2);
 }
-const { registry } = (await import(pathToFileURL(path.resolve(file)).href)) as { registry: Registry };
+const { registry } = (await import(pathToFileURL(path.resolve(file)).href)) as {
+  registry: Registry;
+};
 process.stdout.write(`${registry.tools.map((tool) => tool.planner).join("\n")}\n`);

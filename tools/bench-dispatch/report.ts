@@ -34,7 +34,7 @@ interface Row {
 }
 
 /** The aim ("Ship it"): the in-process path at least 30x the MCP SDK path, in calls per second, compiled. */
-export const AIM_RATIO = 30;
+const AIM_RATIO = 30;
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -67,9 +67,12 @@ function rows(mode: Mode): Row[] {
   });
 }
 
-export function ratios(mode: Mode) {
+function ratios(mode: Mode) {
   const r = Object.fromEntries(rows(mode).map((row) => [row.key, row])) as Record<VariantKey, Row>;
-  const ratio = (a: Row, b: Row) => ({ median: round2(a.cpsMedian / b.cpsMedian), best: round2(a.cpsBest / b.cpsBest) });
+  const ratio = (a: Row, b: Row) => ({
+    median: round2(a.cpsMedian / b.cpsMedian),
+    best: round2(a.cpsBest / b.cpsBest),
+  });
   const sessionOverSdk = ratio(r.session, r.sdk);
   return {
     sessionOverSdk,
@@ -77,11 +80,15 @@ export function ratios(mode: Mode) {
     directOverSession: ratio(r.direct, r.session),
     /** Microseconds session.call adds to the direct call (median calls per second). */
     sessionOverheadUs: round2(1e6 / r.session.cpsMedian - 1e6 / r.direct.cpsMedian),
-    aim: { aim: `in-process session.call at least ${AIM_RATIO}x the MCP SDK path in calls/s`, measured: `${sessionOverSdk.median}x`, pass: sessionOverSdk.median >= AIM_RATIO },
+    aim: {
+      aim: `in-process session.call at least ${AIM_RATIO}x the MCP SDK path in calls/s`,
+      measured: `${sessionOverSdk.median}x`,
+      pass: sessionOverSdk.median >= AIM_RATIO,
+    },
   };
 }
 
-export const NOTES = [
+const NOTES = [
   "Every variant calls the weather fixture's math.subtract(a, b) with a = i, b = 1 and checks the answer (i - 1), one call at a time: each call is awaited before the next starts. Calls per second is therefore latency-bound throughput of one caller, not what a server sustains with many calls in flight.",
   "Calls per second come from a loop with no timers inside (median and best over the repeats); p50 and p99 from a second loop of the same calls, each timed with a pair of performance.now() calls (median over the repeats). The timer pair's own cost is included in every latency (the timer pair figure under each table); for the direct call the latency is at that resolution and says little.",
   "(a) is the floor: the synchronous tool function called in a loop with the answer check. V8 inlines it into the hot loop, so what remains is the subtraction and the check, about a nanosecond: the physical limit, not a realistic cost of a call. (a') awaits the same call: one promise turn, the floor of any async API, and the more useful floor for session.call.",
@@ -93,7 +100,8 @@ export const NOTES = [
 ];
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
-const us = (n: number) => (n < 0.01 ? n.toFixed(3) : n < 1 ? n.toFixed(2) : n < 10 ? n.toFixed(1) : n.toFixed(0));
+const us = (n: number) =>
+  n < 0.01 ? n.toFixed(3) : n < 1 ? n.toFixed(2) : n < 10 ? n.toFixed(1) : n.toFixed(0);
 /** 1 / median calls per second, in µs: the mean cost of one call in the throughput loop. */
 const perCall = (r: Row) => us(1e6 / r.cpsMedian);
 
@@ -103,9 +111,13 @@ export function consoleTable(results: Results): string {
     const rs = rows(mode);
     const width = Math.max(...rs.map((r) => r.label.length));
     lines.push(`== ${mode.key}: ${mode.label}`);
-    lines.push(`${"variant".padEnd(width)}  ${"calls".padStart(6)}  ${"calls/s median".padStart(14)}  ${"best".padStart(13)}  ${"µs/call".padStart(7)}  ${"p50 µs".padStart(7)}  ${"p99 µs".padStart(7)}`);
+    lines.push(
+      `${"variant".padEnd(width)}  ${"calls".padStart(6)}  ${"calls/s median".padStart(14)}  ${"best".padStart(13)}  ${"µs/call".padStart(7)}  ${"p50 µs".padStart(7)}  ${"p99 µs".padStart(7)}`,
+    );
     for (const r of rs) {
-      lines.push(`${r.label.padEnd(width)}  ${int(r.calls).padStart(6)}  ${int(r.cpsMedian).padStart(14)}  ${int(r.cpsBest).padStart(13)}  ${perCall(r).padStart(7)}  ${us(r.p50Us).padStart(7)}  ${us(r.p99Us).padStart(7)}`);
+      lines.push(
+        `${r.label.padEnd(width)}  ${int(r.calls).padStart(6)}  ${int(r.cpsMedian).padStart(14)}  ${int(r.cpsBest).padStart(13)}  ${perCall(r).padStart(7)}  ${us(r.p50Us).padStart(7)}  ${us(r.p99Us).padStart(7)}`,
+      );
     }
     const q = ratios(mode);
     lines.push(
@@ -121,7 +133,11 @@ export function consoleTable(results: Results): string {
 export function writeReports(results: Results, markdownFile: string, jsonFile: string): void {
   const m = machine(results.loadavg);
   const generatedAt = new Date().toISOString();
-  const versions = { "@modelcontextprotocol/sdk": version("@modelcontextprotocol/sdk"), zod: version("zod"), esbuild: results.esbuild };
+  const versions = {
+    "@modelcontextprotocol/sdk": version("@modelcontextprotocol/sdk"),
+    zod: version("zod"),
+    esbuild: results.esbuild,
+  };
   const json = {
     generatedAt,
     machine: m,
@@ -146,7 +162,11 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
                 p50UsMedian: round2(r.p50Us),
                 p99UsMedian: round2(r.p99Us),
                 timesSlowerThanDirect: round2(r.overDirect),
-                samples: r.samples.map((s) => ({ callsPerSec: Math.round(s.callsPerSec), p50Us: round2(s.p50Us), p99Us: round2(s.p99Us) })),
+                samples: r.samples.map((s) => ({
+                  callsPerSec: Math.round(s.callsPerSec),
+                  p50Us: round2(s.p50Us),
+                  p99Us: round2(s.p99Us),
+                })),
               },
             ]),
           ),
@@ -173,7 +193,10 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
       "",
       "| variant | calls/s median | best | worst | µs per call | p50 µs | p99 µs |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-      ...rows(mode).map((r) => `| ${r.label} | ${int(r.cpsMedian)} | ${int(r.cpsBest)} | ${int(r.cpsWorst)} | ${perCall(r)} | ${us(r.p50Us)} | ${us(r.p99Us)} |`),
+      ...rows(mode).map(
+        (r) =>
+          `| ${r.label} | ${int(r.cpsMedian)} | ${int(r.cpsBest)} | ${int(r.cpsWorst)} | ${perCall(r)} | ${us(r.p50Us)} | ${us(r.p99Us)} |`,
+      ),
       "",
       `Ratios (same process): (b)/(c) session.call vs the MCP SDK **${q.sessionOverSdk.median}x** median calls/s (${q.sessionOverSdk.best}x on the best repeats); (d)/(c) zcp behind the SDK's Server vs the MCP SDK **${q.zcpMcpOverSdk.median}x** (${q.zcpMcpOverSdk.best}x). session.call adds ${q.sessionOverheadUs} µs per call to the direct call. Timer pair: ${mode.report.timerOverheadNs} ns.`,
       "",
@@ -202,7 +225,11 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
 
 function version(pkg: string): string {
   try {
-    return (JSON.parse(fs.readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), "utf8")) as { version: string }).version;
+    return (
+      JSON.parse(
+        fs.readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), "utf8"),
+      ) as { version: string }
+    ).version;
   } catch {
     return "unknown";
   }

@@ -30,14 +30,20 @@ const log = (message: string) => process.stdout.write(`${message}\n`);
 /** Runs `node <args>` from the repository root; progress (stderr) goes to our stderr. */
 function runWorker(args: readonly string[]): Promise<WorkerReport> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: REPO, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, args, {
+      cwd: REPO,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const out: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
     child.on("error", reject);
     child.on("close", (code) => {
       const stdout = Buffer.concat(out).toString("utf8");
       const line = stdout.trim().split("\n").at(-1) ?? "";
-      if (code !== 0) return reject(new Error(`worker ${args.join(" ")} exited with code ${code}\n${stdout.slice(0, 2000)}`));
+      if (code !== 0)
+        return reject(
+          new Error(`worker ${args.join(" ")} exited with code ${code}\n${stdout.slice(0, 2000)}`),
+        );
       try {
         resolve(JSON.parse(line) as WorkerReport);
       } catch {
@@ -68,13 +74,22 @@ async function bundle(): Promise<void> {
 async function main(): Promise<void> {
   const loadStart = os.loadavg();
   fs.rmSync(WORK, { recursive: true, force: true });
-  const compiled = await compileWithTsc(REPO, REPO, path.join(WORK, "tsc"), [path.join(HERE, "*.ts"), path.join(REPO, "fixtures/weather/src/**/*.ts")]);
+  const compiled = await compileWithTsc(REPO, REPO, path.join(WORK, "tsc"), [
+    path.join(HERE, "*.ts"),
+    path.join(REPO, "fixtures/weather/src/**/*.ts"),
+  ]);
   await bundle();
-  log(`compiled the worker with tsc into ${path.relative(REPO, path.join(WORK, "tsc"))}; bundled it with esbuild ${esbuildVersion} into ${path.relative(REPO, BUNDLE)}`);
+  log(
+    `compiled the worker with tsc into ${path.relative(REPO, path.join(WORK, "tsc"))}; bundled it with esbuild ${esbuildVersion} into ${path.relative(REPO, BUNDLE)}`,
+  );
 
   const modes: Mode[] = [];
   const runs: [Mode["key"], string, string[]][] = [
-    ["tsc", "compiled by tsc (`node .work/tsc/tools/bench-dispatch/worker.js`), @zcp/runtime from its dist/", [compiled(path.join(HERE, "worker.ts"))]],
+    [
+      "tsc",
+      "compiled by tsc (`node .work/tsc/tools/bench-dispatch/worker.js`), @zcp/runtime from its dist/",
+      [compiled(path.join(HERE, "worker.ts"))],
+    ],
     ["bundle", "bundled by esbuild into one file (`node .work/worker.mjs`)", [BUNDLE]],
   ];
   for (const [key, label, args] of runs) {
@@ -85,7 +100,11 @@ async function main(): Promise<void> {
     log(`${key}: done in ${Math.round((performance.now() - started) / 1000)} s`);
   }
 
-  const results: Results = { modes, loadavg: { start: loadStart, end: os.loadavg() }, esbuild: esbuildVersion };
+  const results: Results = {
+    modes,
+    loadavg: { start: loadStart, end: os.loadavg() },
+    esbuild: esbuildVersion,
+  };
   log("");
   log(consoleTable(results));
   writeReports(results, path.join(HERE, "report.md"), path.join(HERE, "report.json"));
@@ -93,6 +112,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench:dispatch failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `bench:dispatch failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -14,7 +14,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { createRuntime, type CallResult, type Session } from "@zcp/runtime";
 import { z } from "zod";
 import { subtract } from "../../fixtures/weather/src/math.js";
@@ -45,16 +49,25 @@ function wrong(what: string, i: number, got: unknown): never {
 }
 
 /** The text an MCP tools/call result carries: zcp's value (or error) as compact JSON. */
-export function toCallToolResult(result: CallResult): CallToolResult {
-  if (!result.ok) return { content: [{ type: "text", text: JSON.stringify({ error: result.error, hint: result.hint }) }], isError: true };
-  const body = "value" in result ? result.value : { handle: result.handle, summary: result.summary, meta: result.meta };
+function toCallToolResult(result: CallResult): CallToolResult {
+  if (!result.ok)
+    return {
+      content: [{ type: "text", text: JSON.stringify({ error: result.error, hint: result.hint }) }],
+      isError: true,
+    };
+  const body =
+    "value" in result
+      ? result.value
+      : { handle: result.handle, summary: result.summary, meta: result.meta };
   return { content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 
 /** The text of a tools/call result's first content item, if it is text. */
 function textOf(result: unknown): string | undefined {
   const content = (result as { content?: unknown }).content;
-  const first = Array.isArray(content) ? (content[0] as { type?: unknown; text?: unknown } | undefined) : undefined;
+  const first = Array.isArray(content)
+    ? (content[0] as { type?: unknown; text?: unknown } | undefined)
+    : undefined;
   return first?.type === "text" && typeof first.text === "string" ? first.text : undefined;
 }
 
@@ -69,7 +82,10 @@ export async function createVariants(): Promise<Variants> {
     MCP_NAME,
     {
       description: "Subtract b from a.",
-      inputSchema: { a: z.number().describe("The number to subtract from."), b: z.number().describe("The number to subtract.") },
+      inputSchema: {
+        a: z.number().describe("The number to subtract from."),
+        b: z.number().describe("The number to subtract."),
+      },
       annotations: { readOnlyHint: true, idempotentHint: true },
     },
     async ({ a, b }) => ({ content: [{ type: "text", text: JSON.stringify(subtract(a, b)) }] }),
@@ -78,18 +94,33 @@ export async function createVariants(): Promise<Variants> {
 
   // (d) zcp behind the SDK's low-level Server.
   const mcpSession = runtime.session({ surface: "mcp" });
-  const zcpServer = new Server({ name: "bench-dispatch-zcp", version: "0.0.0" }, { capabilities: { tools: { listChanged: true } } });
-  zcpServer.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpSession.exposed.artifacts("mcp") as never }));
-  zcpServer.setRequestHandler(CallToolRequestSchema, async (request) => toCallToolResult(await mcpSession.call(request.params.name, request.params.arguments ?? {})));
+  const zcpServer = new Server(
+    { name: "bench-dispatch-zcp", version: "0.0.0" },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  zcpServer.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: mcpSession.exposed.artifacts("mcp") as never,
+  }));
+  zcpServer.setRequestHandler(CallToolRequestSchema, async (request) =>
+    toCallToolResult(await mcpSession.call(request.params.name, request.params.arguments ?? {})),
+  );
   const zcpClient = await connect(zcpServer, "bench-dispatch-zcp-client");
 
   // Set-up checks: both MCP servers list the tool, and refuse bad arguments as a tool error.
   const checks: Record<string, string> = {};
-  for (const [key, client] of [["sdk", sdkClient], ["zcpMcp", zcpClient]] as const) {
+  for (const [key, client] of [
+    ["sdk", sdkClient],
+    ["zcpMcp", zcpClient],
+  ] as const) {
     const { tools } = await client.listTools();
-    if (!tools.some((tool) => tool.name === MCP_NAME)) throw new Error(`${key}: ${MCP_NAME} is not listed`);
-    const bad = (await client.callTool({ name: MCP_NAME, arguments: { a: "x", b: 1 } })) as CallToolResult;
-    if (!bad.isError) throw new Error(`${key}: a bad argument was not refused: ${JSON.stringify(bad)}`);
+    if (!tools.some((tool) => tool.name === MCP_NAME))
+      throw new Error(`${key}: ${MCP_NAME} is not listed`);
+    const bad = (await client.callTool({
+      name: MCP_NAME,
+      arguments: { a: "x", b: 1 },
+    })) as CallToolResult;
+    if (!bad.isError)
+      throw new Error(`${key}: a bad argument was not refused: ${JSON.stringify(bad)}`);
     checks[`${key}: tools/list`] = tools.map((tool) => tool.name).join(", ");
     checks[`${key}: a = "x" answers`] = `isError, ${(textOf(bad) ?? "").slice(0, 200)}`;
   }
@@ -121,7 +152,8 @@ export async function createVariants(): Promise<Variants> {
       transport: false,
       call: async (i) => {
         const result = await session.call("math.subtract", { a: i, b: 1 });
-        if (!result.ok || !("value" in result) || result.value !== i - 1) wrong("session.call", i, result);
+        if (!result.ok || !("value" in result) || result.value !== i - 1)
+          wrong("session.call", i, result);
       },
     },
     {
@@ -155,7 +187,10 @@ export async function createVariants(): Promise<Variants> {
   };
 }
 
-async function connect(server: { connect(transport: InMemoryTransport): Promise<void> }, name: string): Promise<Client> {
+async function connect(
+  server: { connect(transport: InMemoryTransport): Promise<void> },
+  name: string,
+): Promise<Client> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const client = new Client({ name, version: "0.0.0" });

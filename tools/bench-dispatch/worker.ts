@@ -32,7 +32,8 @@ const TRANSPORT_CALLS = positive("BENCH_TRANSPORT_CALLS", 5_000);
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${process.env[name]}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a positive integer, got ${process.env[name]}`);
   return value;
 }
 
@@ -100,9 +101,15 @@ async function main(): Promise<void> {
       const n = calls(variant);
       const callsPerSec = await throughput(variant, n);
       const sorted = await latencies(variant, n);
-      (samples[variant.key] ??= []).push({ callsPerSec, p50Us: percentile(sorted, 50) * 1000, p99Us: percentile(sorted, 99) * 1000 });
+      (samples[variant.key] ??= []).push({
+        callsPerSec,
+        p50Us: percentile(sorted, 50) * 1000,
+        p99Us: percentile(sorted, 99) * 1000,
+      });
     }
-    process.stderr.write(`  round ${round + 1}/${REPEATS}: ${variants.list.map((v) => `${v.key} ${Math.round(samples[v.key]!.at(-1)!.callsPerSec)}/s`).join(", ")}\n`);
+    process.stderr.write(
+      `  round ${round + 1}/${REPEATS}: ${variants.list.map((v) => `${v.key} ${Math.round(samples[v.key]!.at(-1)!.callsPerSec)}/s`).join(", ")}\n`,
+    );
   }
   await variants.close();
 
@@ -118,6 +125,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench-dispatch worker failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `bench-dispatch worker failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -15,9 +15,19 @@ import { loadManifest } from "./manifest.js";
 const manifest = loadManifest(process.argv[2]);
 const tsconfig = path.join(manifest.root, "tsconfig.json");
 const json = ts.parseJsonText(tsconfig, fs.readFileSync(tsconfig, "utf8"));
-const parsed = ts.parseJsonSourceFileConfigFileContent(json, ts.sys, manifest.root, undefined, tsconfig);
-const project = new Project({ compilerOptions: { ...parsed.options, noEmit: true }, skipAddingFilesFromTsConfig: true });
-for (const file of manifest.files) project.createSourceFile(file, fs.readFileSync(file, "utf8"), { overwrite: true });
+const parsed = ts.parseJsonSourceFileConfigFileContent(
+  json,
+  ts.sys,
+  manifest.root,
+  undefined,
+  tsconfig,
+);
+const project = new Project({
+  compilerOptions: { ...parsed.options, noEmit: true },
+  skipAddingFilesFromTsConfig: true,
+});
+for (const file of manifest.files)
+  project.createSourceFile(file, fs.readFileSync(file, "utf8"), { overwrite: true });
 
 // The raw compiler objects, as zcp uses them: ts-morph's wrappers would only add overhead.
 const program = project.getProgram().compilerObject;
@@ -33,7 +43,8 @@ function resolve(type: ts.Type): void {
   } else if (checker.isArrayType(type) || checker.isTupleType(type)) {
     for (const element of checker.getTypeArguments(type as ts.TypeReference)) resolve(element);
   } else if (type.flags & ts.TypeFlags.Object) {
-    for (const property of checker.getPropertiesOfType(type)) resolve(checker.getTypeOfSymbol(property));
+    for (const property of checker.getPropertiesOfType(type))
+      resolve(checker.getTypeOfSymbol(property));
     for (const index of checker.getIndexInfosOfType(type)) resolve(index.type);
   }
 }
@@ -43,7 +54,10 @@ function isTool(node: ts.Node): boolean {
 }
 
 function isExported(node: ts.Node): boolean {
-  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  return (
+    ts.canHaveModifiers(node) &&
+    (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+  );
 }
 
 /** The function-like node of an exported `@tool` statement, if it is one. */

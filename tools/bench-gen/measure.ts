@@ -24,7 +24,12 @@ export function runNode(args: readonly string[], cwd: string): Promise<ProcessRe
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.on("error", reject);
     child.on("close", (code) => {
-      resolve({ ms: performance.now() - started, code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
+      resolve({
+        ms: performance.now() - started,
+        code,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+      });
     });
   });
 }
@@ -35,7 +40,9 @@ export function lastJsonLine<T>(result: ProcessResult, what: string): T {
   try {
     return JSON.parse(line) as T;
   } catch {
-    throw new Error(`${what}: expected a JSON line, exit code ${result.code}\nstdout: ${result.stdout.slice(0, 2000)}\nstderr: ${result.stderr.slice(0, 2000)}`);
+    throw new Error(
+      `${what}: expected a JSON line, exit code ${result.code}\nstdout: ${result.stdout.slice(0, 2000)}\nstderr: ${result.stderr.slice(0, 2000)}`,
+    );
   }
 }
 
@@ -63,16 +70,36 @@ export function sleep(ms: number): Promise<void> {
  * then run plain JavaScript under `node`, with @zcp packages from their built dist/. Returns
  * where a source file's JavaScript is.
  */
-export async function compileWithTsc(repo: string, rootDir: string, outDir: string, include: readonly string[]): Promise<(source: string) => string> {
+export async function compileWithTsc(
+  repo: string,
+  rootDir: string,
+  outDir: string,
+  include: readonly string[],
+): Promise<(source: string) => string> {
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   const tsconfig = {
-    compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", rootDir, outDir, noCheck: true, skipLibCheck: true, types: [] },
+    compilerOptions: {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      rootDir,
+      outDir,
+      noCheck: true,
+      skipLibCheck: true,
+      types: [],
+    },
     include,
   };
   const file = path.join(outDir, "tsconfig.json");
   fs.writeFileSync(file, JSON.stringify(tsconfig, null, 2));
-  const run = await runNode([path.join(repo, "node_modules/typescript/bin/tsc"), "-p", file], outDir);
-  if (run.code !== 0) throw new Error(`tsc -p ${file} failed (${run.code}):\n${(run.stdout + run.stderr).slice(0, 3000)}`);
+  const run = await runNode(
+    [path.join(repo, "node_modules/typescript/bin/tsc"), "-p", file],
+    outDir,
+  );
+  if (run.code !== 0)
+    throw new Error(
+      `tsc -p ${file} failed (${run.code}):\n${(run.stdout + run.stderr).slice(0, 3000)}`,
+    );
   return (source) => path.join(outDir, path.relative(rootDir, source)).replace(/\.ts$/, ".js");
 }

@@ -14,10 +14,20 @@ export interface Edit {
   readonly extraParam: boolean;
 }
 
-const EXTRA: Field = { name: "traceId", type: "string", doc: "Correlation id for the logs.", tags: ["@maxLength 64"], optional: true, literal: null, inlineDoc: false };
+const EXTRA: Field = {
+  name: "traceId",
+  type: "string",
+  doc: "Correlation id for the logs.",
+  tags: ["@maxLength 64"],
+  optional: true,
+  literal: null,
+  inlineDoc: false,
+};
 
 export function renderToolFile(file: ToolFile, edit?: Edit): string {
-  const tools = file.tools.map((tool, index) => (edit && edit.tool === index ? applyEdit(tool, edit) : tool));
+  const tools = file.tools.map((tool, index) =>
+    edit && edit.tool === index ? applyEdit(tool, edit) : tool,
+  );
   const body = [localTypes(file.suffix, file.channels), ...tools.map(renderTool)].join("\n");
   return `${importLine(body)}\n\n${body}`;
 }
@@ -33,7 +43,10 @@ function applyEdit(tool: Tool, edit: Edit): Tool {
 /** Imports what the file uses from types.ts: enums as values (defaults use them), the rest as types. */
 function importLine(body: string): string {
   const used = SHARED_NAMES.filter((name) => new RegExp(`\\b${name}\\b`).test(body));
-  const names = [...used.filter((n) => SHARED_VALUES.has(n)), ...used.filter((n) => !SHARED_VALUES.has(n)).map((n) => `type ${n}`)];
+  const names = [
+    ...used.filter((n) => SHARED_VALUES.has(n)),
+    ...used.filter((n) => !SHARED_VALUES.has(n)).map((n) => `type ${n}`),
+  ];
   return `import { ${names.join(", ")} } from "./types.js";`;
 }
 
@@ -47,7 +60,10 @@ function renderTool(tool: Tool): string {
   for (const [name, text] of tool.paramDocs) doc.push(` * @param ${name} ${text}`);
   doc.push(" */");
 
-  const params = tool.form === "positional" ? tool.fields.map((f) => `  ${positional(f)},`).join("\n") : `  ${objectParam(tool)},`;
+  const params =
+    tool.form === "positional"
+      ? tool.fields.map((f) => `  ${positional(f)},`).join("\n")
+      : `  ${objectParam(tool)},`;
   const isAsync = tool.returns.startsWith("Promise<");
   const body = `{\n  throw new Error("not implemented");\n}`;
   const fn = tool.arrow
@@ -55,11 +71,17 @@ function renderTool(tool: Tool): string {
     : `export ${isAsync ? "async " : ""}function ${tool.fn}(\n${params}\n): ${tool.returns} ${body}`;
   // Positional tools get an Args interface after them; object forms declare theirs before use.
   const named = renderInterface(tool.typeName, tool.fields, `Parameters of ${tool.fn}.`);
-  return tool.form === "positional" ? `${doc.join("\n")}\n${fn}\n\n${named}` : `${named}\n${doc.join("\n")}\n${fn}\n`;
+  return tool.form === "positional"
+    ? `${doc.join("\n")}\n${fn}\n\n${named}`
+    : `${named}\n${doc.join("\n")}\n${fn}\n`;
 }
 
 function positional(f: Field): string {
-  const inline = f.inlineDoc ? `/** ${f.doc} ${f.tags.join(" ")} */ ` : f.tags.length > 0 ? `/** ${f.tags.join(" ")} */ ` : "";
+  const inline = f.inlineDoc
+    ? `/** ${f.doc} ${f.tags.join(" ")} */ `
+    : f.tags.length > 0
+      ? `/** ${f.tags.join(" ")} */ `
+      : "";
   return `${inline}${f.name}${f.optional ? "?" : ""}: ${f.type}${f.literal !== null ? ` = ${f.literal}` : ""}`;
 }
 

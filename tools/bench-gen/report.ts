@@ -11,7 +11,7 @@ export interface Measurement {
   readonly stats: Stats;
 }
 
-export interface Aim {
+interface Aim {
   readonly aim: string;
   readonly measured: string;
   readonly pass: boolean;
@@ -20,7 +20,12 @@ export interface Aim {
 export interface Results {
   readonly repeats: number;
   readonly measurements: Measurement[];
-  readonly project: { toolFiles: number; tools: number; sourceBytes: number; outputBytes: Record<string, number> };
+  readonly project: {
+    toolFiles: number;
+    tools: number;
+    sourceBytes: number;
+    outputBytes: Record<string, number>;
+  };
   readonly versions: Record<string, string>;
   readonly checks: Record<string, string | number | boolean | null>;
   readonly loadavg: { start: number[]; end: number[] };
@@ -43,25 +48,47 @@ function get(results: Results, key: Measurement["key"]): Stats {
   return results.measurements.find((m) => m.key === key)!.stats;
 }
 
-export function ratios(results: Results) {
-  const ratio = (a: Stats, b: Stats) => ({ min: round2(a.min / b.min), median: round2(a.median / b.median) });
-  return { coldOverFloor: ratio(get(results, "cold"), get(results, "floor")), coldOverTjs: ratio(get(results, "cold"), get(results, "tjs")) };
+function ratios(results: Results) {
+  const ratio = (a: Stats, b: Stats) => ({
+    min: round2(a.min / b.min),
+    median: round2(a.median / b.median),
+  });
+  return {
+    coldOverFloor: ratio(get(results, "cold"), get(results, "floor")),
+    coldOverTjs: ratio(get(results, "cold"), get(results, "tjs")),
+  };
 }
 
 /** The aims, judged on medians (a min can be a lucky outlier on a shared machine). */
-export function aims(results: Results): Aim[] {
+function aims(results: Results): Aim[] {
   const r = ratios(results);
   const noChange = get(results, "noChange").median;
   const watch = get(results, "watch").median;
   return [
-    { aim: "cold zcp gen within 1.5x of the floor", measured: `${r.coldOverFloor.median}x`, pass: r.coldOverFloor.median <= 1.5 },
-    { aim: "cold zcp gen faster than typescript-json-schema", measured: `${r.coldOverTjs.median}x`, pass: r.coldOverTjs.median < 1 },
-    { aim: "no-change re-run under 300 ms", measured: `${Math.round(noChange)} ms`, pass: noChange < 300 },
-    { aim: "one-file watch change under 300 ms", measured: `${Math.round(watch)} ms`, pass: watch < 300 },
+    {
+      aim: "cold zcp gen within 1.5x of the floor",
+      measured: `${r.coldOverFloor.median}x`,
+      pass: r.coldOverFloor.median <= 1.5,
+    },
+    {
+      aim: "cold zcp gen faster than typescript-json-schema",
+      measured: `${r.coldOverTjs.median}x`,
+      pass: r.coldOverTjs.median < 1,
+    },
+    {
+      aim: "no-change re-run under 300 ms",
+      measured: `${Math.round(noChange)} ms`,
+      pass: noChange < 300,
+    },
+    {
+      aim: "one-file watch change under 300 ms",
+      measured: `${Math.round(watch)} ms`,
+      pass: watch < 300,
+    },
   ];
 }
 
-export const NOTES = [
+const NOTES = [
   "Fresh-process timings (cold, floor, typescript-json-schema, no-change) are wall time from spawn to exit, taken by the parent: they include Node start-up, tsx registration and module loading, not just the work.",
   "Caches are warm: one unmeasured run of each script precedes the measured repeats, so tsx's compile cache and the OS file cache are populated. This is not a first-run-after-install time.",
   "Cold zcp gen: the output folder and node_modules/.cache/zcp are deleted before each repeat, and --force is passed.",
@@ -78,10 +105,20 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export function consoleTable(results: Results): string {
   const width = Math.max(...results.measurements.map((m) => m.label.length));
-  const lines = [`${"measurement".padEnd(width)}  ${"min ms".padStart(8)}  ${"median ms".padStart(9)}`];
-  for (const m of results.measurements) lines.push(`${m.label.padEnd(width)}  ${fmt(m.stats.min).padStart(8)}  ${fmt(m.stats.median).padStart(9)}`);
+  const lines = [
+    `${"measurement".padEnd(width)}  ${"min ms".padStart(8)}  ${"median ms".padStart(9)}`,
+  ];
+  for (const m of results.measurements)
+    lines.push(
+      `${m.label.padEnd(width)}  ${fmt(m.stats.min).padStart(8)}  ${fmt(m.stats.median).padStart(9)}`,
+    );
   const r = ratios(results);
-  lines.push("", `cold / floor: ${r.coldOverFloor.median}x median (${r.coldOverFloor.min}x min)`, `cold / typescript-json-schema: ${r.coldOverTjs.median}x median (${r.coldOverTjs.min}x min)`, "");
+  lines.push(
+    "",
+    `cold / floor: ${r.coldOverFloor.median}x median (${r.coldOverFloor.min}x min)`,
+    `cold / typescript-json-schema: ${r.coldOverTjs.median}x median (${r.coldOverTjs.min}x min)`,
+    "",
+  );
   for (const a of aims(results)) lines.push(`${a.pass ? "PASS" : "MISS"}  ${a.aim}: ${a.measured}`);
   return lines.join("\n");
 }
@@ -96,7 +133,17 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
     versions: results.versions,
     project: results.project,
     repeats: results.repeats,
-    measurements: Object.fromEntries(results.measurements.map((x) => [x.key, { label: x.label, minMs: Math.round(x.stats.min), medianMs: Math.round(x.stats.median), samplesMs: x.stats.samples }])),
+    measurements: Object.fromEntries(
+      results.measurements.map((x) => [
+        x.key,
+        {
+          label: x.label,
+          minMs: Math.round(x.stats.min),
+          medianMs: Math.round(x.stats.median),
+          samplesMs: x.stats.samples,
+        },
+      ]),
+    ),
     ratios: r,
     aims: a,
     checks: results.checks,
@@ -111,7 +158,10 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
     "",
     "| measurement | min | median | samples |",
     "| --- | ---: | ---: | --- |",
-    ...results.measurements.map((x) => `| ${x.label} | ${fmt(x.stats.min)} | ${fmt(x.stats.median)} | ${x.stats.samples.join(", ")} |`),
+    ...results.measurements.map(
+      (x) =>
+        `| ${x.label} | ${fmt(x.stats.min)} | ${fmt(x.stats.median)} | ${x.stats.samples.join(", ")} |`,
+    ),
     "",
     `Ratios: cold / floor **${r.coldOverFloor.median}x** (median; ${r.coldOverFloor.min}x on minimums), cold / typescript-json-schema **${r.coldOverTjs.median}x** (median; ${r.coldOverTjs.min}x on minimums).`,
     "",
@@ -132,7 +182,11 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
     "",
     "## Project and checks",
     "",
-    `- source: ${results.project.toolFiles + 1} files, ${Math.round(results.project.sourceBytes / 1024)} KiB; generated: ${Object.entries(results.project.outputBytes).map(([f, b]) => `${f} ${Math.round(b / 1024)} KiB`).join(", ")}`,
+    `- source: ${results.project.toolFiles + 1} files, ${Math.round(results.project.sourceBytes / 1024)} KiB; generated: ${Object.entries(
+      results.project.outputBytes,
+    )
+      .map(([f, b]) => `${f} ${Math.round(b / 1024)} KiB`)
+      .join(", ")}`,
     ...Object.entries(results.checks).map(([name, value]) => `- ${name}: ${value}`),
     "",
   ];

@@ -28,16 +28,20 @@ const EDIT_FILE = 25;
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
 async function main(): Promise<void> {
-  if (!Number.isInteger(REPEATS) || REPEATS < 1) throw new Error(`BENCH_REPEATS must be a positive integer, got ${process.env.BENCH_REPEATS}`);
+  if (!Number.isInteger(REPEATS) || REPEATS < 1)
+    throw new Error(`BENCH_REPEATS must be a positive integer, got ${process.env.BENCH_REPEATS}`);
   const loadStart = os.loadavg();
 
   // Always from scratch: a leftover project from an older synthesizer must not be measured.
   const files = synthesize();
   const manifest = writeProject(PROJECT, files, path.join(REPO, "packages/runtime"));
   saveManifest(MANIFEST, manifest);
-  log(`synthesized ${manifest.tools} tools in ${files.length} files (+ src/types.ts) under ${path.relative(REPO, PROJECT)}`);
+  log(
+    `synthesized ${manifest.tools} tools in ${files.length} files (+ src/types.ts) under ${path.relative(REPO, PROJECT)}`,
+  );
 
-  const zcpGen = (...flags: string[]) => runNode([ZCP, "gen", "--reporter", "json", ...flags], PROJECT);
+  const zcpGen = (...flags: string[]) =>
+    runNode([ZCP, "gen", "--reporter", "json", ...flags], PROJECT);
   const floor = () => runNode(["--import", "tsx", path.join(HERE, "floor.ts"), MANIFEST], REPO);
   const tjs = () => runNode(["--import", "tsx", path.join(HERE, "tjs.ts"), MANIFEST], REPO);
 
@@ -48,8 +52,15 @@ async function main(): Promise<void> {
   const warnings = first.diagnostics.length;
   const floorInfo = checkFloor(await floor(), manifest.tools);
   const tjsInfo = checkTjs(await tjs());
-  log(`checked: zcp gen ${first.tools} tools (${warnings} warnings), floor ${floorInfo.tools} tools / ${floorInfo.types} types, typescript-json-schema ${tjsInfo.definitions} definitions`);
-  const outputBytes = Object.fromEntries(["registry.ts", "registry.json"].map((f) => [f, fs.statSync(path.join(PROJECT, OUT_DIR, f)).size]));
+  log(
+    `checked: zcp gen ${first.tools} tools (${warnings} warnings), floor ${floorInfo.tools} tools / ${floorInfo.types} types, typescript-json-schema ${tjsInfo.definitions} definitions`,
+  );
+  const outputBytes = Object.fromEntries(
+    ["registry.ts", "registry.json"].map((f) => [
+      f,
+      fs.statSync(path.join(PROJECT, OUT_DIR, f)).size,
+    ]),
+  );
 
   const cold: number[] = [];
   const floorMs: number[] = [];
@@ -65,7 +76,9 @@ async function main(): Promise<void> {
     const t = await tjs();
     checkTjs(t);
     tjsMs.push(t.ms);
-    log(`round ${round}/${REPEATS}: cold ${Math.round(c.ms)} ms, floor ${Math.round(f.ms)} ms, typescript-json-schema ${Math.round(t.ms)} ms`);
+    log(
+      `round ${round}/${REPEATS}: cold ${Math.round(c.ms)} ms, floor ${Math.round(f.ms)} ms, typescript-json-schema ${Math.round(t.ms)} ms`,
+    );
   }
 
   // The last cold round left a fresh cache and output behind: nothing changed since.
@@ -78,7 +91,9 @@ async function main(): Promise<void> {
     if (report.cached) cachedRuns++;
     noChange.push(run.ms);
   }
-  log(`no-change: ${noChange.map(Math.round).join(", ")} ms (${cachedRuns}/${REPEATS} took the cache)`);
+  log(
+    `no-change: ${noChange.map(Math.round).join(", ")} ms (${cachedRuns}/${REPEATS} took the cache)`,
+  );
 
   const editFile = files[EDIT_FILE]!;
   const editTool = editFile.tools.findIndex((tool) => tool.form === "positional");
@@ -88,22 +103,46 @@ async function main(): Promise<void> {
     tools: manifest.tools,
     repeats: REPEATS,
     // Alternate adding and removing a parameter; the revision number changes the text every time.
-    change: (i) => writeToolFile(PROJECT, editFile, { tool: editTool, revision: i + 1, extraParam: i % 2 === 0 }),
+    change: (i) =>
+      writeToolFile(PROJECT, editFile, {
+        tool: editTool,
+        revision: i + 1,
+        extraParam: i % 2 === 0,
+      }),
     restore: () => writeToolFile(PROJECT, editFile),
   });
-  log(`watch: start-up ${Math.round(watch.startupMs)} ms, changes ${watch.samples.map(Math.round).join(", ")} ms`);
+  log(
+    `watch: start-up ${Math.round(watch.startupMs)} ms, changes ${watch.samples.map(Math.round).join(", ")} ms`,
+  );
 
   const measurements: Measurement[] = [
     { key: "cold", label: "cold `zcp gen --force` (fresh process)", stats: stats(cold) },
-    { key: "floor", label: "floor: ts-morph load + program + parameter types (fresh process)", stats: stats(floorMs) },
+    {
+      key: "floor",
+      label: "floor: ts-morph load + program + parameter types (fresh process)",
+      stats: stats(floorMs),
+    },
     { key: "tjs", label: "typescript-json-schema 0.68.0 (fresh process)", stats: stats(tjsMs) },
-    { key: "noChange", label: "no-change re-run `zcp gen` (fresh process)", stats: stats(noChange) },
-    { key: "watch", label: "one-file change under `--watch` (write to report line)", stats: stats(watch.samples) },
+    {
+      key: "noChange",
+      label: "no-change re-run `zcp gen` (fresh process)",
+      stats: stats(noChange),
+    },
+    {
+      key: "watch",
+      label: "one-file change under `--watch` (write to report line)",
+      stats: stats(watch.samples),
+    },
   ];
   const results: Results = {
     repeats: REPEATS,
     measurements,
-    project: { toolFiles: files.length, tools: manifest.tools, sourceBytes: manifest.files.reduce((sum, f) => sum + fs.statSync(f).size, 0), outputBytes },
+    project: {
+      toolFiles: files.length,
+      tools: manifest.tools,
+      sourceBytes: manifest.files.reduce((sum, f) => sum + fs.statSync(f).size, 0),
+      outputBytes,
+    },
     versions: {
       "TypeScript in ts-morph 28.0.0 (zcp, floor)": floorInfo.typescript,
       "TypeScript in typescript-json-schema 0.68.0": tjsInfo.typescript,
@@ -112,7 +151,8 @@ async function main(): Promise<void> {
       "first cold run": `ok, ${first.tools} tools, 0 errors, ${warnings} warnings, registry hash ${first.hash}`,
       "no-change runs that took the cache": `${cachedRuns}/${REPEATS}`,
       "watch start-up (spawn to first report line, ms)": Math.round(watch.startupMs),
-      "watch registry hash after undoing the edits equals the cold run's": watch.restoredHash === first.hash,
+      "watch registry hash after undoing the edits equals the cold run's":
+        watch.restoredHash === first.hash,
       "watch report lines nobody asked for": watch.unexpectedLines,
     },
     loadavg: { start: loadStart, end: os.loadavg() },
@@ -123,21 +163,34 @@ async function main(): Promise<void> {
   log(`\nwrote ${path.relative(REPO, path.join(HERE, "report.md"))} and report.json`);
 }
 
-function checkFloor(result: ProcessResult, tools: number): { tools: number; types: number; typescript: string } {
+function checkFloor(
+  result: ProcessResult,
+  tools: number,
+): { tools: number; types: number; typescript: string } {
   const info = lastJsonLine<{ tools: number; types: number; typescript: string }>(result, "floor");
-  if (result.code !== 0 || info.tools !== tools) throw new Error(`floor: expected ${tools} tools, got ${info.tools} (exit code ${result.code})\n${result.stderr}`);
+  if (result.code !== 0 || info.tools !== tools)
+    throw new Error(
+      `floor: expected ${tools} tools, got ${info.tools} (exit code ${result.code})\n${result.stderr}`,
+    );
   return info;
 }
 
 function checkTjs(result: ProcessResult): { definitions: number; typescript: string } {
-  const info = lastJsonLine<{ definitions: number; missing: string[]; typescript: string }>(result, "typescript-json-schema");
+  const info = lastJsonLine<{ definitions: number; missing: string[]; typescript: string }>(
+    result,
+    "typescript-json-schema",
+  );
   if (result.code !== 0 || info.missing.length > 0) {
-    throw new Error(`typescript-json-schema: exit code ${result.code}, ${info.missing.length} symbols without a schema (${info.missing.slice(0, 5).join(", ")})\n${result.stderr}`);
+    throw new Error(
+      `typescript-json-schema: exit code ${result.code}, ${info.missing.length} symbols without a schema (${info.missing.slice(0, 5).join(", ")})\n${result.stderr}`,
+    );
   }
   return info;
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench:gen failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `bench:gen failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -180,6 +180,18 @@ export interface Result${s} {
 }
 
 /** Names exported by src/types.ts, to build each tool file's import list. */
-export const SHARED_NAMES = ["Priority", "Level", "Region", "Mode", "GeoPoint", "Address", "Contact", "Money", "Pagination", "Category", "Audit"];
+export const SHARED_NAMES = [
+  "Priority",
+  "Level",
+  "Region",
+  "Mode",
+  "GeoPoint",
+  "Address",
+  "Contact",
+  "Money",
+  "Pagination",
+  "Category",
+  "Audit",
+];
 /** The shared names that are values (enums), which must not be imported with `type`. */
 export const SHARED_VALUES = new Set(["Priority", "Level", "Region"]);

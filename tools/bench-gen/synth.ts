@@ -6,14 +6,25 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { CHANNEL_WORDS, DETAIL_PARAGRAPHS, FIELD_KINDS, GROUPS, NOUNS, RETURN_KINDS, SECOND_SENTENCES, STAGES, VERBS, type FieldKind } from "./catalog.js";
+import {
+  CHANNEL_WORDS,
+  DETAIL_PARAGRAPHS,
+  FIELD_KINDS,
+  GROUPS,
+  NOUNS,
+  RETURN_KINDS,
+  SECOND_SENTENCES,
+  STAGES,
+  VERBS,
+  type FieldKind,
+} from "./catalog.js";
 import { Random } from "./random.js";
 import { renderToolFile, type Edit } from "./render.js";
 import { SHARED_TYPES } from "./shared-types.js";
 
-export const SEED = 20240611;
-export const FILES = 50;
-export const TOOLS_PER_FILE = 20;
+const SEED = 20240611;
+const FILES = 50;
+const TOOLS_PER_FILE = 20;
 
 export interface Field {
   readonly name: string;
@@ -28,7 +39,7 @@ export interface Field {
   readonly inlineDoc: boolean;
 }
 
-export type Form = "positional" | "object" | "destructured";
+type Form = "positional" | "object" | "destructured";
 
 export interface Tool {
   readonly fn: string;
@@ -78,7 +89,9 @@ function synthesizeFile(random: Random, index: number): ToolFile {
   const suffix = String(index).padStart(2, "0");
   const channels = random.sample(CHANNEL_WORDS, random.int(2, 4));
   const home = GROUPS[index % GROUPS.length]!;
-  const tools = Array.from({ length: TOOLS_PER_FILE }, (_, k) => synthesizeTool(random, suffix, k, home));
+  const tools = Array.from({ length: TOOLS_PER_FILE }, (_, k) =>
+    synthesizeTool(random, suffix, k, home),
+  );
   return { suffix, path: `src/mod${suffix}.ts`, channels, tools };
 }
 
@@ -105,12 +118,17 @@ function synthesizeTool(random: Random, s: string, k: number, home: string): Too
   if (random.chance(0.6)) summary += ` ${random.pick(SECOND_SENTENCES)}`;
   const detail = random.chance(0.25) ? random.pick(DETAIL_PARAGRAPHS) : null;
 
-  const fields = form === "positional" ? positionalFields(random, s) : objectFields(random, s, form);
+  const fields =
+    form === "positional" ? positionalFields(random, s) : objectFields(random, s, form);
   const paramDocs: [string, string][] = [];
   if (form === "object") {
     paramDocs.push(["input", "The request."]);
     // A dotted @param overrides the property's own doc: zcp must prefer it.
-    if (random.chance(0.3)) paramDocs.push([`input.${fields[0]!.name}`, `${fields[0]!.doc.replace(/\.$/, "")}, for this ${noun}.`]);
+    if (random.chance(0.3))
+      paramDocs.push([
+        `input.${fields[0]!.name}`,
+        `${fields[0]!.doc.replace(/\.$/, "")}, for this ${noun}.`,
+      ]);
   } else if (form === "destructured" && random.chance(0.3)) {
     paramDocs.push([fields[0]!.name, `${fields[0]!.doc.replace(/\.$/, "")}, for this ${noun}.`]);
   }
@@ -136,7 +154,11 @@ function positionalFields(random: Random, s: string): Field[] {
   const fields = kinds.map((kind) => {
     const roll = random.next();
     const state = roll < 0.5 ? "required" : roll < 0.75 || !kind.literal ? "optional" : "default";
-    return field(kind, s, { optional: state === "optional", literal: state === "default" ? kind.literal! : null, inlineDoc: (kind.tags?.length ?? 0) > 0 && random.chance(0.3) });
+    return field(kind, s, {
+      optional: state === "optional",
+      literal: state === "default" ? kind.literal! : null,
+      inlineDoc: (kind.tags?.length ?? 0) > 0 && random.chance(0.3),
+    });
   });
   // Required parameters first: a default before a required one is not optional in TypeScript.
   const required = fields.filter((f) => !f.optional && f.literal === null);
@@ -144,7 +166,10 @@ function positionalFields(random: Random, s: string): Field[] {
 }
 
 function objectFields(random: Random, s: string, form: Form): Field[] {
-  const kinds = random.sample(FIELD_KINDS, random.int(form === "object" ? 3 : 2, form === "object" ? 7 : 6));
+  const kinds = random.sample(
+    FIELD_KINDS,
+    random.int(form === "object" ? 3 : 2, form === "object" ? 7 : 6),
+  );
   return kinds.map((kind) => {
     if (form === "destructured" && kind.literal && random.chance(0.5)) {
       return field(kind, s, { optional: true, literal: kind.literal, inlineDoc: false });
@@ -153,8 +178,18 @@ function objectFields(random: Random, s: string, form: Form): Field[] {
   });
 }
 
-function field(kind: FieldKind, s: string, how: Pick<Field, "optional" | "literal" | "inlineDoc">): Field {
-  return { name: kind.name, type: kind.type.replaceAll("$", s), doc: kind.doc, tags: kind.tags ?? [], ...how };
+function field(
+  kind: FieldKind,
+  s: string,
+  how: Pick<Field, "optional" | "literal" | "inlineDoc">,
+): Field {
+  return {
+    name: kind.name,
+    type: kind.type.replaceAll("$", s),
+    doc: kind.doc,
+    tags: kind.tags ?? [],
+    ...how,
+  };
 }
 
 function capitalize(word: string): string {
@@ -171,7 +206,15 @@ function configFiles(): [string, string][] {
     [
       "tsconfig.json",
       json({
-        compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, noEmit: true, types: [] },
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: [],
+        },
         include: ["src"],
       }),
     ],

@@ -16,7 +16,9 @@ import { loadManifest } from "./manifest.js";
 
 const manifest = loadManifest(process.argv[2]);
 // The same compiler options, as JSON: tjs converts them with its own TypeScript.
-const tsconfig = JSON.parse(fs.readFileSync(path.join(manifest.root, "tsconfig.json"), "utf8")) as { compilerOptions: object };
+const tsconfig = JSON.parse(fs.readFileSync(path.join(manifest.root, "tsconfig.json"), "utf8")) as {
+  compilerOptions: object;
+};
 const program = tjs.getProgramFromFiles(manifest.files, tsconfig.compilerOptions, manifest.root);
 const generator = tjs.buildGenerator(program, { required: true });
 if (!generator) {
@@ -28,5 +30,11 @@ const schema = generator.getSchemaForSymbols(manifest.symbols);
 const definitions = schema.definitions ?? {};
 const missing = manifest.symbols.filter((symbol) => definitions[symbol] === undefined);
 // The TypeScript tjs itself resolves (its own dependency), for the report.
-const typescript = (createRequire(createRequire(import.meta.url).resolve("typescript-json-schema"))("typescript") as { version: string }).version;
-process.stdout.write(`${JSON.stringify({ definitions: Object.keys(definitions).length, missing, typescript })}\n`);
+const typescript = (
+  createRequire(createRequire(import.meta.url).resolve("typescript-json-schema"))("typescript") as {
+    version: string;
+  }
+).version;
+process.stdout.write(
+  `${JSON.stringify({ definitions: Object.keys(definitions).length, missing, typescript })}\n`,
+);

@@ -83,15 +83,20 @@ const CHANGE_TIMEOUT_MS = 30_000;
 
 export async function measureWatch(options: WatchOptions): Promise<WatchResult> {
   const started = performance.now();
-  const child = spawn(process.execPath, [options.zcp, "gen", "--watch", "--reporter", "json"], { cwd: options.project, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [options.zcp, "gen", "--watch", "--reporter", "json"], {
+    cwd: options.project,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   const lines = new Lines(child);
   const read = async (what: string): Promise<{ report: ZcpReport; at: number }> => {
-    const line = await lines.next(what === "start" ? 120_000 : CHANGE_TIMEOUT_MS, what).catch((error: Error) => {
-      throw new Error(`${error.message}\nstderr: ${stderr.slice(0, 2000)}`);
-    });
+    const line = await lines
+      .next(what === "start" ? 120_000 : CHANGE_TIMEOUT_MS, what)
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nstderr: ${stderr.slice(0, 2000)}`);
+      });
     const report = JSON.parse(line.text) as ZcpReport;
     assertGenerated(report, options.tools, `zcp gen --watch (${what})`);
     return { report, at: line.at };
@@ -110,7 +115,8 @@ export async function measureWatch(options: WatchOptions): Promise<WatchResult> 
       const next = await read(`change ${i + 1}`);
       samples.push(next.at - written);
       // The content changed, so the registry must have too: a same hash means a stale result.
-      if (next.report.hash === hash) throw new Error(`zcp gen --watch: change ${i + 1} did not change the registry hash`);
+      if (next.report.hash === hash)
+        throw new Error(`zcp gen --watch: change ${i + 1} did not change the registry hash`);
       hash = next.report.hash;
       await sleep(PAUSE_MS);
       unexpectedLines += lines.drain().length;
@@ -119,7 +125,13 @@ export async function measureWatch(options: WatchOptions): Promise<WatchResult> 
     const restored = await read("restore");
     await sleep(PAUSE_MS);
     unexpectedLines += lines.drain().length;
-    return { samples, startupMs, initialHash: first.report.hash, restoredHash: restored.report.hash, unexpectedLines };
+    return {
+      samples,
+      startupMs,
+      initialHash: first.report.hash,
+      restoredHash: restored.report.hash,
+      unexpectedLines,
+    };
   } finally {
     // SIGTERM is the watcher's documented way to stop; SIGKILL only if it does not.
     child.kill("SIGTERM");

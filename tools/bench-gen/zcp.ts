@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-export interface ZcpDiagnostic {
+interface ZcpDiagnostic {
   readonly severity: "error" | "warning";
   readonly code: string;
   readonly message: string;
@@ -29,8 +29,12 @@ export interface ZcpReport {
 export function assertGenerated(report: ZcpReport, tools: number, what: string): void {
   const errors = report.diagnostics.filter((d) => d.severity === "error");
   if (report.ok && report.tools === tools && errors.length === 0) return;
-  const listed = errors.slice(0, 20).map((d) => `  ${d.file ?? "zcp"}:${d.line}:${d.column} ${d.code} ${d.message}`);
-  throw new Error(`${what}: expected ok with ${tools} tools and no errors, got ok=${report.ok}, ${report.tools} tools, ${errors.length} error(s)\n${listed.join("\n")}`);
+  const listed = errors
+    .slice(0, 20)
+    .map((d) => `  ${d.file ?? "zcp"}:${d.line}:${d.column} ${d.code} ${d.message}`);
+  throw new Error(
+    `${what}: expected ok with ${tools} tools and no errors, got ok=${report.ok}, ${report.tools} tools, ${errors.length} error(s)\n${listed.join("\n")}`,
+  );
 }
 
 /** Removes the output folder and the fast-path cache, so that the next run starts cold. */

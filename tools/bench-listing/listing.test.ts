@@ -7,12 +7,16 @@ import { bfclToJsonSchema, loadCorpus, type JsonSchema } from "./corpus.ts";
 import { leanTool, parsesBack, plannerLine } from "./listing.ts";
 import { listingTable, measureCorpus } from "./measure.ts";
 
-const corpus = loadCorpus(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/corpus"));
+const corpus = loadCorpus(
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/corpus"),
+);
 const tools = corpus.flatMap((registry) => registry.listings.flat());
 
 describe("bench:listing", () => {
   it("reads every registry of the corpus: 1,064 tools", () => {
-    expect(corpus.map((r) => r.listings.reduce((n, l) => n + l.length, 0)).reduce((a, b) => a + b)).toBe(1064);
+    expect(
+      corpus.map((r) => r.listings.reduce((n, l) => n + l.length, 0)).reduce((a, b) => a + b),
+    ).toBe(1064);
     expect(corpus[0]).toMatchObject({ name: "github-mcp-server", listings: [expect.any(Array)] });
     expect(corpus[0]!.listings[0]).toHaveLength(117);
   });
@@ -20,11 +24,19 @@ describe("bench:listing", () => {
   it("maps BFCL's Python-flavoured types to JSON Schema, recursively", () => {
     const mapped = bfclToJsonSchema({
       type: "dict",
-      properties: { ratio: { type: "float" }, pair: { type: "tuple", items: { type: "dict", properties: {} } }, anything: { type: "any", description: "x" } },
+      properties: {
+        ratio: { type: "float" },
+        pair: { type: "tuple", items: { type: "dict", properties: {} } },
+        anything: { type: "any", description: "x" },
+      },
     });
     expect(mapped).toEqual({
       type: "object",
-      properties: { ratio: { type: "number" }, pair: { type: "array", items: { type: "object", properties: {} } }, anything: { description: "x" } },
+      properties: {
+        ratio: { type: "number" },
+        pair: { type: "array", items: { type: "object", properties: {} } },
+        anything: { description: "x" },
+      },
     });
   });
 
@@ -40,7 +52,9 @@ describe("bench:listing", () => {
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
       const required = new Set((tool.inputSchema.required ?? []) as string[]);
       expect(parsed.alias).toBe(tool.name);
-      expect(parsed.params.map((p) => p.name)).toEqual(Object.keys(properties).concat(parsed.params.some((p) => p.name === "*") ? ["*"] : []));
+      expect(parsed.params.map((p) => p.name)).toEqual(
+        Object.keys(properties).concat(parsed.params.some((p) => p.name === "*") ? ["*"] : []),
+      );
       for (const param of parsed.params.filter((p) => p.name !== "*")) {
         const hasDefault = properties[param.name]!.default !== undefined;
         expect(param.default !== null).toBe(hasDefault);
@@ -53,17 +67,25 @@ describe("bench:listing", () => {
   });
 
   it("documents the lines with first sentences that read back, and leaves them out of the bare and tool-only forms", () => {
-    const docOf = (text: unknown) => (typeof text === "string" && firstSentence(text) !== "" ? firstSentence(text) : null);
+    const docOf = (text: unknown) =>
+      typeof text === "string" && firstSentence(text) !== "" ? firstSentence(text) : null;
     for (const tool of tools) {
       const line = plannerLine(tool);
       if (!parsesBack(line)) continue;
       const parsed = parsePlannerLine(line);
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
       expect(parsed.description, tool.name).toBe(docOf(tool.description));
-      expect(parsed.params.filter((p) => p.name !== "*").map((p) => p.description), tool.name).toEqual(Object.values(properties).map((property) => docOf(property.description)));
+      expect(
+        parsed.params.filter((p) => p.name !== "*").map((p) => p.description),
+        tool.name,
+      ).toEqual(Object.values(properties).map((property) => docOf(property.description)));
       const bare = parsePlannerLine(plannerLine(tool, "none"));
       const toolOnly = parsePlannerLine(plannerLine(tool, "tool"));
-      expect(bare).toEqual({ ...parsed, description: null, params: parsed.params.map((p) => ({ ...p, description: null })) });
+      expect(bare).toEqual({
+        ...parsed,
+        description: null,
+        params: parsed.params.map((p) => ({ ...p, description: null })),
+      });
       expect(toolOnly).toEqual({ ...bare, description: parsed.description });
     }
   });
@@ -74,7 +96,16 @@ describe("bench:listing", () => {
       description: "Find files. Slowly.",
       inputSchema: {
         type: "object",
-        properties: { glob: { type: "string", description: "A glob, e.g. *.ts. Relative.", pattern: "^[^/]", minLength: 1 }, n: { type: "integer", minimum: 1, default: 5 }, kind: { enum: ["a", "b"] } },
+        properties: {
+          glob: {
+            type: "string",
+            description: "A glob, e.g. *.ts. Relative.",
+            pattern: "^[^/]",
+            minLength: 1,
+          },
+          n: { type: "integer", minimum: 1, default: 5 },
+          kind: { enum: ["a", "b"] },
+        },
         required: ["glob"],
         additionalProperties: false,
       },
@@ -84,7 +115,11 @@ describe("bench:listing", () => {
       description: "Find files.",
       inputSchema: {
         type: "object",
-        properties: { glob: { type: "string", description: "A glob, e.g. *.ts." }, n: { type: "integer", default: 5 }, kind: { enum: ["a", "b"] } },
+        properties: {
+          glob: { type: "string", description: "A glob, e.g. *.ts." },
+          n: { type: "integer", default: 5 },
+          kind: { enum: ["a", "b"] },
+        },
         required: ["glob"],
         additionalProperties: false,
       },

@@ -6,7 +6,12 @@
  * tools, so every line ends in `-> scalar`.
  */
 import { deriveId, leanSchema } from "@zcp/gen";
-import { firstSentence, parsePlannerLine, renderPlannerLine, type PlannerLineOptions } from "@zcp/runtime/codegen";
+import {
+  firstSentence,
+  parsePlannerLine,
+  renderPlannerLine,
+  type PlannerLineOptions,
+} from "@zcp/runtime/codegen";
 import type { JsonSchema, McpTool } from "./corpus.ts";
 
 type PlannerInput = Parameters<typeof renderPlannerLine>[0];
@@ -24,7 +29,12 @@ const OPTIONS: Record<PlannerDocs, PlannerLineOptions> = {
 export function plannerLine(tool: McpTool, docs: PlannerDocs = "all"): string {
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
   const defaults = Object.fromEntries(
-    Object.entries(properties).filter(([, property]) => typeof property === "object" && property !== null && property.default !== undefined).map(([name, property]) => [name, property.default]),
+    Object.entries(properties)
+      .filter(
+        ([, property]) =>
+          typeof property === "object" && property !== null && property.default !== undefined,
+      )
+      .map(([name, property]) => [name, property.default]),
   );
   return renderPlannerLine(
     {
@@ -44,7 +54,11 @@ export function plannerLine(tool: McpTool, docs: PlannerDocs = "all"): string {
 
 /** The tool as a lean listing entry: its description's first sentence, its schema without the constraints validators enforce (see the gen README). */
 export function leanTool(tool: McpTool): McpTool {
-  return { name: tool.name, description: firstSentence(tool.description), inputSchema: leanSchema(tool.inputSchema) };
+  return {
+    name: tool.name,
+    description: firstSentence(tool.description),
+    inputSchema: leanSchema(tool.inputSchema),
+  };
 }
 
 /** Whether the runtime's parser reads the line back (names outside the grammar do not). */

@@ -21,7 +21,7 @@ import { leanTool, parsesBack, plannerLine } from "./listing.ts";
 
 const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/corpus");
 
-export interface Tokens {
+interface Tokens {
   readonly mcp: number;
   readonly lean: number;
   readonly plannerBare: number;
@@ -36,7 +36,12 @@ export interface Row {
   readonly tools: number;
   readonly tokens: Tokens;
   /** mcp tokens over each other form's. */
-  readonly ratios: { readonly lean: number; readonly plannerBare: number; readonly plannerTool: number; readonly plannerDocs: number };
+  readonly ratios: {
+    readonly lean: number;
+    readonly plannerBare: number;
+    readonly plannerTool: number;
+    readonly plannerDocs: number;
+  };
   /** lean JSON tokens over planner lines with the same documentation (`plannerDocs`). */
   readonly leanOverPlanner: number;
   /** Documented planner lines the runtime's parser does not read back (names outside the grammar). */
@@ -58,12 +63,28 @@ function measure(registry: Registry): Measured {
     tokens.plannerDocs += countTokens(documented.join("\n"));
   }
   const tools = registry.listings.reduce((sum, listing) => sum + listing.length, 0);
-  return { registry: registry.name, source: registry.source, listings: registry.listings.length, tools, tokens, unparsed };
+  return {
+    registry: registry.name,
+    source: registry.source,
+    listings: registry.listings.length,
+    tools,
+    tokens,
+    unparsed,
+  };
 }
 
 const withRatios = (row: Measured): Row => {
   const { mcp, lean, plannerBare, plannerTool, plannerDocs } = row.tokens;
-  return { ...row, ratios: { lean: mcp / lean, plannerBare: mcp / plannerBare, plannerTool: mcp / plannerTool, plannerDocs: mcp / plannerDocs }, leanOverPlanner: lean / plannerDocs };
+  return {
+    ...row,
+    ratios: {
+      lean: mcp / lean,
+      plannerBare: mcp / plannerBare,
+      plannerTool: mcp / plannerTool,
+      plannerDocs: mcp / plannerDocs,
+    },
+    leanOverPlanner: lean / plannerDocs,
+  };
 };
 
 export function measureCorpus(): { readonly rows: readonly Row[]; readonly total: Row } {
@@ -75,7 +96,9 @@ export function measureCorpus(): { readonly rows: readonly Row[]; readonly total
     source: "every listing above",
     listings: sum((r) => r.listings),
     tools: sum((r) => r.tools),
-    tokens: Object.fromEntries(keys.map((key) => [key, sum((r) => r.tokens[key])])) as unknown as Tokens,
+    tokens: Object.fromEntries(
+      keys.map((key) => [key, sum((r) => r.tokens[key])]),
+    ) as unknown as Tokens,
     unparsed: sum((r) => r.unparsed),
   });
   return { rows, total };

@@ -49,6 +49,11 @@ ${table}
 `;
 
 fs.writeFileSync(path.join(HERE, "report.md"), report);
-fs.writeFileSync(path.join(HERE, "report.json"), `${JSON.stringify({ generatedAt: new Date().toISOString(), encoding: "o200k_base", registries: rows, total }, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(HERE, "report.json"),
+  `${JSON.stringify({ generatedAt: new Date().toISOString(), encoding: "o200k_base", registries: rows, total }, null, 2)}\n`,
+);
 console.log(table);
-console.log(`\nwrote ${path.relative(process.cwd(), path.join(HERE, "report.md"))} and report.json`);
+console.log(
+  `\nwrote ${path.relative(process.cwd(), path.join(HERE, "report.md"))} and report.json`,
+);

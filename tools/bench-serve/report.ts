@@ -6,7 +6,12 @@ export interface VariantResult {
   readonly server: "ours-mcp" | "ours-native" | "usual";
   readonly transport: "stdio" | "http";
   readonly label: string;
-  readonly callsPerSec: { readonly median: number; readonly best: number; readonly worst: number; readonly perRepeat: readonly number[] };
+  readonly callsPerSec: {
+    readonly median: number;
+    readonly best: number;
+    readonly worst: number;
+    readonly perRepeat: readonly number[];
+  };
   /** Over all measured calls of all repeats, pooled. */
   readonly latencyUs: { readonly p50: number; readonly p99: number; readonly max: number };
   readonly sample: string;
@@ -21,7 +26,13 @@ export interface Results {
   readonly childrenStopped: number;
   /** MaxListenersExceededWarnings on the SDK HTTP client's AbortSignal, suppressed. */
   readonly abortListenerWarnings: number;
-  readonly machine: { readonly node: string; readonly platform: string; readonly cpus: number; readonly cpuModel: string; readonly memGiB: number };
+  readonly machine: {
+    readonly node: string;
+    readonly platform: string;
+    readonly cpus: number;
+    readonly cpuModel: string;
+    readonly memGiB: number;
+  };
   readonly versions: { readonly [name: string]: string };
   readonly loadavg: { readonly start: readonly number[]; readonly end: readonly number[] };
   readonly seconds: number;
@@ -31,9 +42,13 @@ const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const us = (n: number) => (n >= 100 ? int(n) : n.toFixed(1));
 const ratio = (n: number) => `${n.toFixed(2)}x`;
 
-const NAMES = { "ours-mcp": "zcp-serve, MCP surface", "ours-native": "zcp-serve, native surface", usual: "usual McpServer + zod" } as const;
+const NAMES = {
+  "ours-mcp": "zcp-serve, MCP surface",
+  "ours-native": "zcp-serve, native surface",
+  usual: "usual McpServer + zod",
+} as const;
 
-export interface Ratio {
+interface Ratio {
   readonly transport: "stdio" | "http";
   readonly ours: "ours-mcp" | "ours-native";
   /** ours / usual, median calls/s (higher is better for ours). */
@@ -44,7 +59,7 @@ export interface Ratio {
   readonly p99: number;
 }
 
-export function ratios(results: Results): Ratio[] {
+function ratios(results: Results): Ratio[] {
   const out: Ratio[] = [];
   for (const transport of ["stdio", "http"] as const) {
     const usual = results.variants.find((v) => v.server === "usual" && v.transport === transport);
@@ -53,7 +68,8 @@ export function ratios(results: Results): Ratio[] {
       const v = results.variants.find((x) => x.server === ours && x.transport === transport);
       if (!v) continue;
       out.push({
-        transport, ours,
+        transport,
+        ours,
         callsPerSec: v.callsPerSec.median / usual.callsPerSec.median,
         callsPerSecBest: v.callsPerSec.best / usual.callsPerSec.best,
         p50: v.latencyUs.p50 / usual.latencyUs.p50,
@@ -64,31 +80,72 @@ export function ratios(results: Results): Ratio[] {
   return out;
 }
 
-const HEADER = ["transport", "server", "calls/s median", "best", "worst", "p50 µs", "p99 µs", "max µs"];
+const HEADER = [
+  "transport",
+  "server",
+  "calls/s median",
+  "best",
+  "worst",
+  "p50 µs",
+  "p99 µs",
+  "max µs",
+];
 
 function rows(results: Results): string[][] {
-  const sorted = [...results.variants].sort((a, b) => (a.transport === b.transport ? 0 : a.transport === "stdio" ? -1 : 1));
-  return sorted.map((v) => [v.transport, NAMES[v.server], int(v.callsPerSec.median), int(v.callsPerSec.best), int(v.callsPerSec.worst), us(v.latencyUs.p50), us(v.latencyUs.p99), us(v.latencyUs.max)]);
+  const sorted = [...results.variants].sort((a, b) =>
+    a.transport === b.transport ? 0 : a.transport === "stdio" ? -1 : 1,
+  );
+  return sorted.map((v) => [
+    v.transport,
+    NAMES[v.server],
+    int(v.callsPerSec.median),
+    int(v.callsPerSec.best),
+    int(v.callsPerSec.worst),
+    us(v.latencyUs.p50),
+    us(v.latencyUs.p99),
+    us(v.latencyUs.max),
+  ]);
 }
 
 function ratioRows(results: Results): string[][] {
-  return ratios(results).map((r) => [r.transport, `${NAMES[r.ours]} / usual`, ratio(r.callsPerSec), ratio(r.callsPerSecBest), ratio(r.p50), ratio(r.p99)]);
+  return ratios(results).map((r) => [
+    r.transport,
+    `${NAMES[r.ours]} / usual`,
+    ratio(r.callsPerSec),
+    ratio(r.callsPerSecBest),
+    ratio(r.p50),
+    ratio(r.p99),
+  ]);
 }
-const RATIO_HEADER = ["transport", "ours / usual", "calls/s median", "calls/s best", "p50 latency", "p99 latency"];
+const RATIO_HEADER = [
+  "transport",
+  "ours / usual",
+  "calls/s median",
+  "calls/s best",
+  "p50 latency",
+  "p99 latency",
+];
 
 export function consoleTable(results: Results): string {
   const table = (header: string[], body: string[][]) => {
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
-    return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
+    const line = (cells: string[]) =>
+      cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+    return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join(
+      "\n",
+    );
   };
   return `${table(HEADER, rows(results))}\n\n${table(RATIO_HEADER, ratioRows(results))}\n(calls/s ratio > 1: ours faster; latency ratio < 1: ours faster)`;
 }
 
 const mdTable = (header: string[], body: string[][]) =>
-  [`| ${header.join(" | ")} |`, `| ${header.map((_, i) => (i < 2 ? "---" : "---:")).join(" | ")} |`, ...body.map((row) => `| ${row.join(" | ")} |`)].join("\n");
+  [
+    `| ${header.join(" | ")} |`,
+    `| ${header.map((_, i) => (i < 2 ? "---" : "---:")).join(" | ")} |`,
+    ...body.map((row) => `| ${row.join(" | ")} |`),
+  ].join("\n");
 
-export function markdown(results: Results): string {
+function markdown(results: Results): string {
   const m = results.machine;
   return `# Serve benchmark: one small tool call over stdio and HTTP, zcp-serve vs. the usual MCP server
 
@@ -120,11 +177,16 @@ ${results.variants.map((v) => `- ${v.key}: ${v.sample}`).join("\n")}
 
 - Node ${m.node}, ${m.platform}; ${m.cpus} CPUs: ${m.cpuModel}; ${m.memGiB} GiB memory
 - load average (1, 5, 15 min) at start ${results.loadavg.start.map((n) => Math.round(n * 100) / 100).join(", ")}, at end ${results.loadavg.end.map((n) => Math.round(n * 100) / 100).join(", ")}
-${Object.entries(results.versions).map(([name, version]) => `- ${name} ${version}`).join("\n")}
+${Object.entries(results.versions)
+  .map(([name, version]) => `- ${name} ${version}`)
+  .join("\n")}
 `;
 }
 
 export function writeReports(results: Results, mdPath: string, jsonPath: string): void {
   fs.writeFileSync(mdPath, markdown(results));
-  fs.writeFileSync(jsonPath, `${JSON.stringify({ ...results, ratios: ratios(results) }, null, 2)}\n`);
+  fs.writeFileSync(
+    jsonPath,
+    `${JSON.stringify({ ...results, ratios: ratios(results) }, null, 2)}\n`,
+  );
 }

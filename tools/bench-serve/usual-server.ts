@@ -17,9 +17,13 @@ import { subtract } from "../../fixtures/weather/src/math.ts";
 
 function createServer(): McpServer {
   const server = new McpServer({ name: "usual-mcp", version: "0.0.0" });
-  server.registerTool("math_subtract", { description: "Subtract b from a.", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
-    content: [{ type: "text", text: JSON.stringify(subtract(a, b)) }],
-  }));
+  server.registerTool(
+    "math_subtract",
+    { description: "Subtract b from a.", inputSchema: { a: z.number(), b: z.number() } },
+    ({ a, b }) => ({
+      content: [{ type: "text", text: JSON.stringify(subtract(a, b)) }],
+    }),
+  );
   return server;
 }
 
@@ -52,10 +56,19 @@ async function serveHttp(): Promise<void> {
       let transport = typeof sessionId === "string" ? transports.get(sessionId) : undefined;
       if (!transport) {
         if (req.method !== "POST" || sessionId !== undefined || !isInitializeRequest(body)) {
-          res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: no valid session" }, id: null }));
+          res.writeHead(400, { "content-type": "application/json" }).end(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              error: { code: -32000, message: "Bad Request: no valid session" },
+              id: null,
+            }),
+          );
           return;
         }
-        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, created) });
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void transports.set(id, created),
+        });
         created.onclose = () => {
           if (created.sessionId !== undefined) transports.delete(created.sessionId);
         };
@@ -64,7 +77,9 @@ async function serveHttp(): Promise<void> {
       }
       await transport.handleRequest(req, res, body);
     })().catch((error: unknown) => {
-      process.stderr.write(`usual-server: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.stderr.write(
+        `usual-server: ${error instanceof Error ? error.stack : String(error)}\n`,
+      );
       if (!res.headersSent) res.writeHead(500).end();
     });
   });

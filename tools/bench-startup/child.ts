@@ -18,7 +18,9 @@ export function phases(): Mark {
 
 export function printResult(mark: Mark, result: object): void {
   const round = (ms: number) => Math.round(ms * 10) / 10;
-  const phasesMs = Object.fromEntries(Object.entries(mark.times).map(([phase, ms]) => [phase, round(ms)]));
+  const phasesMs = Object.fromEntries(
+    Object.entries(mark.times).map(([phase, ms]) => [phase, round(ms)]),
+  );
   // Peak resident memory of this process (KiB on Linux).
   const maxRssMiB = Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
   process.stdout.write(`${JSON.stringify({ phasesMs, maxRssMiB, ...result })}\n`);
@@ -33,9 +35,17 @@ export function printResult(mark: Mark, result: object): void {
  * per output schema on the client, a client cost (and only the zcp listing has output schemas).
  */
 export async function listThroughClient(
-  server: { connect(transport: import("@modelcontextprotocol/sdk/shared/transport.js").Transport): Promise<void> },
+  server: {
+    connect(
+      transport: import("@modelcontextprotocol/sdk/shared/transport.js").Transport,
+    ): Promise<void>;
+  },
   mark: Mark,
-): Promise<{ tools: import("@modelcontextprotocol/sdk/types.js").Tool[]; nextCursor: string | null; json: string }> {
+): Promise<{
+  tools: import("@modelcontextprotocol/sdk/types.js").Tool[];
+  nextCursor: string | null;
+  json: string;
+}> {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
   const { ListToolsResultSchema } = await import("@modelcontextprotocol/sdk/types.js");

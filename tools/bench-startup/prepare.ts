@@ -42,27 +42,43 @@ export async function prepare(repo: string, work: string): Promise<Prepared> {
   const files = synthesize();
   const manifest = writeProject(project, files, path.join(repo, "packages/runtime"));
   makeCold(project, "src/zcp.gen");
-  const run = await runNode([path.join(repo, "packages/gen/dist/bin/zcp.js"), "gen", "--reporter", "json", "--force"], project);
+  const run = await runNode(
+    [path.join(repo, "packages/gen/dist/bin/zcp.js"), "gen", "--reporter", "json", "--force"],
+    project,
+  );
   const report = lastJsonLine<ZcpReport>(run, "zcp gen");
   assertGenerated(report, manifest.tools, "zcp gen on the synthetic project");
 
   const gen = path.join(project, "src", "zcp.gen");
   const registry = JSON.parse(fs.readFileSync(path.join(gen, "registry.json"), "utf8")) as Registry;
-  const mcp = JSON.parse(fs.readFileSync(path.join(gen, "artifacts", "mcp.json"), "utf8")) as { [id: string]: McpTool };
+  const mcp = JSON.parse(fs.readFileSync(path.join(gen, "artifacts", "mcp.json"), "utf8")) as {
+    [id: string]: McpTool;
+  };
   const sdkDir = path.join(work, "sdk");
   fs.mkdirSync(sdkDir, { recursive: true });
-  const { code, dropped } = sdkModule(registry, mcp, path.relative(sdkDir, path.join(project, "src")));
+  const { code, dropped } = sdkModule(
+    registry,
+    mcp,
+    path.relative(sdkDir, path.join(project, "src")),
+  );
   const sdkModuleFile = path.join(sdkDir, "tools.ts");
   fs.writeFileSync(sdkModuleFile, code);
 
-  const sources = [path.join(project, "src/**/*.ts"), path.join(sdkDir, "*.ts"), ...["child.ts", "zcp-startup.ts", "sdk-startup.ts"].map((file) => path.join(HERE, file))];
+  const sources = [
+    path.join(project, "src/**/*.ts"),
+    path.join(sdkDir, "*.ts"),
+    ...["child.ts", "zcp-startup.ts", "sdk-startup.ts"].map((file) => path.join(HERE, file)),
+  ];
   const dist = await compileWithTsc(repo, HERE, path.join(work, "dist"), sources);
   const size = (file: string) => fs.statSync(file).size;
   return {
     project,
     generatedIndex: dist(path.join(gen, "index.ts")),
     sdkModule: dist(sdkModuleFile),
-    children: { zcp: dist(path.join(HERE, "zcp-startup.ts")), sdk: dist(path.join(HERE, "sdk-startup.ts")) },
+    children: {
+      zcp: dist(path.join(HERE, "zcp-startup.ts")),
+      sdk: dist(path.join(HERE, "sdk-startup.ts")),
+    },
     tools: manifest.tools,
     zcpWarnings: report.diagnostics.length,
     registryHash: report.hash,
@@ -72,14 +88,20 @@ export async function prepare(repo: string, work: string): Promise<Prepared> {
       "zcp.gen/validators.ts": size(path.join(gen, "validators.ts")),
       "zcp.gen/dispatch.ts": size(path.join(gen, "dispatch.ts")),
       "zcp.gen/artifacts/mcp.json": size(path.join(gen, "artifacts", "mcp.json")),
-      "zcp.gen/artifacts/openai-responses.json": size(path.join(gen, "artifacts", "openai-responses.json")),
+      "zcp.gen/artifacts/openai-responses.json": size(
+        path.join(gen, "artifacts", "openai-responses.json"),
+      ),
       "sdk/tools.ts (zod)": size(sdkModuleFile),
     },
   };
 }
 
 /** The MCP SDK server module: imports, then `registerTools(server)` with one registerTool per tool. */
-function sdkModule(registry: Registry, mcp: { [id: string]: McpTool }, sourceDir: string): { code: string; dropped: Record<string, number> } {
+function sdkModule(
+  registry: Registry,
+  mcp: { [id: string]: McpTool },
+  sourceDir: string,
+): { code: string; dropped: Record<string, number> } {
   const modules = new Map<string, string>();
   const dropped: Record<string, number> = {};
   const body: string[] = [];
@@ -90,28 +112,41 @@ function sdkModule(registry: Registry, mcp: { [id: string]: McpTool }, sourceDir
     let ns = modules.get(file);
     if (!ns) modules.set(file, (ns = `m${modules.size}`));
     const conversion = convertInputSchema(tool.inputSchema as Schema, tool.alias);
-    for (const [key, count] of Object.entries(conversion.dropped)) dropped[key] = (dropped[key] ?? 0) + count;
-    if (tool.call.context !== null) throw new Error(`${tool.alias}: tools that take a context are not supported here`);
+    for (const [key, count] of Object.entries(conversion.dropped))
+      dropped[key] = (dropped[key] ?? 0) + count;
+    if (tool.call.context !== null)
+      throw new Error(`${tool.alias}: tools that take a context are not supported here`);
     const fn = `${ns}.${tool.source.export}`;
-    const call = tool.call.kind === "positional" ? `${fn}(${tool.call.params.map((p) => `args[${JSON.stringify(p)}]`).join(", ")})` : `${fn}(args)`;
+    const call =
+      tool.call.kind === "positional"
+        ? `${fn}(${tool.call.params.map((p) => `args[${JSON.stringify(p)}]`).join(", ")})`
+        : `${fn}(args)`;
     const config = [
       ...(entry.title !== undefined ? [`title: ${JSON.stringify(entry.title)}`] : []),
       `description: ${JSON.stringify(entry.description)}`,
       `inputSchema: ${conversion.shape}`,
-      ...(entry.annotations !== undefined ? [`annotations: ${JSON.stringify(entry.annotations)}`] : []),
+      ...(entry.annotations !== undefined
+        ? [`annotations: ${JSON.stringify(entry.annotations)}`]
+        : []),
       `_meta: ${JSON.stringify(entry._meta)}`,
     ];
     const register = `server.registerTool(${JSON.stringify(entry.name)}, { ${config.join(", ")} }, async (args: any) => text(await ${call}));`;
-    body.push(conversion.defs.length === 0 ? `  ${register}` : `  {\n${conversion.defs.map((d) => `    ${d}\n`).join("")}    ${register}\n  }`);
+    body.push(
+      conversion.defs.length === 0
+        ? `  ${register}`
+        : `  {\n${conversion.defs.map((d) => `    ${d}\n`).join("")}    ${register}\n  }`,
+    );
   }
-  const imports = [...modules].map(([file, ns]) => `import * as ${ns} from ${JSON.stringify(`${sourceDir}/${file}`)};`);
+  const imports = [...modules].map(
+    ([file, ns]) => `import * as ${ns} from ${JSON.stringify(`${sourceDir}/${file}`)};`,
+  );
   const code = [
     "// Generated by tools/bench-startup/prepare.ts: the MCP SDK side of the start-up benchmark. Do not edit.",
     'import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";',
     'import { z } from "zod";',
     ...imports,
     "",
-    "const text = (value: unknown) => ({ content: [{ type: \"text\" as const, text: JSON.stringify(value ?? null) }] });",
+    'const text = (value: unknown) => ({ content: [{ type: "text" as const, text: JSON.stringify(value ?? null) }] });',
     "",
     "export function registerTools(server: McpServer): void {",
     ...body,

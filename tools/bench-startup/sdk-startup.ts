@@ -18,8 +18,14 @@ async function main(): Promise<void> {
 
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   // The client side too, so that the import phase pays for every module it uses.
-  await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/inMemory.js"), import("@modelcontextprotocol/sdk/types.js")]);
-  const { registerTools } = (await import(pathToFileURL(moduleFile).href)) as { registerTools(server: McpServerType): void };
+  await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/inMemory.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  const { registerTools } = (await import(pathToFileURL(moduleFile).href)) as {
+    registerTools(server: McpServerType): void;
+  };
   mark("import");
 
   const server = new McpServer({ name: "bench-startup", version: "0.0.0" });
@@ -41,27 +47,62 @@ async function main(): Promise<void> {
  * descriptions, top-level property names and required sets (a parameter with a default is
  * optional on both sides), and as many descriptions inside each schema.
  */
-async function fidelity(registryFile: string, listed: readonly { name: string; description?: string | undefined; inputSchema: object }[]) {
+async function fidelity(
+  registryFile: string,
+  listed: readonly { name: string; description?: string | undefined; inputSchema: object }[],
+) {
   const fs = await import("node:fs");
-  const registry = JSON.parse(fs.readFileSync(registryFile, "utf8")) as { tools: { name: string; description: string; inputSchema: { properties?: object; required?: string[] } }[] };
+  const registry = JSON.parse(fs.readFileSync(registryFile, "utf8")) as {
+    tools: {
+      name: string;
+      description: string;
+      inputSchema: { properties?: object; required?: string[] };
+    }[];
+  };
   const byName = new Map(listed.map((tool) => [tool.name, tool]));
   const problems: string[] = [];
   const count = (value: unknown, key: string): number =>
-    value === null || typeof value !== "object" ? 0 : Object.entries(value).reduce((n, [k, v]) => n + (k === key && typeof v === "string" ? 1 : 0) + count(v, key), 0);
+    value === null || typeof value !== "object"
+      ? 0
+      : Object.entries(value).reduce(
+          (n, [k, v]) => n + (k === key && typeof v === "string" ? 1 : 0) + count(v, key),
+          0,
+        );
   for (const tool of registry.tools) {
-    const other = byName.get(tool.name) as { description?: string; inputSchema: { properties?: object; required?: string[] } } | undefined;
-    if (!other) { problems.push(`${tool.name}: not listed`); continue; }
+    const other = byName.get(tool.name) as
+      | { description?: string; inputSchema: { properties?: object; required?: string[] } }
+      | undefined;
+    if (!other) {
+      problems.push(`${tool.name}: not listed`);
+      continue;
+    }
     if (other.description !== tool.description) problems.push(`${tool.name}: description differs`);
-    const keys = (s: { properties?: object }) => Object.keys(s.properties ?? {}).sort().join(",");
-    if (keys(other.inputSchema) !== keys(tool.inputSchema)) problems.push(`${tool.name}: properties differ`);
+    const keys = (s: { properties?: object }) =>
+      Object.keys(s.properties ?? {})
+        .sort()
+        .join(",");
+    if (keys(other.inputSchema) !== keys(tool.inputSchema))
+      problems.push(`${tool.name}: properties differ`);
     const req = (s: { required?: string[] }) => [...(s.required ?? [])].sort().join(",");
-    if (req(other.inputSchema) !== req(tool.inputSchema)) problems.push(`${tool.name}: required differs: ${req(other.inputSchema)} vs ${req(tool.inputSchema)}`);
-    if (count(other.inputSchema, "description") !== count(tool.inputSchema, "description")) problems.push(`${tool.name}: ${count(other.inputSchema, "description")} descriptions vs ${count(tool.inputSchema, "description")}`);
+    if (req(other.inputSchema) !== req(tool.inputSchema))
+      problems.push(
+        `${tool.name}: required differs: ${req(other.inputSchema)} vs ${req(tool.inputSchema)}`,
+      );
+    if (count(other.inputSchema, "description") !== count(tool.inputSchema, "description"))
+      problems.push(
+        `${tool.name}: ${count(other.inputSchema, "description")} descriptions vs ${count(tool.inputSchema, "description")}`,
+      );
   }
-  return { tools: registry.tools.length, problems: problems.length, firstProblems: problems.slice(0, 5) };
+  return {
+    tools: registry.tools.length,
+    problems: problems.length,
+    firstProblems: problems.slice(0, 5),
+  };
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`sdk-startup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `sdk-startup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -19,10 +19,13 @@ import { listThroughClient, phases, printResult } from "./child.js";
 
 async function main(): Promise<void> {
   const [mode, indexFile] = process.argv.slice(2);
-  if ((mode !== "render" && mode !== "mcp") || !indexFile) throw new Error("usage: zcp-startup.ts render|mcp <zcp.gen/index.ts>");
+  if ((mode !== "render" && mode !== "mcp") || !indexFile)
+    throw new Error("usage: zcp-startup.ts render|mcp <zcp.gen/index.ts>");
   const mark = phases();
   const { createRuntime } = await import("@zcp/runtime");
-  const { default: generated } = (await import(pathToFileURL(indexFile).href)) as { default: GeneratedModule };
+  const { default: generated } = (await import(pathToFileURL(indexFile).href)) as {
+    default: GeneratedModule;
+  };
   if (mode === "render") {
     mark("import");
     const runtime = createRuntime(generated);
@@ -36,32 +39,59 @@ async function main(): Promise<void> {
     printResult(mark, {
       tools: view.tools.length,
       plannerLines: planner.split("\n").length,
-      bytes: { planner: Buffer.byteLength(planner), "openai-responses": Buffer.byteLength(openai), mcp: Buffer.byteLength(mcp) },
+      bytes: {
+        planner: Buffer.byteLength(planner),
+        "openai-responses": Buffer.byteLength(openai),
+        mcp: Buffer.byteLength(mcp),
+      },
     });
     return;
   }
 
   const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
   // The client side too, so that the import phase pays for every module it uses.
-  await Promise.all([import("@modelcontextprotocol/sdk/client/index.js"), import("@modelcontextprotocol/sdk/inMemory.js")]);
-  const { CallToolRequestSchema, ListToolsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/inMemory.js"),
+  ]);
+  const { CallToolRequestSchema, ListToolsRequestSchema } =
+    await import("@modelcontextprotocol/sdk/types.js");
   mark("import");
 
   const runtime = createRuntime(generated);
   const session = runtime.session({ surface: "mcp" });
-  const server = new Server({ name: "bench-startup", version: "0.0.0" }, { capabilities: { tools: { listChanged: true } } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: session.exposed.artifacts("mcp") as never }));
+  const server = new Server(
+    { name: "bench-startup", version: "0.0.0" },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: session.exposed.artifacts("mcp") as never,
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const result = await session.call(request.params.name, request.params.arguments ?? {});
-    return { content: [{ type: "text", text: JSON.stringify(result.ok ? ("value" in result ? result.value : result) : result) }], ...(result.ok ? {} : { isError: true }) };
+    return {
+      content: [
+        {
+          type: "text",
+          text: JSON.stringify(result.ok ? ("value" in result ? result.value : result) : result),
+        },
+      ],
+      ...(result.ok ? {} : { isError: true }),
+    };
   });
   mark("build");
 
   const listed = await listThroughClient(server, mark);
-  printResult(mark, { tools: listed.tools.length, nextCursor: listed.nextCursor, bytes: { "tools/list": Buffer.byteLength(listed.json) } });
+  printResult(mark, {
+    tools: listed.tools.length,
+    nextCursor: listed.nextCursor,
+    bytes: { "tools/list": Buffer.byteLength(listed.json) },
+  });
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`zcp-startup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `zcp-startup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

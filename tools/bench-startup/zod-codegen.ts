@@ -10,7 +10,7 @@
  * except `uniqueItems`, which zod has no check for: it is dropped and counted.
  */
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Schema = { readonly [key: string]: Json };
 
 export interface Conversion {
@@ -23,8 +23,28 @@ export interface Conversion {
 }
 
 const KNOWN = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "prefixItems", "enum", "anyOf", "$ref", "$defs",
-  "minimum", "maximum", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems", "uniqueItems", "default", "title", "description",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "prefixItems",
+  "enum",
+  "anyOf",
+  "$ref",
+  "$defs",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "default",
+  "title",
+  "description",
 ]);
 
 /** Converts a tool's object input schema into a raw zod shape plus its `$defs` constants. */
@@ -33,14 +53,21 @@ export function convertInputSchema(schema: Schema, where: string): Conversion {
   const defs = (schema.$defs ?? {}) as { [name: string]: Schema };
   const defNames = Object.keys(defs);
   const ident = (name: string) => `def_${name.replace(/[^A-Za-z0-9_]/g, "_")}`;
-  const context: Context = { where, dropped, defIdent: (ref) => {
-    const match = /^#\/\$defs\/(.+)$/.exec(ref);
-    if (!match || !defNames.includes(match[1]!)) throw new Error(`${where}: unsupported $ref ${ref}`);
-    return ident(match[1]!);
-  } };
+  const context: Context = {
+    where,
+    dropped,
+    defIdent: (ref) => {
+      const match = /^#\/\$defs\/(.+)$/.exec(ref);
+      if (!match || !defNames.includes(match[1]!))
+        throw new Error(`${where}: unsupported $ref ${ref}`);
+      return ident(match[1]!);
+    },
+  };
   if (schema.type !== "object") throw new Error(`${where}: the input schema is not an object`);
   // A def's properties that mention a def are getters: zod 4's way to write recursive types.
-  const defLines = defNames.map((name) => `const ${ident(name)}: z.ZodType = ${convert(defs[name]!, context, true)};`);
+  const defLines = defNames.map(
+    (name) => `const ${ident(name)}: z.ZodType = ${convert(defs[name]!, context, true)};`,
+  );
   const rootKeys = Object.keys(schema).filter((key) => key !== "$defs");
   const root = Object.fromEntries(rootKeys.map((key) => [key, schema[key]!])) as Schema;
   return { shape: objectShape(root, context, false), defs: defLines, dropped };
@@ -55,12 +82,14 @@ interface Context {
 const lit = (value: Json) => JSON.stringify(value);
 
 function convert(schema: Schema, context: Context, lazyRefs: boolean): string {
-  for (const key of Object.keys(schema)) if (!KNOWN.has(key)) throw new Error(`${context.where}: unsupported keyword ${key}`);
+  for (const key of Object.keys(schema))
+    if (!KNOWN.has(key)) throw new Error(`${context.where}: unsupported keyword ${key}`);
   let code = base(schema, context, lazyRefs);
   const meta: string[] = [];
   if (typeof schema.title === "string") meta.push(`title: ${lit(schema.title)}`);
   if (typeof schema.description === "string") meta.push(`description: ${lit(schema.description)}`);
-  if (meta.length === 1 && typeof schema.description === "string") code += `.describe(${lit(schema.description)})`;
+  if (meta.length === 1 && typeof schema.description === "string")
+    code += `.describe(${lit(schema.description)})`;
   else if (meta.length > 0) code += `.meta({ ${meta.join(", ")} })`;
   if ("default" in schema) code += `.default(${lit(schema.default!)})`;
   return code;
@@ -87,13 +116,22 @@ function base(schema: Schema, context: Context, lazyRefs: boolean): string {
   if (Array.isArray(schema.enum)) {
     const values = schema.enum.filter((value) => value !== null);
     if (schema.enum.length > values.length) nullable = true;
-    code = values.every((value) => typeof value === "string") ? `z.enum(${lit(values)})` : `z.literal(${lit(values)})`;
+    code = values.every((value) => typeof value === "string")
+      ? `z.enum(${lit(values)})`
+      : `z.literal(${lit(values)})`;
   } else if (type === "string") {
-    code = schema.format === "email" ? "z.email()" : schema.format === "date-time" ? "z.iso.datetime({ offset: true })" : "z.string()";
-    if (schema.format !== undefined && schema.format !== "email" && schema.format !== "date-time") throw new Error(`${context.where}: unsupported format ${lit(schema.format)}`);
+    code =
+      schema.format === "email"
+        ? "z.email()"
+        : schema.format === "date-time"
+          ? "z.iso.datetime({ offset: true })"
+          : "z.string()";
+    if (schema.format !== undefined && schema.format !== "email" && schema.format !== "date-time")
+      throw new Error(`${context.where}: unsupported format ${lit(schema.format)}`);
     if (typeof schema.minLength === "number") code += `.min(${schema.minLength})`;
     if (typeof schema.maxLength === "number") code += `.max(${schema.maxLength})`;
-    if (typeof schema.pattern === "string") code += `.regex(/${schema.pattern.replaceAll("/", "\\/")}/)`;
+    if (typeof schema.pattern === "string")
+      code += `.regex(/${schema.pattern.replaceAll("/", "\\/")}/)`;
   } else if (type === "number" || type === "integer") {
     code = type === "integer" ? "z.int()" : "z.number()";
     if (typeof schema.minimum === "number") code += `.gte(${schema.minimum})`;
@@ -111,7 +149,8 @@ function base(schema: Schema, context: Context, lazyRefs: boolean): string {
       if (typeof schema.minItems === "number") code += `.min(${schema.minItems})`;
       if (typeof schema.maxItems === "number") code += `.max(${schema.maxItems})`;
     }
-    if (schema.uniqueItems === true) context.dropped.uniqueItems = (context.dropped.uniqueItems ?? 0) + 1;
+    if (schema.uniqueItems === true)
+      context.dropped.uniqueItems = (context.dropped.uniqueItems ?? 0) + 1;
   } else if (type === "object") {
     const properties = (schema.properties ?? {}) as { [name: string]: Schema };
     const extra = schema.additionalProperties;
@@ -120,7 +159,8 @@ function base(schema: Schema, context: Context, lazyRefs: boolean): string {
     } else {
       const shape = objectShape(schema, context, lazyRefs);
       if (extra === false) code = `z.strictObject(${shape})`;
-      else if (extra !== undefined && typeof extra === "object") code = `z.object(${shape}).catchall(${convert(extra as Schema, context, lazyRefs)})`;
+      else if (extra !== undefined && typeof extra === "object")
+        code = `z.object(${shape}).catchall(${convert(extra as Schema, context, lazyRefs)})`;
       else code = `z.object(${shape})`;
     }
   } else {
@@ -137,7 +177,9 @@ function objectShape(schema: Schema, context: Context, lazyRefs: boolean): strin
     let code = convert(property, context, lazyRefs);
     if (!required.has(name) && !("default" in property)) code += ".optional()";
     const key = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : lit(name);
-    return lazyRefs && code.includes("def_") ? `get ${key}() { return ${code}; }` : `${key}: ${code}`;
+    return lazyRefs && code.includes("def_")
+      ? `get ${key}() { return ${code}; }`
+      : `${key}: ${code}`;
   });
   return `{ ${entries.join(", ")} }`;
 }

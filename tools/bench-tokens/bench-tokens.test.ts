@@ -7,7 +7,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { weather } from "./registries.ts";
 import { runCase, runPlan } from "./case.ts";
 import { HANDLE_CASES } from "./handles.ts";
-import { CATALOGS, closeSurfaces, NotListed, openSurface, PROTOCOLS, SURFACES, type Surface } from "./surfaces.ts";
+import {
+  CATALOGS,
+  closeSurfaces,
+  NotListed,
+  openSurface,
+  PROTOCOLS,
+  SURFACES,
+  type Surface,
+} from "./surfaces.ts";
 import { bill, CACHE, tokensOf, totals, type Message } from "./transcript.ts";
 import { TIER_A_CASES } from "./tier-a.ts";
 import { TIER_B_CASES } from "./tier-b.ts";
@@ -21,7 +29,11 @@ describe("bench:tokens accounting", () => {
   const messages: Message[] = [
     { role: "system", content: "s" },
     { role: "user", content: "u" },
-    { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
+    },
     { role: "tool", tool_call_id: "call_1", content: "1" },
     { role: "assistant", content: "done" },
   ];
@@ -39,9 +51,17 @@ describe("bench:tokens accounting", () => {
   it("caches the prefix an earlier request sent, once it is long enough: the opening on the first turn, the previous prompt after", () => {
     // Short prompts are not cached.
     expect(bill(tools, messages).map((turn) => turn.cached)).toEqual([0, 0]);
-    const long = [{ ...tools[0], function: { ...tools[0]!.function, description: "word ".repeat(CACHE.minimumTokens) } }];
+    const long = [
+      {
+        ...tools[0],
+        function: { ...tools[0]!.function, description: "word ".repeat(CACHE.minimumTokens) },
+      },
+    ];
     const turns = bill(long, messages);
-    expect(turns.map((turn) => turn.cached)).toEqual([tokensOf(long) + m0, tokensOf(long) + m0 + m1]);
+    expect(turns.map((turn) => turn.cached)).toEqual([
+      tokensOf(long) + m0,
+      tokensOf(long) + m0 + m1,
+    ]);
     const sum = totals(turns);
     expect(sum.tokens).toBe(sum.prompt + sum.completion);
     expect(sum.cached).toBeCloseTo(sum.prompt - CACHE.discount * sum.cachedPrompt + sum.completion);
@@ -52,15 +72,31 @@ afterAll(closeSurfaces);
 
 describe("bench:tokens surfaces", () => {
   it("renders what each surface sends: MCP inputSchemas, strict OpenAI artifacts, or planner lines and no schema", async () => {
-    const surfaces = await Promise.all(PROTOCOLS.map((protocol) => openSurface({ protocol, catalog: "all" }, weather)));
+    const surfaces = await Promise.all(
+      PROTOCOLS.map((protocol) => openSurface({ protocol, catalog: "all" }, weather)),
+    );
     const [mcp, fc, lean, compact] = surfaces as [Surface, Surface, Surface, Surface];
     try {
       expect(mcp.tools).toHaveLength(4);
-      expect(mcp.tools[0]).toMatchObject({ type: "function", function: { parameters: { type: "object" } } });
-      for (const surface of [fc, lean]) expect(surface.tools.every((tool) => (tool as { function: { strict: boolean } }).function.strict)).toBe(true);
+      expect(mcp.tools[0]).toMatchObject({
+        type: "function",
+        function: { parameters: { type: "object" } },
+      });
+      for (const surface of [fc, lean])
+        expect(
+          surface.tools.every(
+            (tool) => (tool as { function: { strict: boolean } }).function.strict,
+          ),
+        ).toBe(true);
       expect(compact.tools).toEqual([]);
       // No weather tool returns a handle, so there is no handle tool either.
-      for (const surface of surfaces) expect([...surface.listed].sort()).toEqual(["math.average", "math.subtract", "unit.celsius_to_fahrenheit", "weather.get_current"]);
+      for (const surface of surfaces)
+        expect([...surface.listed].sort()).toEqual([
+          "math.average",
+          "math.subtract",
+          "unit.celsius_to_fahrenheit",
+          "weather.get_current",
+        ]);
       expect(compact.instructions).toContain("TOOL @");
     } finally {
       await Promise.all(surfaces.map((surface) => surface.close()));
@@ -70,12 +106,19 @@ describe("bench:tokens surfaces", () => {
   it("lists the same catalog on every surface (the ZCP ones add zcp.handle), and refuses a call of a tool it does not list", async () => {
     const registry = TIER_A_CASES[0]!.registry;
     for (const catalog of CATALOGS) {
-      const surfaces = await Promise.all(PROTOCOLS.map((protocol) => openSurface({ protocol, catalog }, registry)));
+      const surfaces = await Promise.all(
+        PROTOCOLS.map((protocol) => openSurface({ protocol, catalog }, registry)),
+      );
       try {
         const [mcp, ...zcp] = surfaces;
         expect(mcp!.listed.size).toBe(catalog === "all" ? 40 : 19);
-        for (const surface of zcp) expect([...surface.listed].sort()).toEqual([...mcp!.listed, "zcp.handle"].sort());
-        if (catalog === "primitive") for (const surface of surfaces) await expect(surface.turn([{ alias: "excel.chain_layout_flow", args: {} }])).rejects.toBeInstanceOf(NotListed);
+        for (const surface of zcp)
+          expect([...surface.listed].sort()).toEqual([...mcp!.listed, "zcp.handle"].sort());
+        if (catalog === "primitive")
+          for (const surface of surfaces)
+            await expect(
+              surface.turn([{ alias: "excel.chain_layout_flow", args: {} }]),
+            ).rejects.toBeInstanceOf(NotListed);
       } finally {
         await Promise.all(surfaces.map((surface) => surface.close()));
       }
@@ -83,31 +126,57 @@ describe("bench:tokens surfaces", () => {
   });
 
   it("executes what it bills: the CALL lines and the tool_calls JSON are parsed back and run", async () => {
-    const [fc, compact] = await Promise.all((["zcp-fc", "zcp-compact"] as const).map((protocol) => openSurface({ protocol, catalog: "all" }, weather)));
+    const [fc, compact] = await Promise.all(
+      (["zcp-fc", "zcp-compact"] as const).map((protocol) =>
+        openSurface({ protocol, catalog: "all" }, weather),
+      ),
+    );
     try {
       const call = { alias: "weather.get_current", args: { city: "New York" } };
       const [a, b] = [await fc!.turn([call]), await compact!.turn([call])];
-      expect(b.assistant).toEqual({ role: "assistant", content: 'CALL weather.get_current city="New York"' });
+      expect(b.assistant).toEqual({
+        role: "assistant",
+        content: 'CALL weather.get_current city="New York"',
+      });
       // What ran is what the message says: an invalid city, refused the same way on both.
       expect(a.values).toEqual([null]);
       expect(b.values).toEqual([null]);
-      expect(b.results[0]).toMatchObject({ role: "user", content: expect.stringMatching(/^ERR c1 invalid:\$\.city/) });
+      expect(b.results[0]).toMatchObject({
+        role: "user",
+        content: expect.stringMatching(/^ERR c1 invalid:\$\.city/),
+      });
     } finally {
       await Promise.all([fc!.close(), compact!.close()]);
     }
   });
 
   it("has the reference's 37 spreadsheet cases, 16/8/7/6 by tier; in B-D a primitive plan and a workflow plan that calls the case's workflow tool", () => {
-    expect([TIER_A_CASES, TIER_B_CASES, TIER_C_CASES, TIER_D_CASES].map((cases) => cases.length)).toEqual([16, 8, 7, 6]);
-    const ids = [...TIER_A_CASES, ...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES].map((bench) => bench.id);
+    expect(
+      [TIER_A_CASES, TIER_B_CASES, TIER_C_CASES, TIER_D_CASES].map((cases) => cases.length),
+    ).toEqual([16, 8, 7, 6]);
+    const ids = [...TIER_A_CASES, ...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES].map(
+      (bench) => bench.id,
+    );
     expect(new Set(ids).size).toBe(37);
-    const groups = new Map(TIER_B_CASES[0]!.registry.registry.tools.map((tool) => [tool.alias, tool.groups.join()]));
+    const groups = new Map(
+      TIER_B_CASES[0]!.registry.registry.tools.map((tool) => [tool.alias, tool.groups.join()]),
+    );
     for (const bench of [...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES]) {
-      expect(bench.plans.map((plan) => plan.name), bench.id).toEqual(["primitive", "workflow"]);
+      expect(
+        bench.plans.map((plan) => plan.name),
+        bench.id,
+      ).toEqual(["primitive", "workflow"]);
       expect(groups.get(bench.workflow.tool), bench.id).toBe("workflow");
-      expect(new Set(bench.plans[0]!.turns[0]!([]).map((call) => groups.get(call.alias))), bench.id).toEqual(new Set(["primitive"]));
+      expect(
+        new Set(bench.plans[0]!.turns[0]!([]).map((call) => groups.get(call.alias))),
+        bench.id,
+      ).toEqual(new Set(["primitive"]));
     }
-    expect(new Set([...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES].map((bench) => bench.workflow.tool)).size).toBe(21);
+    expect(
+      new Set(
+        [...TIER_B_CASES, ...TIER_C_CASES, ...TIER_D_CASES].map((bench) => bench.workflow.tool),
+      ).size,
+    ).toBe(21);
   });
 });
 
@@ -126,9 +195,16 @@ describe("bench:tokens plans", () => {
           expect(run.errors, where).toEqual([]);
           expect(run.problems, where).toEqual([]);
           expect(run.verified, where).toBe(true);
-          expect(run.tokens, where).toBe(Math.min(...run.alternatives.map((alternative) => alternative.tokens)));
+          expect(run.tokens, where).toBe(
+            Math.min(...run.alternatives.map((alternative) => alternative.tokens)),
+          );
           // The workflow tools are open only over the full catalog.
-          if (surface.catalog === "primitive" && bench.tier !== "weather") expect(run.closed.includes("workflow") || bench.plans.every((plan) => plan.name !== "workflow"), where).toBe(true);
+          if (surface.catalog === "primitive" && bench.tier !== "weather")
+            expect(
+              run.closed.includes("workflow") ||
+                bench.plans.every((plan) => plan.name !== "workflow"),
+              where,
+            ).toBe(true);
         }
       }
     });
@@ -138,26 +214,79 @@ describe("bench:tokens plans", () => {
     const bench = HANDLE_CASES.find((candidate) => candidate.id === "region_total_2400")!;
     const whole = bench.plans.find((plan) => plan.name === "read the sheet")!;
     const mcp = (await runPlan(bench, whole, { protocol: "mcp", catalog: "all" }))!;
-    expect(mcp.messages.some((message) => message.role === "tool" && message.content.includes('"Order":"O-2400"'))).toBe(true);
+    expect(
+      mcp.messages.some(
+        (message) => message.role === "tool" && message.content.includes('"Order":"O-2400"'),
+      ),
+    ).toBe(true);
     const fc = (await runPlan(bench, whole, { protocol: "zcp-fc", catalog: "all" }))!;
-    expect(fc.messages.find((message) => message.role === "tool")).toMatchObject({ content: expect.stringMatching(/^\{"ok":true,"handle":"#R1","summary":"2400 records; fields: Order, Region, Amount"/) });
+    expect(fc.messages.find((message) => message.role === "tool")).toMatchObject({
+      content: expect.stringMatching(
+        /^\{"ok":true,"handle":"#R1","summary":"2400 records; fields: Order, Region, Amount"/,
+      ),
+    });
   });
 
   it("a wrong plan fails its verifier, on the answer or on the workbook", async () => {
     const warmer = WEATHER_CASES[0]!;
     const right = warmer.plans[0]!;
-    const wrong = { ...warmer, plans: [{ ...right, turns: [() => [{ alias: "weather.get_current", args: { city: "Shanghai" } }, { alias: "weather.get_current", args: { city: "Beijing" } }], right.turns[1]!] }] };
+    const wrong = {
+      ...warmer,
+      plans: [
+        {
+          ...right,
+          turns: [
+            () => [
+              { alias: "weather.get_current", args: { city: "Shanghai" } },
+              { alias: "weather.get_current", args: { city: "Beijing" } },
+            ],
+            right.turns[1]!,
+          ],
+        },
+      ],
+    };
     expect((await runCase(wrong, { protocol: "zcp-fc", catalog: "all" })).verified).toBe(false);
     const merge = TIER_A_CASES.find((bench) => bench.id === "merge_cells")!;
-    const wrongRange = { ...merge, plans: [{ ...merge.plans[0]!, turns: [() => [{ alias: "excel.merge_cells", args: { path: "book.xlsx", sheet: "Dashboard", range: "A1:C1" } }]] }] };
+    const wrongRange = {
+      ...merge,
+      plans: [
+        {
+          ...merge.plans[0]!,
+          turns: [
+            () => [
+              {
+                alias: "excel.merge_cells",
+                args: { path: "book.xlsx", sheet: "Dashboard", range: "A1:C1" },
+              },
+            ],
+          ],
+        },
+      ],
+    };
     expect((await runCase(wrongRange, { protocol: "mcp", catalog: "all" })).verified).toBe(false);
     // a workflow call with one wrong argument leaves a workbook the verifier refuses, and says why
     const bootstrap = TIER_B_CASES.find((bench) => bench.id === "workbook_bootstrap_chain")!;
     const workflow = bootstrap.plans[1]!;
-    const wrongSheets = { ...workflow, turns: [() => [{ alias: "excel.chain_workbook_bootstrap", args: { path: "ops.xlsx", sheets: ["RawData", "Summary", "Extra"] } }]] };
-    const run = (await runPlan(bootstrap, wrongSheets, { protocol: "zcp-compact", catalog: "all" }))!;
+    const wrongSheets = {
+      ...workflow,
+      turns: [
+        () => [
+          {
+            alias: "excel.chain_workbook_bootstrap",
+            args: { path: "ops.xlsx", sheets: ["RawData", "Summary", "Extra"] },
+          },
+        ],
+      ],
+    };
+    const run = (await runPlan(bootstrap, wrongSheets, {
+      protocol: "zcp-compact",
+      catalog: "all",
+    }))!;
     expect(run.verified).toBe(false);
-    expect(run.problems).toEqual(['answer {"sheets":["RawData","Summary","Extra"]}, expected {"sheets":["RawData","Summary"]}', 'sheets are ["RawData","Summary","Extra"], expected ["RawData","Summary"]']);
+    expect(run.problems).toEqual([
+      'answer {"sheets":["RawData","Summary","Extra"]}, expected {"sheets":["RawData","Summary"]}',
+      'sheets are ["RawData","Summary","Extra"], expected ["RawData","Summary"]',
+    ]);
     // one failing plan makes the case unverified on that surface, even when another passes
     const both = { ...bootstrap, plans: [bootstrap.plans[0]!, wrongSheets] };
     expect((await runCase(both, { protocol: "zcp-compact", catalog: "all" })).verified).toBe(false);
@@ -168,19 +297,62 @@ describe("bench:tokens workbook verifier", () => {
   it("names every kind of mismatch: sheets, values, formulas, merges, tables, bold, centered, fill, an unreadable file", async () => {
     const workspace = await mkdtemp(path.join(os.tmpdir(), "zcp-verifier-"));
     try {
-      await seeded("v.xlsx", { Data: [["Title"], ["Name", "Value"], ["a", 1], ["b", 2]] }, (workbook) => {
-        const sheet = workbook.getWorksheet("Data")!;
-        sheet.mergeCells("A1:B1");
-        sheet.getCell("A2").font = { bold: true };
-        sheet.getCell("A2").alignment = { horizontal: "center" };
-        sheet.getCell("B2").fill = { type: "pattern", pattern: "solid", fgColor: { argb: "FFD9D9D9" } };
-        sheet.addTable({ name: "T", ref: "A2", headerRow: true, columns: [{ name: "Name" }, { name: "Value" }], rows: [["a", 1], ["b", 2]] });
-        sheet.getCell("C4").value = { formula: "B4*2" } as ExcelJS.CellValue;
-      })(workspace);
-      const right = { cells: { A3: "a", B3: 1, A1: "Title", C1: null, C4: "=B4*2" }, merges: ["A1:B1"], tables: { T: "A2:B4" }, bold: ["A2"], centered: ["A2"], fill: { B2: "D9D9D9" } };
-      expect(await workbookProblems(workspace, { file: "v.xlsx", sheets: ["Data"], content: { Data: right } })).toEqual([]);
-      const wrong = { cells: { A3: "b", C4: "=B4*3" }, merges: ["A1:C1"], tables: { U: "A2:B4" }, bold: ["B2"], centered: ["B2"], fill: { A2: "D9D9D9" } };
-      expect(await workbookProblems(workspace, { file: "v.xlsx", sheets: ["Data", "More"], content: { Data: wrong, Gone: {} } })).toEqual([
+      await seeded(
+        "v.xlsx",
+        { Data: [["Title"], ["Name", "Value"], ["a", 1], ["b", 2]] },
+        (workbook) => {
+          const sheet = workbook.getWorksheet("Data")!;
+          sheet.mergeCells("A1:B1");
+          sheet.getCell("A2").font = { bold: true };
+          sheet.getCell("A2").alignment = { horizontal: "center" };
+          sheet.getCell("B2").fill = {
+            type: "pattern",
+            pattern: "solid",
+            fgColor: { argb: "FFD9D9D9" },
+          };
+          sheet.addTable({
+            name: "T",
+            ref: "A2",
+            headerRow: true,
+            columns: [{ name: "Name" }, { name: "Value" }],
+            rows: [
+              ["a", 1],
+              ["b", 2],
+            ],
+          });
+          sheet.getCell("C4").value = { formula: "B4*2" } as ExcelJS.CellValue;
+        },
+      )(workspace);
+      const right = {
+        cells: { A3: "a", B3: 1, A1: "Title", C1: null, C4: "=B4*2" },
+        merges: ["A1:B1"],
+        tables: { T: "A2:B4" },
+        bold: ["A2"],
+        centered: ["A2"],
+        fill: { B2: "D9D9D9" },
+      };
+      expect(
+        await workbookProblems(workspace, {
+          file: "v.xlsx",
+          sheets: ["Data"],
+          content: { Data: right },
+        }),
+      ).toEqual([]);
+      const wrong = {
+        cells: { A3: "b", C4: "=B4*3" },
+        merges: ["A1:C1"],
+        tables: { U: "A2:B4" },
+        bold: ["B2"],
+        centered: ["B2"],
+        fill: { A2: "D9D9D9" },
+      };
+      expect(
+        await workbookProblems(workspace, {
+          file: "v.xlsx",
+          sheets: ["Data", "More"],
+          content: { Data: wrong, Gone: {} },
+        }),
+      ).toEqual([
         'sheets are ["Data"], expected ["Data","More"]',
         'Data!A3 is "a", expected "b"',
         'Data!C4 is "=B4*2", expected "=B4*3"',
@@ -188,10 +360,12 @@ describe("bench:tokens workbook verifier", () => {
         'Data: tables {"T":"A2:B4"}, expected {"U":"A2:B4"}',
         "Data!B2 is not bold",
         "Data!B2 is not centered",
-        'Data!A2 fill is null, expected D9D9D9',
+        "Data!A2 fill is null, expected D9D9D9",
         "Gone: missing",
       ]);
-      expect(await workbookProblems(workspace, { file: "none.xlsx", sheets: [] })).toEqual([expect.stringMatching(/^none\.xlsx: cannot be read/)]);
+      expect(await workbookProblems(workspace, { file: "none.xlsx", sheets: [] })).toEqual([
+        expect.stringMatching(/^none\.xlsx: cannot be read/),
+      ]);
     } finally {
       await rm(workspace, { recursive: true, force: true });
     }

@@ -19,7 +19,14 @@ import os from "node:os";
 import path from "node:path";
 import type { GeneratedModule, JsonValue } from "@zcp/runtime";
 import { NotListed, openSurface, type Call, type SurfaceSpec } from "./surfaces.ts";
-import { bill, tokensOf, toolListTokens, totals, type Message, type TurnTokens } from "./transcript.ts";
+import {
+  bill,
+  tokensOf,
+  toolListTokens,
+  totals,
+  type Message,
+  type TurnTokens,
+} from "./transcript.ts";
 
 /** The same on every surface. */
 export const SYSTEM_PROMPT =
@@ -38,7 +45,7 @@ export interface Plan {
 }
 
 /** A verifier's verdict: true, false, or the problems it found (none means it passed). */
-export type Verdict = boolean | readonly string[];
+type Verdict = boolean | readonly string[];
 
 export interface BenchCase {
   readonly id: string;
@@ -80,7 +87,13 @@ export interface CaseRun extends PlanRun, SurfaceSpec {
   readonly case: string;
   readonly tier: string;
   /** Every plan open to the surface, the billed one among them. */
-  readonly alternatives: readonly { readonly plan: string; readonly tokens: number; readonly cached: number; readonly turns: number; readonly verified: boolean }[];
+  readonly alternatives: readonly {
+    readonly plan: string;
+    readonly tokens: number;
+    readonly cached: number;
+    readonly turns: number;
+    readonly verified: boolean;
+  }[];
   /** Plans that call a tool this surface does not list. */
   readonly closed: readonly string[];
   /** The plan cheapest with the prefix cache, whose cost `cached` is (most often the billed plan). */
@@ -88,7 +101,11 @@ export interface CaseRun extends PlanRun, SurfaceSpec {
 }
 
 /** Runs one plan on a fresh surface and workspace; null when the surface does not list a tool the plan calls. */
-export async function runPlan(bench: BenchCase, plan: Plan, spec: SurfaceSpec): Promise<PlanRun | null> {
+export async function runPlan(
+  bench: BenchCase,
+  plan: Plan,
+  spec: SurfaceSpec,
+): Promise<PlanRun | null> {
   const workspace = await mkdtemp(path.join(os.tmpdir(), `zcp-bench-${bench.id}-`));
   const previous = process.env.ZCP_WORKBENCH_DIR;
   process.env.ZCP_WORKBENCH_DIR = workspace;
@@ -96,8 +113,12 @@ export async function runPlan(bench: BenchCase, plan: Plan, spec: SurfaceSpec): 
     await bench.seed?.(workspace);
     const surface = await openSurface(spec, bench.registry);
     try {
-      const system = surface.instructions === "" ? SYSTEM_PROMPT : `${SYSTEM_PROMPT}\n\n${surface.instructions}`;
-      const messages: Message[] = [{ role: "system", content: system }, { role: "user", content: bench.prompt }];
+      const system =
+        surface.instructions === "" ? SYSTEM_PROMPT : `${SYSTEM_PROMPT}\n\n${surface.instructions}`;
+      const messages: Message[] = [
+        { role: "system", content: system },
+        { role: "user", content: bench.prompt },
+      ];
       const results: JsonValue[][] = [];
       const errors: string[] = [];
       let calls = 0;
@@ -113,11 +134,31 @@ export async function runPlan(bench: BenchCase, plan: Plan, spec: SurfaceSpec): 
       const answer = plan.answer(results);
       messages.push({ role: "assistant", content: JSON.stringify(answer) });
       const turns = bill(surface.tools, messages);
-      const toolTokens = surface.tools.length > 0 ? toolListTokens(surface.tools) : surface.instructions === "" ? 0 : tokensOf(surface.instructions);
+      const toolTokens =
+        surface.tools.length > 0
+          ? toolListTokens(surface.tools)
+          : surface.instructions === ""
+            ? 0
+            : tokensOf(surface.instructions);
       const verdict = await bench.verify(answer, workspace);
-      const problems = verdict === true ? [] : verdict === false ? ["the verifier refused the answer or the workbook"] : [...verdict];
+      const problems =
+        verdict === true
+          ? []
+          : verdict === false
+            ? ["the verifier refused the answer or the workbook"]
+            : [...verdict];
       const verified = errors.length === 0 && problems.length === 0;
-      return { plan: plan.name, turns, calls, ...totals(turns), toolTokens, verified, problems, errors, messages };
+      return {
+        plan: plan.name,
+        turns,
+        calls,
+        ...totals(turns),
+        toolTokens,
+        verified,
+        problems,
+        errors,
+        messages,
+      };
     } catch (error) {
       if (error instanceof NotListed) return null;
       throw error;
@@ -140,15 +181,42 @@ export async function runCase(bench: BenchCase, spec: SurfaceSpec): Promise<Case
     if (run === null) closed.push(plan.name);
     else runs.push(run);
   }
-  if (runs.length === 0) throw new Error(`${bench.id}: no plan is open to ${spec.protocol} over the ${spec.catalog} catalog`);
+  if (runs.length === 0)
+    throw new Error(
+      `${bench.id}: no plan is open to ${spec.protocol} over the ${spec.catalog} catalog`,
+    );
   const candidates = runs.filter((run) => run.verified);
   const pool = candidates.length > 0 ? candidates : runs;
-  const cheapest = (cost: (run: PlanRun) => number) => pool.reduce((best, run) => (cost(run) < cost(best) || (cost(run) === cost(best) && run.turns.length < best.turns.length) ? run : best));
+  const cheapest = (cost: (run: PlanRun) => number) =>
+    pool.reduce((best, run) =>
+      cost(run) < cost(best) || (cost(run) === cost(best) && run.turns.length < best.turns.length)
+        ? run
+        : best,
+    );
   const billed = cheapest((run) => run.tokens);
   // With the cache each surface may do better with another plan: give it that one too.
   const withCache = cheapest((run) => run.cached);
   const verified = runs.every((run) => run.verified);
-  const named = (pick: (run: PlanRun) => readonly string[]) => runs.flatMap((run) => pick(run).map((text) => `${run.plan}: ${text}`));
-  const alternatives = runs.map(({ plan, tokens, cached, turns, verified }) => ({ plan, tokens, cached, turns: turns.length, verified }));
-  return { ...billed, ...spec, case: bench.id, tier: bench.tier, verified, problems: named((run) => run.problems), errors: named((run) => run.errors), alternatives, closed, cached: withCache.cached, cachedPlan: withCache.plan };
+  const named = (pick: (run: PlanRun) => readonly string[]) =>
+    runs.flatMap((run) => pick(run).map((text) => `${run.plan}: ${text}`));
+  const alternatives = runs.map(({ plan, tokens, cached, turns, verified }) => ({
+    plan,
+    tokens,
+    cached,
+    turns: turns.length,
+    verified,
+  }));
+  return {
+    ...billed,
+    ...spec,
+    case: bench.id,
+    tier: bench.tier,
+    verified,
+    problems: named((run) => run.problems),
+    errors: named((run) => run.errors),
+    alternatives,
+    closed,
+    cached: withCache.cached,
+    cachedPlan: withCache.plan,
+  };
 }

@@ -22,7 +22,8 @@ const FILE = "log.xlsx";
 const REGIONS = ["North", "South", "East", "West"];
 const orderId = (n: number) => `O-${String(n).padStart(4, "0")}`;
 /** The order log: `size` rows, the same data every run. */
-const orders = (size: number) => Array.from({ length: size }, (_, i) => [orderId(i + 1), REGIONS[i % 4]!, 20 + ((i * 37) % 480)]);
+const orders = (size: number) =>
+  Array.from({ length: size }, (_, i) => [orderId(i + 1), REGIONS[i % 4]!, 20 + ((i * 37) % 480)]);
 const PROMPT = `The sheet Orders of ${FILE} is the order log, one order per row under the header Order, Region, Amount.`;
 
 interface HandleValue {
@@ -31,18 +32,28 @@ interface HandleValue {
   readonly meta: { readonly count: number };
 }
 
-const isHandle = (value: JsonValue | undefined): value is JsonValue & HandleValue => typeof value === "object" && value !== null && "handle" in value;
-const read = (range?: string, header?: boolean): Call => excel("read_data_from_excel", { path: FILE, sheet: "Orders", ...(range ? { range } : {}), ...(header === false ? { header } : {}) });
+const isHandle = (value: JsonValue | undefined): value is JsonValue & HandleValue =>
+  typeof value === "object" && value !== null && "handle" in value;
+const read = (range?: string, header?: boolean): Call =>
+  excel("read_data_from_excel", {
+    path: FILE,
+    sheet: "Orders",
+    ...(range ? { range } : {}),
+    ...(header === false ? { header } : {}),
+  });
 const metadata = (): Call => excel("get_workbook_metadata", { path: FILE });
 /** The log's last row on the sheet, from the metadata of turn 0: the rows of its used range, which starts with the header in row 1. */
-const lastRow = (results: Results) => valueOf<WorkbookMetadata>(results, 0).sheets.find((sheet) => sheet.name === "Orders")!.rows;
+const lastRow = (results: Results) =>
+  valueOf<WorkbookMetadata>(results, 0).sheets.find((sheet) => sheet.name === "Orders")!.rows;
 
 /** The step after a read in turn `turn`: if the read answered with a handle, ask zcp.handle for what the question needs; else nothing (the rows are there). */
 const expandHandle =
   (turn: number, args: (count: number) => { [name: string]: JsonValue }) =>
   (results: Results): Call[] => {
     const value = results[turn]?.[0];
-    return isHandle(value) ? [{ alias: "zcp.handle", args: { handle: value.handle, ...args(value.meta.count) } }] : [];
+    return isHandle(value)
+      ? [{ alias: "zcp.handle", args: { handle: value.handle, ...args(value.meta.count) } }]
+      : [];
   };
 
 /** The rows the read of turn `turn` gave: its value, or what zcp.handle answered in the next turn (a view as {rows, ...}, a read as {value}). */
@@ -82,46 +93,88 @@ function question(q: Question, size: number, expected: Answer): BenchCase {
     ],
     verify: async (answer, workspace) => [
       ...answerProblems(answer, expected),
-      ...(await workbookProblems(workspace, { file: FILE, sheets: ["Orders"], content: { Orders: { cells: { [`A${size + 1}`]: orderId(size), [`A${size + 2}`]: null } } } })),
+      ...(await workbookProblems(workspace, {
+        file: FILE,
+        sheets: ["Orders"],
+        content: { Orders: { cells: { [`A${size + 1}`]: orderId(size), [`A${size + 2}`]: null } } },
+      })),
     ],
   };
 }
 
-const westTotal = (rows: readonly SheetRow[]) => ({ west_total: rows.filter((row) => row.Region === "West").reduce((sum, row) => sum + (row.Amount as number), 0) });
+const westTotal = (rows: readonly SheetRow[]) => ({
+  west_total: rows
+    .filter((row) => row.Region === "West")
+    .reduce((sum, row) => sum + (row.Amount as number), 0),
+});
 
 const HEAD: Question = {
   id: "order_log_head",
   ask: `How many orders does it hold, and which are the first three? Answer {"orders": <count>, "first": [<Order ids>]}.`,
   whole: {
     turns: [() => [read()], expandHandle(0, () => ({ op: "view", limit: 3, columns: ["Order"] }))],
-    answer: (results) => ({ orders: countOf(results), first: rowsOf(results, 0).slice(0, 3).map((row) => row.Order!) }),
+    answer: (results) => ({
+      orders: countOf(results),
+      first: rowsOf(results, 0)
+        .slice(0, 3)
+        .map((row) => row.Order!),
+    }),
   },
   // The size and the first three rows (under the header the prompt names) do not depend on each other: one turn.
   ranged: {
     turns: [() => [metadata(), read("A1:C4")]],
-    answer: (results) => ({ orders: lastRow(results) - 1, first: valueOf<SheetRow[]>(results, 0, 1).map((row) => row.Order!) }),
+    answer: (results) => ({
+      orders: lastRow(results) - 1,
+      first: valueOf<SheetRow[]>(results, 0, 1).map((row) => row.Order!),
+    }),
   },
 };
 const TAIL: Question = {
   id: "order_log_tail",
   ask: `Which are the last three orders, with their amounts? Answer {"last": {"<Order id>": <Amount>}}.`,
   whole: {
-    turns: [() => [read()], expandHandle(0, (count) => ({ op: "view", offset: count - 3, limit: 3, columns: ["Order", "Amount"] }))],
-    answer: (results) => ({ last: Object.fromEntries(rowsOf(results, 0).slice(-3).map((row) => [row.Order, row.Amount])) }),
+    turns: [
+      () => [read()],
+      expandHandle(0, (count) => ({
+        op: "view",
+        offset: count - 3,
+        limit: 3,
+        columns: ["Order", "Amount"],
+      })),
+    ],
+    answer: (results) => ({
+      last: Object.fromEntries(
+        rowsOf(results, 0)
+          .slice(-3)
+          .map((row) => [row.Order, row.Amount]),
+      ),
+    }),
   },
   // The last rows need the size first; read without a header, their fields are column letters.
   ranged: {
-    turns: [() => [metadata()], (results) => [read(`A${lastRow(results) - 2}:C${lastRow(results)}`, false)]],
-    answer: (results) => ({ last: Object.fromEntries(valueOf<SheetRow[]>(results, 1).map((row) => [row.A, row.C])) }),
+    turns: [
+      () => [metadata()],
+      (results) => [read(`A${lastRow(results) - 2}:C${lastRow(results)}`, false)],
+    ],
+    answer: (results) => ({
+      last: Object.fromEntries(valueOf<SheetRow[]>(results, 1).map((row) => [row.A, row.C])),
+    }),
   },
 };
 const TOTAL: Question = {
   id: "region_total",
   ask: `What is the total Amount of the West orders? Answer {"west_total": <number>}.`,
-  whole: { turns: [() => [read()], expandHandle(0, () => ({ op: "read" }))], answer: (results) => westTotal(rowsOf(results, 0)) },
+  whole: {
+    turns: [() => [read()], expandHandle(0, () => ({ op: "read" }))],
+    answer: (results) => westTotal(rowsOf(results, 0)),
+  },
   // Every row is needed, but only two of the three columns: Region and Amount.
   ranged: {
-    turns: [() => [metadata()], (results) => [read(`B1:C${lastRow(results)}`)], expandHandle(1, () => ({ op: "read" }))],
+    turns: [
+      () => [metadata()],
+      (results) => [read(`B1:C${lastRow(results)}`)],
+      expandHandle(1, () => ({ op: "read" })),
+    ],
     answer: (results) => westTotal(rowsOf(results, 1)),
   },
 };

@@ -20,6 +20,7 @@ const LEAN = new Map<GeneratedModule, GeneratedModule>([
 /** The lean twin of a registry; throws for one without (a case must run on a registry listed here). */
 export function leanOf(generated: GeneratedModule): GeneratedModule {
   const lean = LEAN.get(generated);
-  if (lean === undefined) throw new Error("no lean twin for this registry: add its zcp.gen/lean.ts to registries.ts");
+  if (lean === undefined)
+    throw new Error("no lean twin for this registry: add its zcp.gen/lean.ts to registries.ts");
   return lean;
 }

@@ -15,7 +15,18 @@ import { firstSentence } from "@zcp/runtime/codegen";
 import { runCase, SYSTEM_PROMPT, type BenchCase, type CaseRun } from "./case.ts";
 import { HANDLE_CASES } from "./handles.ts";
 import { weather as weatherRegistry, workbench as WORKBENCH } from "./registries.ts";
-import { bareCompactInstructions, CATALOG_EXCLUDES, CATALOGS, closeSurfaces, compactInstructions, openSurface, PROTOCOLS, SURFACES, type Catalog, type Protocol } from "./surfaces.ts";
+import {
+  bareCompactInstructions,
+  CATALOG_EXCLUDES,
+  CATALOGS,
+  closeSurfaces,
+  compactInstructions,
+  openSurface,
+  PROTOCOLS,
+  SURFACES,
+  type Catalog,
+  type Protocol,
+} from "./surfaces.ts";
 import { CACHE, tokensOf } from "./transcript.ts";
 import { TIER_A_CASES } from "./tier-a.ts";
 import { TIER_B_CASES } from "./tier-b.ts";
@@ -53,17 +64,25 @@ interface Summary {
   readonly cachedRatios: Record<string, number>;
 }
 
-const perProtocol = (pick: (protocol: Protocol) => number) => Object.fromEntries(PROTOCOLS.map((p) => [p, pick(p)])) as PerProtocol;
+const perProtocol = (pick: (protocol: Protocol) => number) =>
+  Object.fromEntries(PROTOCOLS.map((p) => [p, pick(p)])) as PerProtocol;
 
 /** Averages the runs of one catalog over their cases. */
 function summarize(runs: readonly CaseRun[]): Summary {
   const ids = [...new Set(runs.map((run) => run.case))];
   const cases = ids.length;
-  const average = (pick: (run: CaseRun) => number) => perProtocol((p) => runs.filter((run) => run.protocol === p).reduce((sum, run) => sum + pick(run), 0) / cases);
+  const average = (pick: (run: CaseRun) => number) =>
+    perProtocol(
+      (p) =>
+        runs.filter((run) => run.protocol === p).reduce((sum, run) => sum + pick(run), 0) / cases,
+    );
   const tokens = average((run) => run.tokens);
   const cached = average((run) => run.cached);
-  const verified = ids.filter((id) => runs.filter((run) => run.case === id).every((run) => run.verified)).length;
-  const ratio = (figures: PerProtocol) => Object.fromEntries(ZCP.map((p) => [`mcp/${p}`, figures.mcp / figures[p]]));
+  const verified = ids.filter((id) =>
+    runs.filter((run) => run.case === id).every((run) => run.verified),
+  ).length;
+  const ratio = (figures: PerProtocol) =>
+    Object.fromEntries(ZCP.map((p) => [`mcp/${p}`, figures.mcp / figures[p]]));
   return {
     cases,
     verified,
@@ -85,18 +104,25 @@ const CASES = [...WEATHER_CASES, ...SPREADSHEET, ...HANDLE_CASES];
 const runs: CaseRun[] = [];
 const TIERS = [...new Set(SPREADSHEET.map((bench) => bench.tier))];
 /** The spreadsheet tiers run over both catalogs; the weather (no workflow group) and handle cases over all tools only. */
-const surfacesOf = (bench: BenchCase) => SURFACES.filter((surface) => TIERS.includes(bench.tier) || surface.catalog === "all");
-for (const bench of CASES) for (const surface of surfacesOf(bench)) runs.push(await runCase(bench, surface));
+const surfacesOf = (bench: BenchCase) =>
+  SURFACES.filter((surface) => TIERS.includes(bench.tier) || surface.catalog === "all");
+for (const bench of CASES)
+  for (const surface of surfacesOf(bench)) runs.push(await runCase(bench, surface));
 
 const inCatalog = (catalog: Catalog) => runs.filter((run) => run.catalog === catalog);
-const GENERAL = new Set(WORKFLOW_CASES.filter((bench) => bench.workflow.shape.general).map((bench) => bench.id));
+const GENERAL = new Set(
+  WORKFLOW_CASES.filter((bench) => bench.workflow.shape.general).map((bench) => bench.id),
+);
 /** Per catalog: each tier, overall, and the B-D cases whose workflow tool is general or case-shaped. */
 const tiers = {} as Record<Catalog, Record<string, Summary>>;
 for (const catalog of CATALOGS) {
   const spreadsheet = inCatalog(catalog).filter((run) => TIERS.includes(run.tier));
-  const workflowRuns = (general: boolean) => spreadsheet.filter((run) => run.tier !== "A" && GENERAL.has(run.case) === general);
+  const workflowRuns = (general: boolean) =>
+    spreadsheet.filter((run) => run.tier !== "A" && GENERAL.has(run.case) === general);
   tiers[catalog] = {
-    ...Object.fromEntries(TIERS.map((tier) => [tier, summarize(spreadsheet.filter((run) => run.tier === tier))])),
+    ...Object.fromEntries(
+      TIERS.map((tier) => [tier, summarize(spreadsheet.filter((run) => run.tier === tier))]),
+    ),
     overall: summarize(spreadsheet),
     "B-D general": summarize(workflowRuns(true)),
     "B-D case-shaped": summarize(workflowRuns(false)),
@@ -104,26 +130,51 @@ for (const catalog of CATALOGS) {
 }
 const weather = summarize(inCatalog("all").filter((run) => run.tier === "weather"));
 const handles = summarize(inCatalog("all").filter((run) => run.tier === "handles"));
-const of = (id: string, protocol: Protocol, catalog: Catalog = "all") => runs.find((run) => run.case === id && run.protocol === protocol && run.catalog === catalog)!;
+const of = (id: string, protocol: Protocol, catalog: Catalog = "all") =>
+  runs.find((run) => run.case === id && run.protocol === protocol && run.catalog === catalog)!;
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const x = (n: number) => `${n.toFixed(2)}x`;
 const one = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 const row = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
 /** A markdown table's header: each column's title, and whether it is a figure (right-aligned). */
-const head = (columns: readonly (readonly [string, boolean])[]) => [row(columns.map(([title]) => title)), row(columns.map(([, figure]) => (figure ? "---:" : "---")))].join("\n");
+const head = (columns: readonly (readonly [string, boolean])[]) =>
+  [
+    row(columns.map(([title]) => title)),
+    row(columns.map(([, figure]) => (figure ? "---:" : "---"))),
+  ].join("\n");
 const SHOWN = ["mcp", DEFAULT_FC, "zcp-compact"] as const satisfies readonly Protocol[];
 const slash = (pick: (p: Protocol) => number | string) =>
   SHOWN.map((p) => {
     const value = pick(p);
     return typeof value === "number" ? one(value) : value;
   }).join(" / ");
-const figureColumns = [...PROTOCOLS, ...RATIOS, ...RATIOS.map((r) => `cached ${r}`)].map((title) => [title, true] as const);
+const figureColumns = [...PROTOCOLS, ...RATIOS, ...RATIOS.map((r) => `cached ${r}`)].map(
+  (title) => [title, true] as const,
+);
 
-const tierHeader = head([["tier", false], ["cases", true], ...figureColumns, [`turns ${SHOWN.join(" / ")}`, true], ["verified", false]]);
-const caseHeader = head([["tier", false], ["case", false], ...figureColumns, [`plan billed ${SHOWN.join(" / ")}`, false], [`turns ${SHOWN.join(" / ")}`, true], ["verified", false]]);
+const tierHeader = head([
+  ["tier", false],
+  ["cases", true],
+  ...figureColumns,
+  [`turns ${SHOWN.join(" / ")}`, true],
+  ["verified", false],
+]);
+const caseHeader = head([
+  ["tier", false],
+  ["case", false],
+  ...figureColumns,
+  [`plan billed ${SHOWN.join(" / ")}`, false],
+  [`turns ${SHOWN.join(" / ")}`, true],
+  ["verified", false],
+]);
 /** A summary's row; `cases` is what the second column says, `planColumn` adds the (empty) plan column of the per-case tables. */
-const summaryRow = (label: string, summary: Summary, cases = String(summary.cases), planColumn = false) =>
+const summaryRow = (
+  label: string,
+  summary: Summary,
+  cases = String(summary.cases),
+  planColumn = false,
+) =>
   row([
     `**${label}**`,
     cases,
@@ -134,30 +185,64 @@ const summaryRow = (label: string, summary: Summary, cases = String(summary.case
     slash((p) => Math.round(summary.turns[p] * 10) / 10),
     `${summary.verified}/${summary.cases}`,
   ]);
-const tierTable = (catalog: Catalog, extra: readonly string[] = []) => [tierHeader, ...[...TIERS, "overall", ...extra].map((tier) => summaryRow(tier, tiers[catalog][tier]!))].join("\n");
+const tierTable = (catalog: Catalog, extra: readonly string[] = []) =>
+  [
+    tierHeader,
+    ...[...TIERS, "overall", ...extra].map((tier) => summaryRow(tier, tiers[catalog][tier]!)),
+  ].join("\n");
 
 const caseRow = (bench: BenchCase, catalog: Catalog) => {
   const run = (p: Protocol) => of(bench.id, p, catalog);
-  const verified = runs.filter((r) => r.case === bench.id && r.catalog === catalog).every((r) => r.verified);
+  const verified = runs
+    .filter((r) => r.case === bench.id && r.catalog === catalog)
+    .every((r) => r.verified);
   return row([
     bench.tier,
     bench.id,
     ...PROTOCOLS.map((p) => int(run(p).tokens)),
     ...ZCP.map((p) => x(run("mcp").tokens / run(p).tokens)),
     ...ZCP.map((p) => x(run("mcp").cached / run(p).cached)),
-    slash((p) => (run(p).cachedPlan === run(p).plan ? run(p).plan : `${run(p).plan} (cached: ${run(p).cachedPlan})`)),
+    slash((p) =>
+      run(p).cachedPlan === run(p).plan
+        ? run(p).plan
+        : `${run(p).plan} (cached: ${run(p).cachedPlan})`,
+    ),
     slash((p) => run(p).turns.length),
     verified ? "yes" : "NO",
   ]);
 };
-const caseTable = (cases: readonly BenchCase[], catalog: Catalog, summary?: readonly [string, Summary]) =>
-  [caseHeader, ...cases.map((bench) => caseRow(bench, catalog)), ...(summary ? [summaryRow(summary[0], summary[1], `average of ${summary[1].cases}`, true)] : [])].join("\n");
+const caseTable = (
+  cases: readonly BenchCase[],
+  catalog: Catalog,
+  summary?: readonly [string, Summary],
+) =>
+  [
+    caseHeader,
+    ...cases.map((bench) => caseRow(bench, catalog)),
+    ...(summary
+      ? [summaryRow(summary[0], summary[1], `average of ${summary[1].cases}`, true)]
+      : []),
+  ].join("\n");
 
 const splitTable = [
-  head([["tier", false], ...PROTOCOLS.flatMap((p) => [`${p} prompt`, `${p} completion`, `${p} cached prompt`].map((title) => [title, true] as const))]),
+  head([
+    ["tier", false],
+    ...PROTOCOLS.flatMap((p) =>
+      [`${p} prompt`, `${p} completion`, `${p} cached prompt`].map(
+        (title) => [title, true] as const,
+      ),
+    ),
+  ]),
   ...[...TIERS, "overall"].map((tier) => {
     const summary = tiers.all[tier]!;
-    return row([tier, ...PROTOCOLS.flatMap((p) => [int(summary.prompt[p]), int(summary.completion[p]), int(summary.cachedPrompt[p])])]);
+    return row([
+      tier,
+      ...PROTOCOLS.flatMap((p) => [
+        int(summary.prompt[p]),
+        int(summary.completion[p]),
+        int(summary.cachedPrompt[p]),
+      ]),
+    ]);
   }),
 ].join("\n");
 
@@ -166,9 +251,26 @@ const targetRows = [...TIERS, "overall"].map((tier) => {
   const ratios = tiers.all[tier]!.ratios;
   const compact = ratios["mcp/zcp-compact"]!;
   const fc = ratios[`mcp/${DEFAULT_FC}`]!;
-  return row([tier, x(REFERENCE[tier]!), x(compact), compact >= REFERENCE[tier]! ? "met" : "**missed**", x(fc), fc > PROTOCOL_TARGET ? "met" : "**missed**"]);
+  return row([
+    tier,
+    x(REFERENCE[tier]!),
+    x(compact),
+    compact >= REFERENCE[tier]! ? "met" : "**missed**",
+    x(fc),
+    fc > PROTOCOL_TARGET ? "met" : "**missed**",
+  ]);
 });
-const targetTable = [head([["tier", false], ["reference mcp/zcp", true], ["mcp/zcp-compact", true], ["≥ reference", false], [`mcp/${DEFAULT_FC}`, true], [`> ${PROTOCOL_TARGET}x`, false]]), ...targetRows].join("\n");
+const targetTable = [
+  head([
+    ["tier", false],
+    ["reference mcp/zcp", true],
+    ["mcp/zcp-compact", true],
+    ["≥ reference", false],
+    [`mcp/${DEFAULT_FC}`, true],
+    [`> ${PROTOCOL_TARGET}x`, false],
+  ]),
+  ...targetRows,
+].join("\n");
 
 // ---------------------------------------------------------------------------------------------
 // What each surface sends to tell the model its tools, and what documentation it carries.
@@ -181,26 +283,43 @@ interface Listing {
 }
 
 /** Whether `text` holds `needle` as written or JSON-escaped (inside a JSON string). */
-const holds = (text: string, needle: string) => needle !== "" && (text.includes(needle) || text.includes(JSON.stringify(needle).slice(1, -1)));
+const holds = (text: string, needle: string) =>
+  needle !== "" && (text.includes(needle) || text.includes(JSON.stringify(needle).slice(1, -1)));
 
 /** Opens the surface once to see what it lists and which documentation its listing carries (found by searching the listing for the registry's own text). */
-async function listingOf(registry: GeneratedModule, protocol: Protocol, catalog: Catalog): Promise<Listing> {
+async function listingOf(
+  registry: GeneratedModule,
+  protocol: Protocol,
+  catalog: Catalog,
+): Promise<Listing> {
   const surface = await openSurface({ protocol, catalog }, registry);
   try {
     const text = surface.tools.length > 0 ? JSON.stringify(surface.tools) : surface.instructions;
-    const tools = registry.registry.tools.filter((tool) => surface.listed.has(tool.alias) && tool.description.includes(". "));
-    const share = (found: (tool: (typeof tools)[number]) => boolean) => tools.filter(found).length / Math.max(1, tools.length);
+    const tools = registry.registry.tools.filter(
+      (tool) => surface.listed.has(tool.alias) && tool.description.includes(". "),
+    );
+    const share = (found: (tool: (typeof tools)[number]) => boolean) =>
+      tools.filter(found).length / Math.max(1, tools.length);
     const full = share((tool) => holds(text, tool.description));
     const first = share((tool) => holds(text, firstSentence(tool.description)));
     const params = registry.registry.tools
       .filter((tool) => surface.listed.has(tool.alias))
-      .flatMap((tool) => Object.values((tool.inputSchema as { properties?: Record<string, { description?: string }> }).properties ?? {}).map((property) => property.description ?? ""))
+      .flatMap((tool) =>
+        Object.values(
+          (tool.inputSchema as { properties?: Record<string, { description?: string }> })
+            .properties ?? {},
+        ).map((property) => property.description ?? ""),
+      )
       .filter((description) => description.length > 12);
     return {
       tools: surface.listed.size,
       tokens: surface.tools.length > 0 ? tokensOf(surface.tools) : tokensOf(surface.instructions),
       toolDescriptions: full > 0.5 ? "full" : first > 0.5 ? "first sentence" : "none",
-      parameterDescriptions: params.filter((description) => holds(text, description) || holds(text, firstSentence(description))).length > params.length / 2,
+      parameterDescriptions:
+        params.filter(
+          (description) => holds(text, description) || holds(text, firstSentence(description)),
+        ).length >
+        params.length / 2,
     };
   } finally {
     await surface.close();
@@ -209,24 +328,47 @@ async function listingOf(registry: GeneratedModule, protocol: Protocol, catalog:
 
 const corpus = measureCorpus();
 const listings = Object.fromEntries(
-  await Promise.all(CATALOGS.map(async (catalog) => [catalog, Object.fromEntries(await Promise.all(PROTOCOLS.map(async (p) => [p, await listingOf(WORKBENCH, p, catalog)])))] as const)),
+  await Promise.all(
+    CATALOGS.map(
+      async (catalog) =>
+        [
+          catalog,
+          Object.fromEntries(
+            await Promise.all(
+              PROTOCOLS.map(async (p) => [p, await listingOf(WORKBENCH, p, catalog)]),
+            ),
+          ),
+        ] as const,
+    ),
+  ),
 ) as Record<Catalog, Record<Protocol, Listing>>;
-const weatherListing = Object.fromEntries(await Promise.all(PROTOCOLS.map(async (p) => [p, await listingOf(weatherRegistry, p, "all")]))) as Record<Protocol, Listing>;
-const TOOL_DOCS: Record<Listing["toolDescriptions"], string> = { full: "the tools' full descriptions", "first sentence": "the first sentence of each tool's description", none: "no tool descriptions" };
-const documented = (listing: Listing) => `${TOOL_DOCS[listing.toolDescriptions]} and ${listing.parameterDescriptions ? "the parameters' descriptions" : "no parameter descriptions"}`;
+const weatherListing = Object.fromEntries(
+  await Promise.all(PROTOCOLS.map(async (p) => [p, await listingOf(weatherRegistry, p, "all")])),
+) as Record<Protocol, Listing>;
+const TOOL_DOCS: Record<Listing["toolDescriptions"], string> = {
+  full: "the tools' full descriptions",
+  "first sentence": "the first sentence of each tool's description",
+  none: "no tool descriptions",
+};
+const documented = (listing: Listing) =>
+  `${TOOL_DOCS[listing.toolDescriptions]} and ${listing.parameterDescriptions ? "the parameters' descriptions" : "no parameter descriptions"}`;
 
 const DOCUMENTATION: Record<Protocol, string> = {
   mcp: "each tool's MCP `description` and its `inputSchema` (parameter descriptions, patterns, formats, ranges) as the server lists them",
-  "zcp-fc": "the `openai-chat` strict artifacts `zcp gen` wrote: each tool's description and its strict parameters (every optional one required and nullable; defaults and keywords strict mode refuses moved into descriptions)",
+  "zcp-fc":
+    "the `openai-chat` strict artifacts `zcp gen` wrote: each tool's description and its strict parameters (every optional one required and nullable; defaults and keywords strict mode refuses moved into descriptions)",
   "zcp-fc-lean":
     "the lean `openai-chat` artifacts `tools/list` returns for `lean: true`: the first sentence of each description, types, enums and required-ness, without the patterns, formats, lengths and ranges the generated validators enforce anyway (a refusal's hint states them)",
-  "zcp-compact": "the planner lines `tools/list` returns (format `compact`, documentation on by default): one line per tool, its signature with each parameter's description and the first sentence of the tool's description; no JSON Schema",
+  "zcp-compact":
+    "the planner lines `tools/list` returns (format `compact`, documentation on by default): one line per tool, its signature with each parameter's description and the first sentence of the tool's description; no JSON Schema",
 };
 const BILLING: Record<Protocol, string> = {
-  mcp: "every request carries the listed tools as `{type:\"function\", function:{name, description, parameters: inputSchema}}`; a result is the text of the `CallToolResult` content (structuredContent is not sent twice); no handles, every result whole",
-  "zcp-fc": "every request carries the listing's artifacts as returned; a result is the runtime's compact encoding (`{\"ok\":true,\"value\":…}`), a large one a handle and its summary",
+  mcp: 'every request carries the listed tools as `{type:"function", function:{name, description, parameters: inputSchema}}`; a result is the text of the `CallToolResult` content (structuredContent is not sent twice); no handles, every result whole',
+  "zcp-fc":
+    'every request carries the listing\'s artifacts as returned; a result is the runtime\'s compact encoding (`{"ok":true,"value":…}`), a large one a handle and its summary',
   "zcp-fc-lean": "as zcp-fc",
-  "zcp-compact": "no tool definitions: the CALL/RET grammar (three lines) and the planner lines go in the system message; calls are `CALL` lines in the assistant message, results `RET` lines in one user message per turn",
+  "zcp-compact":
+    "no tool definitions: the CALL/RET grammar (three lines) and the planner lines go in the system message; calls are `CALL` lines in the assistant message, results `RET` lines in one user message per turn",
 };
 const CATALOG_TEXT: Record<Catalog, string> = {
   all: "every tool of the registry: for the workbench its 19 primitives and 21 workflow tools",
@@ -234,64 +376,128 @@ const CATALOG_TEXT: Record<Catalog, string> = {
 };
 
 const rules = {
-  tokens: "gpt-tokenizer o200k_base; each Chat Completions message counts as the tokens of its JSON; a request's tool definitions as the tokens of their JSON array, on every request; the per-message framing providers add is the same constant on every surface and is left out",
-  prompt: "a turn's prompt is the tool definitions, the system message and every message before the assistant's reply; its completion is the reply (tool calls or text); prompt and completion are reported separately and summed as `tokens`",
+  tokens:
+    "gpt-tokenizer o200k_base; each Chat Completions message counts as the tokens of its JSON; a request's tool definitions as the tokens of their JSON array, on every request; the per-message framing providers add is the same constant on every surface and is left out",
+  prompt:
+    "a turn's prompt is the tool definitions, the system message and every message before the assistant's reply; its completion is the reply (tool calls or text); prompt and completion are reported separately and summed as `tokens`",
   cache: {
     discount: CACHE.discount,
     minimumTokens: CACHE.minimumTokens,
-    prefix: "the longest prefix an earlier request sent: for a later turn the whole previous prompt; for the first turn the tool definitions and the system message, which every conversation of the surface opens with (a warm cache); shorter than the minimum, nothing is cached",
+    prefix:
+      "the longest prefix an earlier request sent: for a later turn the whole previous prompt; for the first turn the tool definitions and the system message, which every conversation of the surface opens with (a warm cache); shorter than the minimum, nothing is cached",
     cost: "uncached prompt tokens + (1 - discount) × cached prompt tokens + completion tokens; cache writes cost nothing extra",
   },
-  plans: "written by hand, every way a competent agent could do the case without knowing its answer (with the primitives, with the case's workflow tool, reading a whole sheet or only what it needs); a plan is open to a surface when the surface lists every tool it calls; every open plan runs through our server on real .xlsx files and must pass the case's verifier; the surface is billed for the cheapest (tokens, then turns); what is billed is what runs: the billed tool_calls JSON or CALL lines are parsed back and executed; answers are built from what the calls returned",
-  turns: "a turn is a set of parallel calls that are independent: no call needs another's result, and any order leaves the same workbook",
+  plans:
+    "written by hand, every way a competent agent could do the case without knowing its answer (with the primitives, with the case's workflow tool, reading a whole sheet or only what it needs); a plan is open to a surface when the surface lists every tool it calls; every open plan runs through our server on real .xlsx files and must pass the case's verifier; the surface is billed for the cheapest (tokens, then turns); what is billed is what runs: the billed tool_calls JSON or CALL lines are parsed back and executed; answers are built from what the calls returned",
+  turns:
+    "a turn is a set of parallel calls that are independent: no call needs another's result, and any order leaves the same workbook",
   systemPrompt: SYSTEM_PROMPT,
-  catalogs: Object.fromEntries(CATALOGS.map((catalog) => [catalog, { description: CATALOG_TEXT[catalog], workbenchTools: listings[catalog].mcp.tools, zcpAlsoLists: "zcp.handle, the runtime's handle tool (for a registry with a tool that can return a handle)" }])),
+  catalogs: Object.fromEntries(
+    CATALOGS.map((catalog) => [
+      catalog,
+      {
+        description: CATALOG_TEXT[catalog],
+        workbenchTools: listings[catalog].mcp.tools,
+        zcpAlsoLists:
+          "zcp.handle, the runtime's handle tool (for a registry with a tool that can return a handle)",
+      },
+    ]),
+  ),
   surfaces: Object.fromEntries(
     PROTOCOLS.map((p) => [
       p,
       {
-        toolsListed: Object.fromEntries(CATALOGS.map((catalog) => [catalog, listings[catalog][p].tools])),
+        toolsListed: Object.fromEntries(
+          CATALOGS.map((catalog) => [catalog, listings[catalog][p].tools]),
+        ),
         documentation: DOCUMENTATION[p],
-        documentationFound: Object.fromEntries(CATALOGS.map((catalog) => [catalog, { toolDescriptions: listings[catalog][p].toolDescriptions, parameterDescriptions: listings[catalog][p].parameterDescriptions }])),
+        documentationFound: Object.fromEntries(
+          CATALOGS.map((catalog) => [
+            catalog,
+            {
+              toolDescriptions: listings[catalog][p].toolDescriptions,
+              parameterDescriptions: listings[catalog][p].parameterDescriptions,
+            },
+          ]),
+        ),
         billing: BILLING[p],
-        listingTokens: Object.fromEntries(CATALOGS.map((catalog) => [catalog, listings[catalog][p].tokens])),
+        listingTokens: Object.fromEntries(
+          CATALOGS.map((catalog) => [catalog, listings[catalog][p].tokens]),
+        ),
       },
     ]),
   ),
   headline: `catalog all, mcp against ${DEFAULT_FC} (what a user ships by default: full artifacts) and zcp-compact`,
   futureSurfaces: {
     everySurface: "the same catalog and the same documentation on both sides",
-    toolSearch: "search is blind: one engine, one catalog, k = 5, the same query text on both sides; a plan may call only what its searches returned; a search is a turn and is billed as one, misses included",
-    codeMode: "a program is billed as completion as emitted and again as context on every later request; its output is the tool result; the same program logic runs on both code surfaces, written from the prompt and the API text alone",
+    toolSearch:
+      "search is blind: one engine, one catalog, k = 5, the same query text on both sides; a plan may call only what its searches returned; a search is a turn and is billed as one, misses included",
+    codeMode:
+      "a program is billed as completion as emitted and again as context on every later request; its output is the tool result; the same program logic runs on both code surfaces, written from the prompt and the API text alone",
   },
 };
 
 // ---------------------------------------------------------------------------------------------
 // The report.
 
-const listingRow = (label: string, of: Record<Protocol, Listing>) => row([label, ...PROTOCOLS.map((p) => `${int(of[p].tokens)} (${of[p].tools})`)]);
-const listingTableMd = [head([["catalog", false], ...PROTOCOLS.map((p) => [p, true] as const)]), listingRow("all (40 workbench tools)", listings.all), listingRow("primitive (19)", listings.primitive), listingRow("weather (4)", weatherListing)].join("\n");
-const docRows = PROTOCOLS.map((p) => row([p, DOCUMENTATION[p], documented(listings.all[p])])).join("\n");
+const listingRow = (label: string, of: Record<Protocol, Listing>) =>
+  row([label, ...PROTOCOLS.map((p) => `${int(of[p].tokens)} (${of[p].tools})`)]);
+const listingTableMd = [
+  head([["catalog", false], ...PROTOCOLS.map((p) => [p, true] as const)]),
+  listingRow("all (40 workbench tools)", listings.all),
+  listingRow("primitive (19)", listings.primitive),
+  listingRow("weather (4)", weatherListing),
+].join("\n");
+const docRows = PROTOCOLS.map((p) => row([p, DOCUMENTATION[p], documented(listings.all[p])])).join(
+  "\n",
+);
 
-const workflowRows = WORKFLOW_CASES.map((bench) => row([`\`${bench.workflow.tool}\``, bench.id, bench.workflow.shape.general ? "general" : "**case-shaped**", bench.workflow.shape.note])).join("\n");
-const billedWorkflow = (p: Protocol) => inCatalog("all").filter((run) => run.protocol === p && run.plan === "workflow").length;
-const billedPrimitive = (p: Protocol) => inCatalog("all").filter((run) => run.protocol === p && run.tier !== "A" && TIERS.includes(run.tier) && run.plan === "primitive").length;
+const workflowRows = WORKFLOW_CASES.map((bench) =>
+  row([
+    `\`${bench.workflow.tool}\``,
+    bench.id,
+    bench.workflow.shape.general ? "general" : "**case-shaped**",
+    bench.workflow.shape.note,
+  ]),
+).join("\n");
+const billedWorkflow = (p: Protocol) =>
+  inCatalog("all").filter((run) => run.protocol === p && run.plan === "workflow").length;
+const billedPrimitive = (p: Protocol) =>
+  inCatalog("all").filter(
+    (run) =>
+      run.protocol === p &&
+      run.tier !== "A" &&
+      TIERS.includes(run.tier) &&
+      run.plan === "primitive",
+  ).length;
 
-const growth = (catalog: Catalog) => listings[catalog][DEFAULT_FC].tokens / listings[catalog].mcp.tokens - 1;
+const growth = (catalog: Catalog) =>
+  listings[catalog][DEFAULT_FC].tokens / listings[catalog].mcp.tokens - 1;
 const share = (p: Protocol) => listings.all[p].tokens / listings.all.mcp.tokens;
 const percent = (n: number) => `${Math.round(n * 100)}%`;
-const handlePlan = (plan: string, p: Protocol) => HANDLE_CASES.filter((bench) => of(bench.id, p).plan === plan).map((bench) => bench.id);
-const TOTALS = HANDLE_CASES.filter((bench) => bench.id.startsWith("region_total")).map((bench) => bench.id);
+const handlePlan = (plan: string, p: Protocol) =>
+  HANDLE_CASES.filter((bench) => of(bench.id, p).plan === plan).map((bench) => bench.id);
+const TOTALS = HANDLE_CASES.filter((bench) => bench.id.startsWith("region_total")).map(
+  (bench) => bench.id,
+);
 const list = (items: readonly string[]) => (items.length === 0 ? "none" : items.join(", "));
-const missed = [...TIERS, "overall"].filter((tier) => tiers.all[tier]!.ratios["mcp/zcp-compact"]! < REFERENCE[tier]!);
-const fcMissed = [...TIERS, "overall"].filter((tier) => tiers.all[tier]!.ratios[`mcp/${DEFAULT_FC}`]! <= PROTOCOL_TARGET);
+const missed = [...TIERS, "overall"].filter(
+  (tier) => tiers.all[tier]!.ratios["mcp/zcp-compact"]! < REFERENCE[tier]!,
+);
+const fcMissed = [...TIERS, "overall"].filter(
+  (tier) => tiers.all[tier]!.ratios[`mcp/${DEFAULT_FC}`]! <= PROTOCOL_TARGET,
+);
 const range = (pick: (summary: Summary) => number) => {
   const values = TIERS.map((tier) => pick(tiers.all[tier]!));
   return `${x(Math.min(...values))}–${x(Math.max(...values))}`;
 };
 const bare = await bareCompactInstructions(WORKBENCH, "all");
-const sameTurns = [...TIERS, "overall"].every((tier) => ZCP.every((p) => tiers.all[tier]!.turns[p] === tiers.all[tier]!.turns.mcp));
-const weatherCached = inCatalog("all").some((run) => run.tier === "weather" && run.cachedPrompt > 0);
+const sameTurns = [...TIERS, "overall"].every((tier) =>
+  ZCP.every((p) => tiers.all[tier]!.turns[p] === tiers.all[tier]!.turns.mcp),
+);
+const weatherCached = inCatalog("all").some(
+  (run) => run.tier === "weather" && run.cachedPrompt > 0,
+);
 
 const report = `# bench:tokens: the same tasks on MCP and ZCP surfaces
 
@@ -376,7 +582,7 @@ What tells the model its tools, on every request (tokens, and in brackets the to
 ${listingTableMd}
 
 - Over the same tools and the same plans, the ratios follow this table: both sides take ${sameTurns ? "the same" : "about the same"} turns,
-  and the listing is most of every prompt (${percent(listings.all.mcp.tokens * headline.turns.mcp / headline.prompt.mcp)} of mcp's, all 40 tools, overall).
+  and the listing is most of every prompt (${percent((listings.all.mcp.tokens * headline.turns.mcp) / headline.prompt.mcp)} of mcp's, all 40 tools, overall).
 - Strict function calling makes every optional parameter required and nullable and moves defaults
   and unsupported keywords into descriptions, so zcp-fc's definitions are ${percent(growth("all"))} larger than MCP's for all
   40 tools (${percent(growth("primitive"))} for the primitives).
@@ -444,9 +650,17 @@ const json = {
   tiers,
   weather,
   handles,
-  workflowTools: WORKFLOW_CASES.map((bench) => ({ tool: bench.workflow.tool, case: bench.id, ...bench.workflow.shape })),
+  workflowTools: WORKFLOW_CASES.map((bench) => ({
+    tool: bench.workflow.tool,
+    case: bench.id,
+    ...bench.workflow.shape,
+  })),
   listing: corpus,
-  cases: runs.map(({ messages, turns, ...run }) => ({ ...run, turns: turns.length, messages: messages.length })),
+  cases: runs.map(({ messages, turns, ...run }) => ({
+    ...run,
+    turns: turns.length,
+    messages: messages.length,
+  })),
   compactInstructions: compactInstructions("<planner lines>"),
 };
 fs.writeFileSync(path.join(HERE, "report.json"), `${JSON.stringify(json, null, 2)}\n`);
@@ -454,7 +668,12 @@ console.log(tierTable("all", ["B-D general", "B-D case-shaped"]));
 console.log(`\n${tierTable("primitive")}`);
 console.log(`\n${targetTable}`);
 const failures = runs.filter((run) => !run.verified);
-for (const run of failures) console.error(`NOT VERIFIED: ${run.case} on ${run.protocol} (${run.catalog}): ${[...run.errors, ...run.problems].join("; ")}`);
-console.log(`\nwrote ${path.relative(process.cwd(), path.join(HERE, "report.md"))} and report.json`);
+for (const run of failures)
+  console.error(
+    `NOT VERIFIED: ${run.case} on ${run.protocol} (${run.catalog}): ${[...run.errors, ...run.problems].join("; ")}`,
+  );
+console.log(
+  `\nwrote ${path.relative(process.cwd(), path.join(HERE, "report.md"))} and report.json`,
+);
 await closeSurfaces();
 if (failures.length > 0) process.exitCode = 1;

@@ -28,7 +28,17 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { createRuntime, encodeResult, formatCall, formatReturn, parseCalls, type CallResult, type GeneratedModule, type JsonValue, type Runtime } from "@zcp/runtime";
+import {
+  createRuntime,
+  encodeResult,
+  formatCall,
+  formatReturn,
+  parseCalls,
+  type CallResult,
+  type GeneratedModule,
+  type JsonValue,
+  type Runtime,
+} from "@zcp/runtime";
 import { createMcpServer, createNativeSession, type NativeSession } from "@zcp/server";
 import { leanOf } from "./registries.ts";
 import type { Message, ToolCallMessage } from "./transcript.ts";
@@ -38,21 +48,26 @@ export type Protocol = (typeof PROTOCOLS)[number];
 export const CATALOGS = ["all", "primitive"] as const;
 export type Catalog = (typeof CATALOGS)[number];
 /** The groups a catalog leaves out, the same on every protocol. */
-export const CATALOG_EXCLUDES: { readonly [C in Catalog]: readonly string[] } = { all: [], primitive: ["workflow"] };
+export const CATALOG_EXCLUDES: { readonly [C in Catalog]: readonly string[] } = {
+  all: [],
+  primitive: ["workflow"],
+};
 
 export interface SurfaceSpec {
   readonly protocol: Protocol;
   readonly catalog: Catalog;
 }
 
-export const SURFACES: readonly SurfaceSpec[] = CATALOGS.flatMap((catalog) => PROTOCOLS.map((protocol) => ({ protocol, catalog })));
+export const SURFACES: readonly SurfaceSpec[] = CATALOGS.flatMap((catalog) =>
+  PROTOCOLS.map((protocol) => ({ protocol, catalog })),
+);
 
 export interface Call {
   readonly alias: string;
   readonly args: { readonly [name: string]: JsonValue };
 }
 
-export interface TurnOutcome {
+interface TurnOutcome {
   /** The assistant message that makes the calls: what is billed, and what was parsed and executed. */
   readonly assistant: Message;
   /** The messages that carry the results back, in call order. */
@@ -88,7 +103,8 @@ interface Executed {
 const callId = (n: number) => `call_${n}`;
 
 function checkListed(calls: readonly Call[], listed: ReadonlySet<string>): void {
-  for (const call of calls) if (!listed.has(call.alias)) throw new NotListed(`${call.alias} is not listed`);
+  for (const call of calls)
+    if (!listed.has(call.alias)) throw new NotListed(`${call.alias} is not listed`);
 }
 
 /** The function-calling message of `calls`, with the provider-safe names the listing uses. */
@@ -103,12 +119,18 @@ function fcAssistant(calls: readonly Call[], runtime: Runtime, first: number): M
 
 /** The calls a function-calling message makes, read back from its JSON. */
 const fcExecuted = (assistant: Message): Executed[] =>
-  (assistant.role === "assistant" ? (assistant.tool_calls ?? []) : []).map((call) => ({ name: call.function.name, args: JSON.parse(call.function.arguments) as Executed["args"] }));
+  (assistant.role === "assistant" ? (assistant.tool_calls ?? []) : []).map((call) => ({
+    name: call.function.name,
+    args: JSON.parse(call.function.arguments) as Executed["args"],
+  }));
 
 /** The calls a text message makes, read back with the runtime's CALL-line parser. */
 function compactExecuted(text: string): Executed[] {
   const parsed = parseCalls(text);
-  if (parsed.errors.length > 0) throw new Error(`the billed CALL lines do not parse: ${parsed.errors.map((error) => error.message).join("; ")}`);
+  if (parsed.errors.length > 0)
+    throw new Error(
+      `the billed CALL lines do not parse: ${parsed.errors.map((error) => error.message).join("; ")}`,
+    );
   return parsed.calls.map((call) => ({ name: call.alias ?? call.id!, args: call.args }));
 }
 
@@ -139,7 +161,14 @@ async function connectMcp(generated: GeneratedModule, catalog: Catalog): Promise
   return {
     runtime,
     client,
-    tools: listed.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description ?? "", parameters: tool.inputSchema } })),
+    tools: listed.map((tool) => ({
+      type: "function",
+      function: {
+        name: tool.name,
+        description: tool.description ?? "",
+        parameters: tool.inputSchema,
+      },
+    })),
     aliases: new Set(listed.map((tool) => runtime.tool(tool.name)!.alias)),
     close: () => server.close(),
   };
@@ -180,13 +209,20 @@ async function mcpSurface(generated: GeneratedModule, catalog: Catalog): Promise
       const first = next;
       next += calls.length;
       const assistant = fcAssistant(calls, runtime, first);
-      const answers = await Promise.all(fcExecuted(assistant).map((call) => client.callTool({ name: call.name, arguments: call.args })));
+      const answers = await Promise.all(
+        fcExecuted(assistant).map((call) =>
+          client.callTool({ name: call.name, arguments: call.args }),
+        ),
+      );
       const results: Message[] = [];
       const values: JsonValue[] = [];
       const errors: string[] = [];
       answers.forEach((answer, i) => {
         const content = answer.content as { type: string; text?: string }[];
-        const text = content.filter((block) => block.type === "text").map((block) => block.text ?? "").join("\n");
+        const text = content
+          .filter((block) => block.type === "text")
+          .map((block) => block.text ?? "")
+          .join("\n");
         results.push({ role: "tool", tool_call_id: callId(first + i), content: text });
         if (answer.isError === true) {
           errors.push(text);
@@ -199,22 +235,41 @@ async function mcpSurface(generated: GeneratedModule, catalog: Catalog): Promise
   };
 }
 
-async function rpc<T>(native: NativeSession, method: string, params: Record<string, unknown>): Promise<T> {
-  const response = (await native.handle({ jsonrpc: "2.0", id: 1, method, params })) as { result?: unknown; error?: { message: string } };
+async function rpc<T>(
+  native: NativeSession,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<T> {
+  const response = (await native.handle({ jsonrpc: "2.0", id: 1, method, params })) as {
+    result?: unknown;
+    error?: { message: string };
+  };
   if (response.error) throw new Error(`${method}: ${response.error.message}`);
   return response.result as T;
 }
 
-async function zcpSurface(protocol: Exclude<Protocol, "mcp">, generated: GeneratedModule, catalog: Catalog): Promise<Surface> {
+async function zcpSurface(
+  protocol: Exclude<Protocol, "mcp">,
+  generated: GeneratedModule,
+  catalog: Catalog,
+): Promise<Surface> {
   const lean = protocol === "zcp-fc-lean";
   const runtime = createRuntime(lean ? leanOf(generated) : generated);
   const native = createNativeSession(runtime);
   await rpc<unknown>(native, "initialize", {});
-  const select = CATALOG_EXCLUDES[catalog].length > 0 ? { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } : {};
+  const select =
+    CATALOG_EXCLUDES[catalog].length > 0 ? { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } : {};
   const compact = protocol === "zcp-compact";
-  const listing = await rpc<{ tools: string | unknown[] }>(native, "tools/list", { ...select, format: compact ? "compact" : "openai-chat", ...(lean ? { lean: true } : {}) });
+  const listing = await rpc<{ tools: string | unknown[] }>(native, "tools/list", {
+    ...select,
+    format: compact ? "compact" : "openai-chat",
+    ...(lean ? { lean: true } : {}),
+  });
   // The same view as JSON, for the aliases it lists (the client's knowledge, not sent to the model).
-  const entries = await rpc<{ tools: { alias: string }[] }>(native, "tools/list", { ...select, format: "json" });
+  const entries = await rpc<{ tools: { alias: string }[] }>(native, "tools/list", {
+    ...select,
+    format: "json",
+  });
   const aliases = new Set(entries.tools.map((tool) => tool.alias));
   let next = 1;
   return {
@@ -227,15 +282,39 @@ async function zcpSurface(protocol: Exclude<Protocol, "mcp">, generated: Generat
       checkListed(calls, aliases);
       const first = next;
       next += calls.length;
-      const assistant: Message = compact ? { role: "assistant", content: calls.map((call) => formatCall(null, call.alias, call.args)).join("\n") } : fcAssistant(calls, runtime, first);
+      const assistant: Message = compact
+        ? {
+            role: "assistant",
+            content: calls.map((call) => formatCall(null, call.alias, call.args)).join("\n"),
+          }
+        : fcAssistant(calls, runtime, first);
       const executed = compact ? compactExecuted(assistant.content!) : fcExecuted(assistant);
-      const answers = await Promise.all(executed.map((call) => rpc<CallResult>(native, "tools/call", { name: call.name, arguments: call.args })));
+      const answers = await Promise.all(
+        executed.map((call) =>
+          rpc<CallResult>(native, "tools/call", { name: call.name, arguments: call.args }),
+        ),
+      );
       // A handle result's value is what the model reads of it: the id, the summary and the meta.
-      const values = answers.map((answer): JsonValue => (!answer.ok ? null : "value" in answer ? answer.value : { handle: answer.handle, summary: answer.summary, meta: { ...answer.meta } }));
+      const values = answers.map((answer): JsonValue =>
+        !answer.ok
+          ? null
+          : "value" in answer
+            ? answer.value
+            : { handle: answer.handle, summary: answer.summary, meta: { ...answer.meta } },
+      );
       const errors = answers.filter((answer) => !answer.ok).map((answer) => encodeResult(answer));
       const results: Message[] = compact
-        ? [{ role: "user", content: answers.map((answer, i) => formatReturn(`c${i + 1}`, answer)).join("\n") }]
-        : answers.map((answer, i) => ({ role: "tool", tool_call_id: callId(first + i), content: encodeResult(answer) }));
+        ? [
+            {
+              role: "user",
+              content: answers.map((answer, i) => formatReturn(`c${i + 1}`, answer)).join("\n"),
+            },
+          ]
+        : answers.map((answer, i) => ({
+            role: "tool",
+            tool_call_id: callId(first + i),
+            content: encodeResult(answer),
+          }));
       return { assistant, results, values, errors };
     },
     close: () => native.close(),
@@ -253,15 +332,25 @@ export function compactInstructions(plannerLines: string): string {
 }
 
 /** zcp-compact's instructions with planner lines without documentation (`docs: false`): not a surface, a size to compare. */
-export async function bareCompactInstructions(generated: GeneratedModule, catalog: Catalog): Promise<string> {
+export async function bareCompactInstructions(
+  generated: GeneratedModule,
+  catalog: Catalog,
+): Promise<string> {
   const native = createNativeSession(createRuntime(generated));
   await rpc<unknown>(native, "initialize", {});
-  const select = CATALOG_EXCLUDES[catalog].length > 0 ? { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } : {};
-  const listing = await rpc<{ tools: string }>(native, "tools/list", { ...select, format: "compact", docs: false });
+  const select =
+    CATALOG_EXCLUDES[catalog].length > 0 ? { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } : {};
+  const listing = await rpc<{ tools: string }>(native, "tools/list", {
+    ...select,
+    format: "compact",
+    docs: false,
+  });
   await native.close();
   return compactInstructions(listing.tools);
 }
 
 export async function openSurface(spec: SurfaceSpec, generated: GeneratedModule): Promise<Surface> {
-  return spec.protocol === "mcp" ? mcpSurface(generated, spec.catalog) : zcpSurface(spec.protocol, generated, spec.catalog);
+  return spec.protocol === "mcp"
+    ? mcpSurface(generated, spec.catalog)
+    : zcpSurface(spec.protocol, generated, spec.catalog);
 }

@@ -11,9 +11,19 @@ import type { TitledTable } from "../../fixtures/workbench/src/workflows/reports
 import type { Results } from "./case.ts";
 import { excel } from "./tier-b.ts";
 import { seeded } from "./workbook.ts";
-import { byField, caseShaped, general, oneCall, sheetNamesOf, valueOf, workflowCase, type WorkflowCase } from "./workflow-case.ts";
+import {
+  byField,
+  caseShaped,
+  general,
+  oneCall,
+  sheetNamesOf,
+  valueOf,
+  workflowCase,
+  type WorkflowCase,
+} from "./workflow-case.ts";
 
-const rangesOf = (written: readonly WriteResult[]) => Object.fromEntries(written.map((write) => [write.sheet, write.range]));
+const rangesOf = (written: readonly WriteResult[]) =>
+  Object.fromEntries(written.map((write) => [write.sheet, write.range]));
 const TEAM_PLAN = [
   ["Name", "Focus"],
   ["Alice", "Hiring"],
@@ -34,13 +44,23 @@ const REQUESTS = [
   { request: "Data export", owner: "Cy", priority: "Low", status: "Done" },
 ];
 const REQUEST_COLUMNS = ["Request", "Owner", "Priority", "Status"];
-const lines = (items: readonly { item: string; amount: number }[]) => [["Item", "Amount"], ...items.map((line) => [line.item, line.amount])];
+const lines = (items: readonly { item: string; amount: number }[]) => [
+  ["Item", "Amount"],
+  ...items.map((line) => [line.item, line.amount]),
+];
 /** The backlog's staging row, as the first read shows it. */
 const isStaging = (row: SheetRow) => row.Status === "Staging";
-const readBacklog = () => [excel("read_data_from_excel", { path: "backlog.xlsx", sheet: "Backlog" })];
+const readBacklog = () => [
+  excel("read_data_from_excel", { path: "backlog.xlsx", sheet: "Backlog" }),
+];
 /** The staging row's number on the sheet (the header is row 1) and the staging column's header, from the first read. */
-const stagingOf = (results: Results) => ({ row: valueOf<SheetRow[]>(results, 0).findIndex(isStaging) + 2, column: "Staging" });
-const inspectBoard = () => [excel("get_workbook_metadata", { path: "board.xlsx", includeRanges: true })];
+const stagingOf = (results: Results) => ({
+  row: valueOf<SheetRow[]>(results, 0).findIndex(isStaging) + 2,
+  column: "Staging",
+});
+const inspectBoard = () => [
+  excel("get_workbook_metadata", { path: "board.xlsx", includeRanges: true }),
+];
 
 export const TIER_D_CASES: readonly WorkflowCase[] = [
   workflowCase({
@@ -51,20 +71,59 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
     workbook: {
       file: "briefing.xlsx",
       sheets: ["Briefing"],
-      content: { Briefing: { cells: { A1: "Q3 Executive Briefing", A2: "Metric", B2: "Value", A3: "Revenue", B3: 120000, B4: 85000, A5: "Profit", B5: "=B3-B4" }, merges: ["A1:D1"], bold: ["A1"] } },
+      content: {
+        Briefing: {
+          cells: {
+            A1: "Q3 Executive Briefing",
+            A2: "Metric",
+            B2: "Value",
+            A3: "Revenue",
+            B3: 120000,
+            B4: 85000,
+            A5: "Profit",
+            B5: "=B3-B4",
+          },
+          merges: ["A1:D1"],
+          bold: ["A1"],
+        },
+      },
     },
     primitive: {
       turns: [
         () => [excel("create_workbook", { path: "briefing.xlsx", sheet: "Briefing" })],
         () => [
-          excel("write_data_to_excel", { path: "briefing.xlsx", sheet: "Briefing", data: [["Q3 Executive Briefing"], ["Metric", "Value"], ["Revenue", 120000], ["Cost", 85000], ["Profit", "=B3-B4"]] }),
+          excel("write_data_to_excel", {
+            path: "briefing.xlsx",
+            sheet: "Briefing",
+            data: [
+              ["Q3 Executive Briefing"],
+              ["Metric", "Value"],
+              ["Revenue", 120000],
+              ["Cost", 85000],
+              ["Profit", "=B3-B4"],
+            ],
+          }),
           excel("merge_cells", { path: "briefing.xlsx", sheet: "Briefing", range: "A1:D1" }),
-          excel("format_range", { path: "briefing.xlsx", sheet: "Briefing", range: "A1:D1", bold: true }),
+          excel("format_range", {
+            path: "briefing.xlsx",
+            sheet: "Briefing",
+            range: "A1:D1",
+            bold: true,
+          }),
         ],
         // The check: merge_cells already listed the merges, so reading the table back is enough.
-        () => [excel("read_data_from_excel", { path: "briefing.xlsx", sheet: "Briefing", range: "A2:B5" })],
+        () => [
+          excel("read_data_from_excel", {
+            path: "briefing.xlsx",
+            sheet: "Briefing",
+            range: "A2:B5",
+          }),
+        ],
       ],
-      answer: (results) => ({ merged: valueOf<{ mergedCells: string[] }>(results, 1, 1).mergedCells, metrics: byField(valueOf<SheetRow[]>(results, 2), "Metric", "Value") }),
+      answer: (results) => ({
+        merged: valueOf<{ mergedCells: string[] }>(results, 1, 1).mergedCells,
+        metrics: byField(valueOf<SheetRow[]>(results, 2), "Metric", "Value"),
+      }),
     },
     workflow: oneCall(
       excel("finalize_executive_briefing", {
@@ -95,7 +154,10 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
     workbook: {
       file: "team.xlsx",
       sheets: ["Plan", "Snapshot"],
-      content: { Plan: { cells: { A1: "Name", B1: "Focus", A4: "Cara", B4: "Launch" } }, Snapshot: { cells: { A1: "Name", A2: "Alice", B3: "Budget", B4: "Launch" } } },
+      content: {
+        Plan: { cells: { A1: "Name", B1: "Focus", A4: "Cara", B4: "Launch" } },
+        Snapshot: { cells: { A1: "Name", A2: "Alice", B3: "Budget", B4: "Launch" } },
+      },
     },
     primitive: {
       turns: [
@@ -106,8 +168,15 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
       answer: (results) => ({ sheets: valueOf<SheetList>(results, 2).sheets }),
     },
     workflow: oneCall(
-      excel("create_team_plan_snapshot", { path: "team.xlsx", sheet: "Plan", rows: TEAM_PLAN, snapshot: "Snapshot" }),
-      caseShaped("rows and names are parameters, but a sheet plus a copy of it is this case's recipe"),
+      excel("create_team_plan_snapshot", {
+        path: "team.xlsx",
+        sheet: "Plan",
+        rows: TEAM_PLAN,
+        snapshot: "Snapshot",
+      }),
+      caseShaped(
+        "rows and names are parameters, but a sheet plus a copy of it is this case's recipe",
+      ),
       (value) => ({ sheets: (value as unknown as SheetList).sheets }),
     ),
   }),
@@ -123,7 +192,18 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
       content: {
         Revenue: { cells: { A1: "Item", B1: "Amount", A2: "Subscriptions", B3: 18000 } },
         Costs: { cells: { A1: "Item", A2: "Payroll", B2: 30000, B3: 6000 } },
-        Summary: { cells: { A1: "Metric", B1: "Value", A2: "Total Revenue", B2: "=SUM(Revenue!B2:B3)", A3: "Total Costs", B3: "=SUM(Costs!B2:B3)", A4: "Net", B4: "=B2-B3" } },
+        Summary: {
+          cells: {
+            A1: "Metric",
+            B1: "Value",
+            A2: "Total Revenue",
+            B2: "=SUM(Revenue!B2:B3)",
+            A3: "Total Costs",
+            B3: "=SUM(Costs!B2:B3)",
+            A4: "Net",
+            B4: "=B2-B3",
+          },
+        },
       },
     },
     primitive: {
@@ -131,7 +211,11 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
         () => [excel("create_workbook", { path: "close.xlsx", sheet: "Revenue" })],
         // Writing creates the missing sheets; formulas need not wait for the sheets they name.
         () => [
-          excel("write_data_to_excel", { path: "close.xlsx", sheet: "Revenue", data: lines(REVENUE) }),
+          excel("write_data_to_excel", {
+            path: "close.xlsx",
+            sheet: "Revenue",
+            data: lines(REVENUE),
+          }),
           excel("write_data_to_excel", { path: "close.xlsx", sheet: "Costs", data: lines(COSTS) }),
           excel("write_data_to_excel", {
             path: "close.xlsx",
@@ -159,7 +243,9 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
         summaryHeader: ["Metric", "Value"],
         labels: ["Total Revenue", "Total Costs", "Net"],
       }),
-      caseShaped("labels are parameters, but two ledgers and a summary of their totals and difference is this case's workbook"),
+      caseShaped(
+        "labels are parameters, but two ledgers and a summary of their totals and difference is this case's workbook",
+      ),
       (value) => ({ written: rangesOf(value as unknown as WriteResult[]) }),
     ),
   }),
@@ -171,14 +257,32 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
     workbook: {
       file: "requests.xlsx",
       sheets: ["Intake"],
-      content: { Intake: { tables: { Requests: "A1:D4" }, cells: { A1: "Request", D1: "Status", A2: "VPN access", C3: "Medium", D4: "Done" } } },
+      content: {
+        Intake: {
+          tables: { Requests: "A1:D4" },
+          cells: { A1: "Request", D1: "Status", A2: "VPN access", C3: "Medium", D4: "Done" },
+        },
+      },
     },
     primitive: {
       turns: [
         () => [excel("create_workbook", { path: "requests.xlsx", sheet: "Intake" })],
-        () => [excel("write_data_to_excel", { path: "requests.xlsx", sheet: "Intake", data: [REQUEST_COLUMNS, ...REQUESTS.map((entry) => Object.values(entry))] })],
+        () => [
+          excel("write_data_to_excel", {
+            path: "requests.xlsx",
+            sheet: "Intake",
+            data: [REQUEST_COLUMNS, ...REQUESTS.map((entry) => Object.values(entry))],
+          }),
+        ],
         // The table takes its header from the cells, so it comes after the write.
-        () => [excel("create_table", { path: "requests.xlsx", sheet: "Intake", range: "A1:D4", name: "Requests" })],
+        () => [
+          excel("create_table", {
+            path: "requests.xlsx",
+            sheet: "Intake",
+            range: "A1:D4",
+            name: "Requests",
+          }),
+        ],
       ],
       answer: (results) => {
         const table = valueOf<TableCreated>(results, 2);
@@ -186,7 +290,13 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
       },
     },
     workflow: oneCall(
-      excel("build_requests_register", { path: "requests.xlsx", sheet: "Intake", name: "Requests", columns: REQUEST_COLUMNS, rows: REQUESTS.map((entry) => Object.values(entry)) }),
+      excel("build_requests_register", {
+        path: "requests.xlsx",
+        sheet: "Intake",
+        name: "Requests",
+        columns: REQUEST_COLUMNS,
+        rows: REQUESTS.map((entry) => Object.values(entry)),
+      }),
       general("a new workbook holding one named table of any columns"),
       (value) => {
         const table = value as unknown as TableCreated;
@@ -209,7 +319,11 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
     workbook: {
       file: "board.xlsx",
       sheets: ["Overview", "Details", "Notes"],
-      content: { Overview: { cells: { A1: "Board Packet Q3", A3: "Financials" }, merges: ["A1:D1"] }, Details: { cells: { A1: "Item", B2: 50000 } }, Notes: { cells: { A1: null } } },
+      content: {
+        Overview: { cells: { A1: "Board Packet Q3", A3: "Financials" }, merges: ["A1:D1"] },
+        Details: { cells: { A1: "Item", B2: 50000 } },
+        Notes: { cells: { A1: null } },
+      },
     },
     primitive: {
       turns: [
@@ -224,16 +338,29 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
       ],
       answer: (results) => {
         const metadata = valueOf<WorkbookMetadata>(results, 2);
-        return { sheets: sheetNamesOf(metadata), merged: metadata.sheets.find((sheet) => sheet.name === "Overview")!.mergedCells! };
+        return {
+          sheets: sheetNamesOf(metadata),
+          merged: metadata.sheets.find((sheet) => sheet.name === "Overview")!.mergedCells!,
+        };
       },
     },
     workflow: {
       tool: "excel.repair_board_packet",
-      shape: general("renames what the caller names after reading, adds missing sheets, merges unless merged, verifies once"),
+      shape: general(
+        "renames what the caller names after reading, adds missing sheets, merges unless merged, verifies once",
+      ),
       turns: [
         inspectBoard,
         // The same reading: Detail is a misnamed Details; the tool adds Notes and merges the title if it still needs to.
-        () => [excel("repair_board_packet", { path: "board.xlsx", sheets: ["Overview", "Notes", "Details"], titleSheet: "Overview", titleRange: "A1:D1", renames: [{ from: "Detail", to: "Details" }] })],
+        () => [
+          excel("repair_board_packet", {
+            path: "board.xlsx",
+            sheets: ["Overview", "Notes", "Details"],
+            titleSheet: "Overview",
+            titleRange: "A1:D1",
+            renames: [{ from: "Detail", to: "Details" }],
+          }),
+        ],
       ],
       answer: (results) => {
         const repair = valueOf<Repair>(results, 1);
@@ -253,31 +380,73 @@ export const TIER_D_CASES: readonly WorkflowCase[] = [
       ],
     }),
     prompt: `The Backlog sheet of backlog.xlsx still holds leftovers of a staging import: a staging column and a staging row. Remove both, keeping the Task, Owner and Status columns and the real tasks. Answer {"columns": [<remaining column headers>], "tasks": [<remaining tasks, in order>]}.`,
-    expected: { columns: ["Task", "Owner", "Status"], tasks: ["Plan Q4 roadmap", "Ship release notes"] },
+    expected: {
+      columns: ["Task", "Owner", "Status"],
+      tasks: ["Plan Q4 roadmap", "Ship release notes"],
+    },
     workbook: {
       file: "backlog.xlsx",
       sheets: ["Backlog"],
-      content: { Backlog: { cells: { A1: "Task", B1: "Owner", C1: "Status", D1: null, A2: "Plan Q4 roadmap", A3: "Ship release notes", B3: "Bo", C3: "Done", A4: null } } },
+      content: {
+        Backlog: {
+          cells: {
+            A1: "Task",
+            B1: "Owner",
+            C1: "Status",
+            D1: null,
+            A2: "Plan Q4 roadmap",
+            A3: "Ship release notes",
+            B3: "Bo",
+            C3: "Done",
+            A4: null,
+          },
+        },
+      },
     },
     primitive: {
       turns: [
         readBacklog,
         // Deleting a row and a column leaves the same sheet in either order: one turn.
         (results) => [
-          excel("delete_sheet_rows", { path: "backlog.xlsx", sheet: "Backlog", startRow: stagingOf(results).row }),
-          excel("delete_sheet_columns", { path: "backlog.xlsx", sheet: "Backlog", startCol: Object.keys(valueOf<SheetRow[]>(results, 0)[0]!).indexOf(stagingOf(results).column) + 1 }),
+          excel("delete_sheet_rows", {
+            path: "backlog.xlsx",
+            sheet: "Backlog",
+            startRow: stagingOf(results).row,
+          }),
+          excel("delete_sheet_columns", {
+            path: "backlog.xlsx",
+            sheet: "Backlog",
+            startCol:
+              Object.keys(valueOf<SheetRow[]>(results, 0)[0]!).indexOf(stagingOf(results).column) +
+              1,
+          }),
         ],
       ],
       // What remains follows from the first read; the goal asks for no check.
       answer: (results) => {
         const kept = valueOf<SheetRow[]>(results, 0).filter((row) => !isStaging(row));
-        return { columns: Object.keys(kept[0]!).filter((column) => column !== "Staging"), tasks: kept.map((row) => row.Task!) };
+        return {
+          columns: Object.keys(kept[0]!).filter((column) => column !== "Staging"),
+          tasks: kept.map((row) => row.Task!),
+        };
       },
     },
     workflow: {
       tool: "excel.cleanup_staging_backlog",
-      shape: general("deletes the rows and columns the caller names after reading, and reads the sheet back"),
-      turns: [readBacklog, (results) => [excel("cleanup_staging_backlog", { path: "backlog.xlsx", sheet: "Backlog", rows: [stagingOf(results).row], columns: [stagingOf(results).column] })]],
+      shape: general(
+        "deletes the rows and columns the caller names after reading, and reads the sheet back",
+      ),
+      turns: [
+        readBacklog,
+        (results) => [
+          excel("cleanup_staging_backlog", {
+            path: "backlog.xlsx",
+            sheet: "Backlog",
+            rows: [stagingOf(results).row],
+            columns: [stagingOf(results).column],
+          }),
+        ],
+      ],
       answer: (results) => {
         const { rows } = valueOf<Cleanup>(results, 1);
         return { columns: Object.keys(rows[0]!), tasks: rows.map((row) => row.Task!) };

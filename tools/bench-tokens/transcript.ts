@@ -16,7 +16,11 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 
 export type Message =
   | { readonly role: "system" | "user"; readonly content: string }
-  | { readonly role: "assistant"; readonly content: string | null; readonly tool_calls?: readonly ToolCallMessage[] }
+  | {
+      readonly role: "assistant";
+      readonly content: string | null;
+      readonly tool_calls?: readonly ToolCallMessage[];
+    }
   | { readonly role: "tool"; readonly tool_call_id: string; readonly content: string };
 
 export interface ToolCallMessage {
@@ -40,7 +44,8 @@ export interface TurnTokens {
  */
 export const CACHE = { discount: 0.9, minimumTokens: 1024 } as const;
 
-export const tokensOf = (value: unknown): number => countTokens(typeof value === "string" ? value : JSON.stringify(value));
+export const tokensOf = (value: unknown): number =>
+  countTokens(typeof value === "string" ? value : JSON.stringify(value));
 
 const listingTokens = new WeakMap<readonly unknown[], number>();
 /** The tokens of a tool list, counted once per list (a surface sends the same list on every request). */
@@ -70,10 +75,23 @@ export function bill(tools: readonly unknown[], messages: readonly Message[]): T
 }
 
 /** A run's totals: prompt and completion as sent, and what they cost with the cache, in uncached-token equivalents. */
-export function totals(turns: readonly TurnTokens[]): { readonly prompt: number; readonly completion: number; readonly cachedPrompt: number; readonly tokens: number; readonly cached: number } {
-  const sum = (pick: (turn: TurnTokens) => number) => turns.reduce((total, turn) => total + pick(turn), 0);
+export function totals(turns: readonly TurnTokens[]): {
+  readonly prompt: number;
+  readonly completion: number;
+  readonly cachedPrompt: number;
+  readonly tokens: number;
+  readonly cached: number;
+} {
+  const sum = (pick: (turn: TurnTokens) => number) =>
+    turns.reduce((total, turn) => total + pick(turn), 0);
   const prompt = sum((turn) => turn.prompt);
   const completion = sum((turn) => turn.completion);
   const cachedPrompt = sum((turn) => turn.cached);
-  return { prompt, completion, cachedPrompt, tokens: prompt + completion, cached: prompt - CACHE.discount * cachedPrompt + completion };
+  return {
+    prompt,
+    completion,
+    cachedPrompt,
+    tokens: prompt + completion,
+    cached: prompt - CACHE.discount * cachedPrompt + completion,
+  };
 }

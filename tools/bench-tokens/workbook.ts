@@ -6,12 +6,23 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import ExcelJS from "exceljs";
-import { cellFormula, openWorkbookFile, ownValue, sheetMerges, sheetTables, type CellValue } from "../../fixtures/workbench/src/workspace.ts";
+import {
+  cellFormula,
+  openWorkbookFile,
+  ownValue,
+  sheetMerges,
+  sheetTables,
+  type CellValue,
+} from "../../fixtures/workbench/src/workspace.ts";
 
 export type Cells = readonly (readonly CellValue[])[];
 
 /** Writes a workbook of the given sheets (rows from A1) into the workspace; built once, then copied for every run. */
-export function seeded(file: string, sheets: Record<string, Cells>, extra?: (workbook: ExcelJS.Workbook) => void) {
+export function seeded(
+  file: string,
+  sheets: Record<string, Cells>,
+  extra?: (workbook: ExcelJS.Workbook) => void,
+) {
   let bytes: Promise<Uint8Array> | undefined;
   const build = async (): Promise<Uint8Array> => {
     const workbook = new ExcelJS.Workbook();
@@ -28,9 +39,10 @@ export function seeded(file: string, sheets: Record<string, Cells>, extra?: (wor
   };
 }
 
-export const openIn = (workspace: string, file: string): Promise<ExcelJS.Workbook> => openWorkbookFile(path.join(workspace, file));
+export const openIn = (workspace: string, file: string): Promise<ExcelJS.Workbook> =>
+  openWorkbookFile(path.join(workspace, file));
 
-export interface SheetSpec {
+interface SheetSpec {
   /** Cells by A1 name: a value, a formula written "=B2+C2", or null for an empty cell. */
   readonly cells?: Readonly<Record<string, CellValue>>;
   /** Every merged range of the sheet. */
@@ -67,7 +79,8 @@ export async function workbookProblems(workspace: string, spec: WorkbookSpec): P
   const problems: string[] = [];
   const names = workbook.worksheets.map((sheet) => sheet.name);
   const order = (list: readonly string[]) => (spec.anyOrder ? [...list].sort() : [...list]);
-  if (show(order(names)) !== show(order(spec.sheets))) problems.push(`sheets are ${show(names)}, expected ${show(spec.sheets)}`);
+  if (show(order(names)) !== show(order(spec.sheets)))
+    problems.push(`sheets are ${show(names)}, expected ${show(spec.sheets)}`);
   for (const [name, want] of Object.entries(spec.content ?? {})) {
     const sheet = workbook.getWorksheet(name);
     if (!sheet) {
@@ -76,19 +89,37 @@ export async function workbookProblems(workspace: string, spec: WorkbookSpec): P
     }
     for (const [ref, expected] of Object.entries(want.cells ?? {})) {
       const cell = sheet.getCell(ref);
-      const actual = typeof expected === "string" && expected.startsWith("=") ? cellFormula(cell.value) : ownValue(cell);
-      if (actual !== expected) problems.push(`${name}!${ref} is ${show(actual)}, expected ${show(expected)}`);
+      const actual =
+        typeof expected === "string" && expected.startsWith("=")
+          ? cellFormula(cell.value)
+          : ownValue(cell);
+      if (actual !== expected)
+        problems.push(`${name}!${ref} is ${show(actual)}, expected ${show(expected)}`);
     }
-    if (want.merges && show(sheetMerges(sheet)) !== show(want.merges)) problems.push(`${name}: merges ${show(sheetMerges(sheet))}, expected ${show(want.merges)}`);
+    if (want.merges && show(sheetMerges(sheet)) !== show(want.merges))
+      problems.push(`${name}: merges ${show(sheetMerges(sheet))}, expected ${show(want.merges)}`);
     if (want.tables) {
-      const tables = Object.fromEntries(sheetTables(sheet).map((table) => [table.name, table.range]));
-      if (show(tables) !== show(want.tables)) problems.push(`${name}: tables ${show(tables)}, expected ${show(want.tables)}`);
+      const tables = Object.fromEntries(
+        sheetTables(sheet).map((table) => [table.name, table.range]),
+      );
+      if (show(tables) !== show(want.tables))
+        problems.push(`${name}: tables ${show(tables)}, expected ${show(want.tables)}`);
     }
-    for (const ref of want.bold ?? []) if (sheet.getCell(ref).font?.bold !== true) problems.push(`${name}!${ref} is not bold`);
-    for (const ref of want.centered ?? []) if (sheet.getCell(ref).alignment?.horizontal !== "center") problems.push(`${name}!${ref} is not centered`);
+    for (const ref of want.bold ?? [])
+      if (sheet.getCell(ref).font?.bold !== true) problems.push(`${name}!${ref} is not bold`);
+    for (const ref of want.centered ?? [])
+      if (sheet.getCell(ref).alignment?.horizontal !== "center")
+        problems.push(`${name}!${ref} is not centered`);
     for (const [ref, rgb] of Object.entries(want.fill ?? {})) {
-      const fill = sheet.getCell(ref).fill as { type?: string; fgColor?: { argb?: string } } | undefined;
-      if (fill?.type !== "pattern" || !fill.fgColor?.argb?.toUpperCase().endsWith(rgb.toUpperCase())) problems.push(`${name}!${ref} fill is ${show(fill?.fgColor?.argb ?? null)}, expected ${rgb}`);
+      const fill = sheet.getCell(ref).fill as
+        { type?: string; fgColor?: { argb?: string } } | undefined;
+      if (
+        fill?.type !== "pattern" ||
+        !fill.fgColor?.argb?.toUpperCase().endsWith(rgb.toUpperCase())
+      )
+        problems.push(
+          `${name}!${ref} fill is ${show(fill?.fgColor?.argb ?? null)}, expected ${rgb}`,
+        );
     }
   }
   return problems;

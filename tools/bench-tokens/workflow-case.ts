@@ -47,22 +47,36 @@ export const general = (note: string): WorkflowShape => ({ general: true, note }
 export const caseShaped = (note: string): WorkflowShape => ({ general: false, note });
 
 /** The value of call `index` of turn `turn` (0-based), typed by the caller. */
-export const valueOf = <T>(results: Results, turn: number, index = 0): T => results[turn]?.[index] as T;
+export const valueOf = <T>(results: Results, turn: number, index = 0): T =>
+  results[turn]?.[index] as T;
 
 /** A workflow plan of one call whose value holds the answer. */
-export function oneCall(call: Call, shape: WorkflowShape, answer: (value: JsonValue) => Answer): WorkflowPlan {
-  return { tool: call.alias, shape, turns: [() => [call]], answer: (results) => answer(valueOf(results, 0)) };
+export function oneCall(
+  call: Call,
+  shape: WorkflowShape,
+  answer: (value: JsonValue) => Answer,
+): WorkflowPlan {
+  return {
+    tool: call.alias,
+    shape,
+    turns: [() => [call]],
+    answer: (results) => answer(valueOf(results, 0)),
+  };
 }
 
 /** Records read back as one object: the `key` field of each → its `value` field. */
-export const byField = (rows: readonly SheetRow[], key: string, value: string) => Object.fromEntries(rows.map((row) => [row[key], row[value]]));
+export const byField = (rows: readonly SheetRow[], key: string, value: string) =>
+  Object.fromEntries(rows.map((row) => [row[key], row[value]]));
 
 /** The sheet names get_workbook_metadata lists, in tab order. */
-export const sheetNamesOf = (metadata: WorkbookMetadata) => metadata.sheets.map((sheet) => sheet.name);
+export const sheetNamesOf = (metadata: WorkbookMetadata) =>
+  metadata.sheets.map((sheet) => sheet.name);
 
 /** What is wrong with an answer that must equal `expected` (nothing when it does, key order included). */
 export const answerProblems = (answer: Answer, expected: Answer): string[] =>
-  JSON.stringify(answer) === JSON.stringify(expected) ? [] : [`answer ${JSON.stringify(answer)}, expected ${JSON.stringify(expected)}`];
+  JSON.stringify(answer) === JSON.stringify(expected)
+    ? []
+    : [`answer ${JSON.stringify(answer)}, expected ${JSON.stringify(expected)}`];
 
 export function workflowCase(spec: WorkflowCaseSpec): WorkflowCase {
   const { tool, shape, ...workflow } = spec.workflow;
@@ -77,6 +91,9 @@ export function workflowCase(spec: WorkflowCaseSpec): WorkflowCase {
       { name: "workflow", ...workflow },
     ],
     workflow: { tool, shape },
-    verify: async (answer, workspace) => [...answerProblems(answer, spec.expected), ...(await workbookProblems(workspace, spec.workbook))],
+    verify: async (answer, workspace) => [
+      ...answerProblems(answer, spec.expected),
+      ...(await workbookProblems(workspace, spec.workbook)),
+    ],
   };
 }

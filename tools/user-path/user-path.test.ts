@@ -15,13 +15,30 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { copyFile, cp, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import {
+  copyFile,
+  cp,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport, type StdioServerParameters } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { LoggingMessageNotificationSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  StdioClientTransport,
+  type StdioServerParameters,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  LoggingMessageNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -33,7 +50,17 @@ type PackageDir = (typeof PACKAGES)[number];
 const DEV_TOOLS = ["typescript@7.0.2", "@types/node@20.19.43", "esbuild@0.28.2"];
 const LINTERS = ["publint@0.3.25", "@arethetypeswrong/cli@0.18.5"];
 /** Nothing of this may reach a production install of @zcp/runtime + @zcp/server. */
-const BUILD_ONLY = ["tsx", "esbuild", "typescript", "ts-morph", "@ts-morph/common", "prettier", "gpt-tokenizer", "@zcp/gen", "chokidar"];
+const BUILD_ONLY = [
+  "tsx",
+  "esbuild",
+  "typescript",
+  "ts-morph",
+  "@ts-morph/common",
+  "prettier",
+  "gpt-tokenizer",
+  "@zcp/gen",
+  "chokidar",
+];
 const BUILD_ONLY_SCOPES = ["@esbuild/", "@typescript/"];
 /** The placeholder for the project's folder in the README's host entries. */
 const PLACEHOLDER = "/path/to/my-tools";
@@ -57,7 +84,17 @@ function userEnvironment(): Record<string, string> {
   for (const [key, value] of Object.entries(process.env)) {
     if (value === undefined) continue;
     if (/^(npm_|pnpm_|VITEST|TSX_|__VITEST)/i.test(key)) continue;
-    if (["NODE_OPTIONS", "NODE_PATH", "NODE_ENV", "INIT_CWD", "FORCE_COLOR", "PNPM_PACKAGE_NAME"].includes(key)) continue;
+    if (
+      [
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "NODE_ENV",
+        "INIT_CWD",
+        "FORCE_COLOR",
+        "PNPM_PACKAGE_NAME",
+      ].includes(key)
+    )
+      continue;
     env[key] = value;
   }
   env.PATH = (process.env.PATH ?? "")
@@ -83,10 +120,18 @@ function isInside(file: string, folder: string): boolean {
   return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
-function run(command: string, args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<Ran> {
+function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<Ran> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? USER_ENV, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? USER_ENV,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -104,9 +149,16 @@ function run(command: string, args: readonly string[], options: { cwd: string; e
 }
 
 /** Runs and insists on exit code 0, with the output in the message otherwise. */
-async function ok(command: string, args: readonly string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<Ran> {
+async function ok(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
+): Promise<Ran> {
   const ran = await run(command, args, options);
-  if (ran.code !== 0) throw new Error(`${command} ${args.join(" ")} (in ${options.cwd}) exited ${ran.code}\n--- stdout\n${ran.stdout}\n--- stderr\n${ran.stderr}`);
+  if (ran.code !== 0)
+    throw new Error(
+      `${command} ${args.join(" ")} (in ${options.cwd}) exited ${ran.code}\n--- stdout\n${ran.stdout}\n--- stderr\n${ran.stderr}`,
+    );
   return ran;
 }
 
@@ -133,7 +185,9 @@ async function folderSize(folder: string): Promise<{ bytes: number; files: numbe
 
 /** The packages npm installed, by their node_modules path (from npm's hidden lockfile). */
 async function installedPackages(project: string): Promise<string[]> {
-  const lock = JSON.parse(await readFile(path.join(project, "node_modules/.package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+  const lock = JSON.parse(
+    await readFile(path.join(project, "node_modules/.package-lock.json"), "utf8"),
+  ) as { packages: Record<string, unknown> };
   return Object.keys(lock.packages).filter((key) => key.startsWith("node_modules/"));
 }
 
@@ -177,10 +231,13 @@ async function readSection(): Promise<Section> {
       else if (body.includes('"mcpServers"')) hosts = JSON.parse(body) as Section["hosts"];
     }
     if (!files.has("src/tools.ts")) continue;
-    if (hosts === undefined) throw new Error(`${source}: "Use it in your project" has no JSON block with "mcpServers"`);
+    if (hosts === undefined)
+      throw new Error(`${source}: "Use it in your project" has no JSON block with "mcpServers"`);
     return { source, text, files, hosts };
   }
-  throw new Error('no "Use it in your project" section with a ```ts src/tools.ts block in README.md');
+  throw new Error(
+    'no "Use it in your project" section with a ```ts src/tools.ts block in README.md',
+  );
 }
 
 /** Written by the test only (not in the README): generated types reject wrong calls at compile time. */
@@ -244,25 +301,48 @@ async function checkMcp(server: StdioServerParameters, label: string): Promise<M
     const orders = byName.get("orders_total")!;
     expect(Object.keys(orders.inputSchema.properties ?? {}), label).toEqual(["lines", "discount"]);
     expect(orders.inputSchema.required, label).toEqual(["lines"]);
-    expect((orders.inputSchema.properties as Record<string, { default?: unknown }>).discount!.default, label).toBe(0);
+    expect(
+      (orders.inputSchema.properties as Record<string, { default?: unknown }>).discount!.default,
+      label,
+    ).toBe(0);
     expect(orders.outputSchema?.properties, label).toHaveProperty("total");
     expect(orders.annotations, label).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     const greet = byName.get("greet")!;
-    expect((greet.inputSchema.properties as Record<string, unknown>).tone, label).toMatchObject({ enum: ["formal", "casual"], default: "casual" });
+    expect((greet.inputSchema.properties as Record<string, unknown>).tone, label).toMatchObject({
+      enum: ["formal", "casual"],
+      default: "casual",
+    });
     expect(byName.get("text_repeat")!.inputSchema.properties, label).not.toHaveProperty("context");
 
-    const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
-    const total = await call("orders_total", { lines: [{ sku: "tea", qty: 2, price: 350 }, { sku: "cake", qty: 1, price: 500 }], discount: 10 });
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult;
+    const total = await call("orders_total", {
+      lines: [
+        { sku: "tea", qty: 2, price: 350 },
+        { sku: "cake", qty: 1, price: 500 },
+      ],
+      discount: 10,
+    });
     expect(total.isError ?? false, label).toBe(false);
     expect(total.structuredContent, label).toEqual({ total: 1080, count: 2 });
     expect(total.content, label).toEqual([{ type: "text", text: '{"total":1080,"count":2}' }]);
-    expect((await call("orders_total", { lines: [{ sku: "tea", qty: 2, price: 350 }] })).structuredContent, label).toEqual({ total: 700, count: 1 });
-    expect((await call("greet", { name: "Ada" })).content, label).toEqual([{ type: "text", text: '"Hi Ada!"' }]);
-    expect((await call("greet", { name: "Ada", tone: "formal" })).content, label).toEqual([{ type: "text", text: '"Good day, Ada."' }]);
+    expect(
+      (await call("orders_total", { lines: [{ sku: "tea", qty: 2, price: 350 }] }))
+        .structuredContent,
+      label,
+    ).toEqual({ total: 700, count: 1 });
+    expect((await call("greet", { name: "Ada" })).content, label).toEqual([
+      { type: "text", text: '"Hi Ada!"' },
+    ]);
+    expect((await call("greet", { name: "Ada", tone: "formal" })).content, label).toEqual([
+      { type: "text", text: '"Good day, Ada."' },
+    ]);
     const rude = await call("greet", { name: "Ada", tone: "rude" });
     expect(rude.isError, label).toBe(true);
     expect(JSON.stringify(rude.content), label).toContain("invalid:$.tone");
-    expect((await call("text_repeat", { text: "ab", times: 3 })).content, label).toEqual([{ type: "text", text: '"ababab"' }]);
+    expect((await call("text_repeat", { text: "ab", times: 3 })).content, label).toEqual([
+      { type: "text", text: '"ababab"' },
+    ]);
     const fraction = await call("text_repeat", { text: "ab", times: 2.5 });
     expect(fraction.isError, label).toBe(true);
     expect(JSON.stringify(fraction.content), label).toContain("invalid:$.times");
@@ -297,7 +377,13 @@ interface Figures {
   tarballs: Omit<Packed, "manifest" | "unpacked" | "tarball">[];
   steps: Record<string, number>;
   project?: { packages: number; bytes: number };
-  production?: { packages: number; bytes: number; zcpBytes: number; largest: { name: string; bytes: number }[]; names: string[] };
+  production?: {
+    packages: number;
+    bytes: number;
+    zcpBytes: number;
+    largest: { name: string; bytes: number }[];
+    names: string[];
+  };
   bundle?: { bytes: number; minifiedBytes: number };
   publint: Record<string, string>;
   attw: Record<string, { problems: string[] }>;
@@ -310,7 +396,14 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
   let elsewhere: string;
   let section: Section;
   const packed = new Map<PackageDir, Packed>();
-  const figures: Figures = { node: process.version, npm: "", tarballs: [], steps: {}, publint: {}, attw: {} };
+  const figures: Figures = {
+    node: process.version,
+    npm: "",
+    tarballs: [],
+    steps: {},
+    publint: {},
+    attw: {},
+  };
   let lint: string;
   let lintInstall: Promise<Ran>;
   const tarball = (dir: PackageDir): string => packed.get(dir)!.tarball;
@@ -328,20 +421,32 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     project = path.join(tmp, "my-tools");
     elsewhere = path.join(tmp, "elsewhere");
     lint = path.join(tmp, "lint");
-    await Promise.all([packs, project, elsewhere, lint].map((folder) => mkdir(folder, { recursive: true })));
+    await Promise.all(
+      [packs, project, elsewhere, lint].map((folder) => mkdir(folder, { recursive: true })),
+    );
     figures.npm = (await ok("npm", ["--version"], { cwd: tmp })).stdout.trim();
     section = await readSection();
 
     // The linters install while the packages are packed and the project installs.
-    await writeFile(path.join(lint, "package.json"), JSON.stringify({ name: "lint", private: true }, null, 2));
+    await writeFile(
+      path.join(lint, "package.json"),
+      JSON.stringify({ name: "lint", private: true }, null, 2),
+    );
     lintInstall = ok("npm", ["install", ...NPM_FLAGS, ...LINTERS], { cwd: lint });
     lintInstall.catch(() => {}); // awaited by the lint tests
 
     let started = performance.now();
     for (const dir of PACKAGES) {
       // pnpm pack is the workspace's packer (it rewrites workspace:* to versions); run with the workspace's environment.
-      const ran = await ok("pnpm", ["pack", "--json", "--pack-destination", packs], { cwd: path.join(WORKSPACE, "packages", dir), env: process.env as Record<string, string> });
-      const json = JSON.parse(ran.stdout.slice(ran.stdout.indexOf("{"))) as { name: string; version: string; filename: string };
+      const ran = await ok("pnpm", ["pack", "--json", "--pack-destination", packs], {
+        cwd: path.join(WORKSPACE, "packages", dir),
+        env: process.env as Record<string, string>,
+      });
+      const json = JSON.parse(ran.stdout.slice(ran.stdout.indexOf("{"))) as {
+        name: string;
+        version: string;
+        filename: string;
+      };
       const unpacked = path.join(tmp, "unpacked", dir);
       await mkdir(unpacked, { recursive: true });
       await ok("tar", ["-xzf", json.filename, "-C", unpacked], { cwd: tmp });
@@ -351,7 +456,11 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
         for (const entry of await readdir(folder, { withFileTypes: true })) {
           const file = path.join(folder, entry.name);
           if (entry.isDirectory()) await walk(file);
-          else files.push({ path: path.relative(root, file).split(path.sep).join("/"), bytes: (await lstat(file)).size });
+          else
+            files.push({
+              path: path.relative(root, file).split(path.sep).join("/"),
+              bytes: (await lstat(file)).size,
+            });
         }
       };
       await walk(root);
@@ -365,8 +474,13 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
         unpacked: root,
         unpackedBytes: files.reduce((sum, file) => sum + file.bytes, 0),
         files,
-        declarationMapBytes: files.filter((file) => file.path.endsWith(".d.ts.map")).reduce((sum, file) => sum + file.bytes, 0),
-        manifest: JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as Record<string, unknown>,
+        declarationMapBytes: files
+          .filter((file) => file.path.endsWith(".d.ts.map"))
+          .reduce((sum, file) => sum + file.bytes, 0),
+        manifest: JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as Record<
+          string,
+          unknown
+        >,
       };
       packed.set(dir, entry);
       const { manifest: _manifest, unpacked: _unpacked, tarball: _tarball, ...figure } = entry;
@@ -382,21 +496,47 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     await writeFile(path.join(project, "src/typed-client.check.ts"), TYPED_CLIENT_CHECK);
     started = performance.now();
     // @zcp/client is not on the registry yet, and @zcp/server depends on it: its tarball goes in too (the README's native client installs it anyway).
-    await ok("npm", ["install", ...NPM_FLAGS, tarball("runtime"), tarball("server"), tarball("client")], { cwd: project });
-    figures.steps["npm install @zcp/runtime @zcp/server @zcp/client"] = Math.round(performance.now() - started);
+    await ok(
+      "npm",
+      ["install", ...NPM_FLAGS, tarball("runtime"), tarball("server"), tarball("client")],
+      { cwd: project },
+    );
+    figures.steps["npm install @zcp/runtime @zcp/server @zcp/client"] = Math.round(
+      performance.now() - started,
+    );
     started = performance.now();
-    await ok("npm", ["install", "-D", ...NPM_FLAGS, tarball("gen"), ...DEV_TOOLS], { cwd: project });
-    figures.steps[`npm install -D @zcp/gen ${DEV_TOOLS.join(" ")}`] = Math.round(performance.now() - started);
-    figures.project = { packages: (await installedPackages(project)).length, bytes: (await folderSize(path.join(project, "node_modules"))).bytes };
+    await ok("npm", ["install", "-D", ...NPM_FLAGS, tarball("gen"), ...DEV_TOOLS], {
+      cwd: project,
+    });
+    figures.steps[`npm install -D @zcp/gen ${DEV_TOOLS.join(" ")}`] = Math.round(
+      performance.now() - started,
+    );
+    figures.project = {
+      packages: (await installedPackages(project)).length,
+      bytes: (await folderSize(path.join(project, "node_modules"))).bytes,
+    };
   }, 300_000);
 
   afterAll(async () => {
     const lines = [
       `user path (node ${figures.node}, npm ${figures.npm})`,
-      ...figures.tarballs.map((t) => `  ${t.name}@${t.version}: tarball ${t.bytes} B, unpacked ${t.unpackedBytes} B in ${t.files.length} files (${t.declarationMapBytes} B of .d.ts.map)`),
-      ...(figures.project ? [`  project install: ${figures.project.packages} packages, ${figures.project.bytes} B`] : []),
-      ...(figures.production ? [`  production install (npm ci --omit=dev): ${figures.production.packages} packages, ${figures.production.bytes} B (@zcp: ${figures.production.zcpBytes} B)`] : []),
-      ...(figures.bundle ? [`  bundle/server.mjs: ${figures.bundle.bytes} B (${figures.bundle.minifiedBytes} B with --minify)`] : []),
+      ...figures.tarballs.map(
+        (t) =>
+          `  ${t.name}@${t.version}: tarball ${t.bytes} B, unpacked ${t.unpackedBytes} B in ${t.files.length} files (${t.declarationMapBytes} B of .d.ts.map)`,
+      ),
+      ...(figures.project
+        ? [`  project install: ${figures.project.packages} packages, ${figures.project.bytes} B`]
+        : []),
+      ...(figures.production
+        ? [
+            `  production install (npm ci --omit=dev): ${figures.production.packages} packages, ${figures.production.bytes} B (@zcp: ${figures.production.zcpBytes} B)`,
+          ]
+        : []),
+      ...(figures.bundle
+        ? [
+            `  bundle/server.mjs: ${figures.bundle.bytes} B (${figures.bundle.minifiedBytes} B with --minify)`,
+          ]
+        : []),
       ...Object.entries(figures.steps).map(([step, ms]) => `  ${step}: ${ms} ms`),
     ];
     console.log(lines.join("\n"));
@@ -412,19 +552,35 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
       expect(text, entry.name).not.toContain("workspace:");
       expect(entry.manifest.type, entry.name).toBe("module");
       for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
-        for (const [dependency, range] of Object.entries((entry.manifest[field] ?? {}) as Record<string, string>)) {
-          if (versions.has(dependency)) expect(range, `${entry.name} ${field} ${dependency}`).toBe(versions.get(dependency));
+        for (const [dependency, range] of Object.entries(
+          (entry.manifest[field] ?? {}) as Record<string, string>,
+        )) {
+          if (versions.has(dependency))
+            expect(range, `${entry.name} ${field} ${dependency}`).toBe(versions.get(dependency));
         }
       }
       const paths = new Set(entry.files.map((file) => file.path));
-      const targets = [...exportTargets(entry.manifest.exports), ...Object.values((entry.manifest.bin ?? {}) as Record<string, string>)];
+      const targets = [
+        ...exportTargets(entry.manifest.exports),
+        ...Object.values((entry.manifest.bin ?? {}) as Record<string, string>),
+      ];
       expect(targets.length, entry.name).toBeGreaterThan(0);
-      for (const target of targets) expect(paths.has(path.posix.normalize(target)), `${entry.name}: ${target} in the tarball`).toBe(true);
+      for (const target of targets)
+        expect(
+          paths.has(path.posix.normalize(target)),
+          `${entry.name}: ${target} in the tarball`,
+        ).toBe(true);
       for (const bin of Object.values((entry.manifest.bin ?? {}) as Record<string, string>)) {
-        expect(readFileSync(path.join(entry.unpacked, bin), "utf8").split("\n")[0], `${entry.name}: ${bin}`).toBe("#!/usr/bin/env node");
+        expect(
+          readFileSync(path.join(entry.unpacked, bin), "utf8").split("\n")[0],
+          `${entry.name}: ${bin}`,
+        ).toBe("#!/usr/bin/env node");
       }
       // Only the build output and the package's documents: no sources, tests or build info.
-      for (const file of paths) expect(file, entry.name).toMatch(/^(dist\/.*\.(js|d\.ts|d\.ts\.map)|package\.json|README\.md|LICENSE)$/);
+      for (const file of paths)
+        expect(file, entry.name).toMatch(
+          /^(dist\/.*\.(js|d\.ts|d\.ts\.map)|package\.json|README\.md|LICENSE)$/,
+        );
     }
   });
 
@@ -432,7 +588,9 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     for (const entry of packed.values()) {
       const paths = entry.files.map((file) => file.path);
       expect(paths, `${entry.name} tarball`).toContain("LICENSE");
-      expect(paths, `${entry.name} tarball (package.json "files" lists README.md)`).toContain("README.md");
+      expect(paths, `${entry.name} tarball (package.json "files" lists README.md)`).toContain(
+        "README.md",
+      );
     }
   });
 
@@ -449,7 +607,14 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     ]) {
       expect(section.text, `${section.source}: ${text}`).toContain(text);
     }
-    expect([...section.files.keys()].sort()).toEqual(["package.json", "src/client.ts", "src/server.ts", "src/tools.ts", "tsconfig.json", "zcp.config.json"]);
+    expect([...section.files.keys()].sort()).toEqual([
+      "package.json",
+      "src/client.ts",
+      "src/server.ts",
+      "src/tools.ts",
+      "tsconfig.json",
+      "zcp.config.json",
+    ]);
   });
 
   it("npx zcp gen writes the registry, and --check finds it fresh", async () => {
@@ -457,10 +622,22 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     figures.steps["npx zcp gen"] = gen.ms;
     expect(gen.stdout).toMatch(/^zcp gen: 3 tools, registry [0-9a-f]{12}; /);
     expect(ownStderr(gen)).toBe("");
-    for (const file of ["index.ts", "registry.ts", "dispatch.ts", "validators.ts", "types.ts", "artifacts.ts"]) expect(existsSync(path.join(project, "src/zcp.gen", file)), file).toBe(true);
+    for (const file of [
+      "index.ts",
+      "registry.ts",
+      "dispatch.ts",
+      "validators.ts",
+      "types.ts",
+      "artifacts.ts",
+    ])
+      expect(existsSync(path.join(project, "src/zcp.gen", file)), file).toBe(true);
     const registry = await readFile(path.join(project, "src/zcp.gen/registry.ts"), "utf8");
-    expect(registry).toContain('"TOOL @25il51 greet(name:str, tone:formal|casual=casual) -> scalar"');
-    expect(registry).toContain("orders.total(lines:{sku:str,qty:int,price:num}[], discount:num=0) -> scalar");
+    expect(registry).toContain(
+      '"TOOL @25il51 greet(name:str, tone:formal|casual=casual) -> scalar"',
+    );
+    expect(registry).toContain(
+      "orders.total(lines:{sku:str,qty:int,price:num}[], discount:num=0) -> scalar",
+    );
     expect(registry).toContain("text.repeat(text:str, times:int) -> scalar");
     const check = await ok("npx", ["zcp", "gen", "--check"], { cwd: project });
     expect(ownStderr(check)).toBe("");
@@ -469,8 +646,17 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
   it("npx tsc compiles the project, generated code and the packages' declarations included, with no output", async () => {
     const tsc = await run("npx", ["tsc"], { cwd: project });
     figures.steps["npx tsc"] = tsc.ms;
-    expect({ code: tsc.code, output: tsc.stdout + ownStderr(tsc) }).toEqual({ code: 0, output: "" });
-    for (const file of ["dist/server.js", "dist/tools.js", "dist/client.js", "dist/zcp.gen/index.js"]) expect(existsSync(path.join(project, file)), file).toBe(true);
+    expect({ code: tsc.code, output: tsc.stdout + ownStderr(tsc) }).toEqual({
+      code: 0,
+      output: "",
+    });
+    for (const file of [
+      "dist/server.js",
+      "dist/tools.js",
+      "dist/client.js",
+      "dist/zcp.gen/index.js",
+    ])
+      expect(existsSync(path.join(project, file)), file).toBe(true);
     // skipLibCheck is off in the README's tsconfig: the shipped .d.ts files are checked too.
     expect(section.files.get("tsconfig.json")).not.toContain("skipLibCheck");
   }, 120_000);
@@ -482,13 +668,19 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
 
   it("node dist/server.js serves MCP on stdio to the official SDK client", async () => {
     const started = performance.now();
-    await checkMcp({ command: "node", args: ["dist/server.js"], cwd: project }, "node dist/server.js");
+    await checkMcp(
+      { command: "node", args: ["dist/server.js"], cwd: project },
+      "node dist/server.js",
+    );
     figures.steps["MCP session: node dist/server.js"] = Math.round(performance.now() - started);
   }, 60_000);
 
   it("npx zcp-serve --registry dist/zcp.gen/index.js serves the same", async () => {
     const started = performance.now();
-    const { stderr } = await checkMcp({ command: "npx", args: ["zcp-serve", "--registry", "dist/zcp.gen/index.js"], cwd: project }, "npx zcp-serve");
+    const { stderr } = await checkMcp(
+      { command: "npx", args: ["zcp-serve", "--registry", "dist/zcp.gen/index.js"], cwd: project },
+      "npx zcp-serve",
+    );
     expect(stderr).toContain("zcp-serve: 3 tools on surface mcp");
     figures.steps["MCP session: npx zcp-serve"] = Math.round(performance.now() - started);
   }, 60_000);
@@ -499,7 +691,14 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     for (const [name, entry] of entries) {
       const args = (entry.args ?? []).map((arg) => arg.replaceAll(PLACEHOLDER, project));
       expect(args.join(" "), name).toContain(project);
-      await checkMcp({ command: entry.command, args, cwd: entry.cwd?.replaceAll(PLACEHOLDER, project) ?? elsewhere }, `host entry ${name}`);
+      await checkMcp(
+        {
+          command: entry.command,
+          args,
+          cwd: entry.cwd?.replaceAll(PLACEHOLDER, project) ?? elsewhere,
+        },
+        `host entry ${name}`,
+      );
     }
   }, 120_000);
 
@@ -518,41 +717,98 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     const code = await readFile(file, "utf8");
     // A CJS dependency's require() of a Node built-in becomes esbuild's __require shim, which throws "Dynamic require of ... is not
     // supported" in ESM unless the bundle gets a createRequire banner. There is none of it: the README's command needs no banner.
-    expect(code.includes("Dynamic require of"), "the bundle has esbuild's dynamic-require shim: it needs a createRequire banner").toBe(false);
+    expect(
+      code.includes("Dynamic require of"),
+      "the bundle has esbuild's dynamic-require shim: it needs a createRequire banner",
+    ).toBe(false);
     const alone = path.join(tmp, "bundle-alone");
     await mkdir(alone);
     await copyFile(file, path.join(alone, "server.mjs"));
     expect(await readdir(alone)).toEqual(["server.mjs"]);
     await checkMcp({ command: "node", args: ["server.mjs"], cwd: alone }, "bundle alone");
-    await ok("npx", ["esbuild", "dist/server.js", "--bundle", "--platform=node", "--format=esm", "--minify", "--outfile=bundle/server.min.mjs"], { cwd: project });
-    figures.bundle = { bytes: (await lstat(file)).size, minifiedBytes: (await lstat(path.join(project, "bundle/server.min.mjs"))).size };
+    await ok(
+      "npx",
+      [
+        "esbuild",
+        "dist/server.js",
+        "--bundle",
+        "--platform=node",
+        "--format=esm",
+        "--minify",
+        "--outfile=bundle/server.min.mjs",
+      ],
+      { cwd: project },
+    );
+    figures.bundle = {
+      bytes: (await lstat(file)).size,
+      minifiedBytes: (await lstat(path.join(project, "bundle/server.min.mjs"))).size,
+    };
   }, 60_000);
 
   it("a production install (npm ci --omit=dev) has none of the build tools, and dist/ runs on it", async () => {
     const deploy = path.join(tmp, "deploy");
     await mkdir(deploy);
-    const manifest = JSON.parse(await readFile(path.join(project, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@zcp/client", "@zcp/runtime", "@zcp/server"]);
-    expect(Object.keys(manifest.devDependencies).sort()).toEqual(["@types/node", "@zcp/gen", "esbuild", "typescript"]);
+    const manifest = JSON.parse(await readFile(path.join(project, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      "@zcp/client",
+      "@zcp/runtime",
+      "@zcp/server",
+    ]);
+    expect(Object.keys(manifest.devDependencies).sort()).toEqual([
+      "@types/node",
+      "@zcp/gen",
+      "esbuild",
+      "typescript",
+    ]);
     await copyFile(path.join(project, "package.json"), path.join(deploy, "package.json"));
     await copyFile(path.join(project, "package-lock.json"), path.join(deploy, "package-lock.json"));
-    const ci = await ok("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: deploy });
+    const ci = await ok(
+      "npm",
+      ["ci", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"],
+      { cwd: deploy },
+    );
     figures.steps["npm ci --omit=dev"] = ci.ms;
     const keys = await installedPackages(deploy);
     const names = [...new Set(keys.map(packageName))].sort();
-    const found = names.filter((name) => BUILD_ONLY.includes(name) || BUILD_ONLY_SCOPES.some((scope) => name.startsWith(scope)));
+    const found = names.filter(
+      (name) =>
+        BUILD_ONLY.includes(name) || BUILD_ONLY_SCOPES.some((scope) => name.startsWith(scope)),
+    );
     expect(found).toEqual([]);
-    for (const name of BUILD_ONLY) expect(existsSync(path.join(deploy, "node_modules", name)), name).toBe(false);
-    expect(names).toEqual(expect.arrayContaining(["@zcp/runtime", "@zcp/server", "@zcp/client", "@modelcontextprotocol/sdk"]));
+    for (const name of BUILD_ONLY)
+      expect(existsSync(path.join(deploy, "node_modules", name)), name).toBe(false);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "@zcp/runtime",
+        "@zcp/server",
+        "@zcp/client",
+        "@modelcontextprotocol/sdk",
+      ]),
+    );
     figures.production = {
       packages: keys.length,
       bytes: (await folderSize(path.join(deploy, "node_modules"))).bytes,
       zcpBytes: (await folderSize(path.join(deploy, "node_modules/@zcp"))).bytes,
-      largest: (await Promise.all(names.map(async (name) => ({ name, bytes: (await folderSize(path.join(deploy, "node_modules", name))).bytes })))).sort((a, b) => b.bytes - a.bytes).slice(0, 8),
+      largest: (
+        await Promise.all(
+          names.map(async (name) => ({
+            name,
+            bytes: (await folderSize(path.join(deploy, "node_modules", name))).bytes,
+          })),
+        )
+      )
+        .sort((a, b) => b.bytes - a.bytes)
+        .slice(0, 8),
       names,
     };
     await cp(path.join(project, "dist"), path.join(deploy, "dist"), { recursive: true });
-    await checkMcp({ command: "node", args: ["dist/server.js"], cwd: deploy }, "production install");
+    await checkMcp(
+      { command: "node", args: ["dist/server.js"], cwd: deploy },
+      "production install",
+    );
   }, 120_000);
 
   it("publint passes on every tarball (--strict: warnings fail too)", async () => {
@@ -570,29 +826,51 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     await lintInstall;
     await Promise.all(
       [...packed.values()].map(async (entry) => {
-        const ran = await run("npx", ["attw", entry.tarball, "--profile", "esm-only", "--format", "json"], { cwd: lint });
-        const json = JSON.parse(ran.stdout) as { analysis: { problems: { kind: string; entrypoint: string; resolutionKind?: string }[] } };
-        const problems = json.analysis.problems.map((problem) => `${problem.kind} ${problem.entrypoint} (${problem.resolutionKind ?? "-"})`);
+        const ran = await run(
+          "npx",
+          ["attw", entry.tarball, "--profile", "esm-only", "--format", "json"],
+          { cwd: lint },
+        );
+        const json = JSON.parse(ran.stdout) as {
+          analysis: { problems: { kind: string; entrypoint: string; resolutionKind?: string }[] };
+        };
+        const problems = json.analysis.problems.map(
+          (problem) => `${problem.kind} ${problem.entrypoint} (${problem.resolutionKind ?? "-"})`,
+        );
         figures.attw[entry.name] = { problems };
         expect(ran.code, `${entry.name}: ${problems.join(", ")}\n${ran.stderr}`).toBe(0);
         // What the strict profile would add are the CommonJS and node10 resolutions only: ESM only, by design.
-        for (const problem of json.analysis.problems) expect(["node10", "node16-cjs"], `${entry.name}: ${problem.kind}`).toContain(problem.resolutionKind);
+        for (const problem of json.analysis.problems)
+          expect(["node10", "node16-cjs"], `${entry.name}: ${problem.kind}`).toContain(
+            problem.resolutionKind,
+          );
       }),
     );
   }, 120_000);
 
   it("the generated code also compiles under the strictest user tsconfig flags", async () => {
-    const base = JSON.parse(section.files.get("tsconfig.json")!) as { compilerOptions: Record<string, unknown> };
+    const base = JSON.parse(section.files.get("tsconfig.json")!) as {
+      compilerOptions: Record<string, unknown>;
+    };
     const strictest = { ...base, compilerOptions: { ...base.compilerOptions, ...STRICTEST } };
-    await writeFile(path.join(project, "tsconfig.strictest.json"), JSON.stringify(strictest, null, 2));
+    await writeFile(
+      path.join(project, "tsconfig.strictest.json"),
+      JSON.stringify(strictest, null, 2),
+    );
     const tsc = await run("npx", ["tsc", "-p", "tsconfig.strictest.json"], { cwd: project });
-    expect({ code: tsc.code, output: tsc.stdout + ownStderr(tsc) }).toEqual({ code: 0, output: "" });
+    expect({ code: tsc.code, output: tsc.stdout + ownStderr(tsc) }).toEqual({
+      code: 0,
+      output: "",
+    });
   }, 120_000);
 });
 
 async function writeReport(figures: Figures): Promise<void> {
   await writeFile(path.join(HERE, "report.json"), `${JSON.stringify(figures, null, 2)}\n`);
-  const kb = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
+  const kb = (bytes: number) =>
+    bytes >= 1024 * 1024
+      ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+      : `${(bytes / 1024).toFixed(1)} KiB`;
   const md = [
     "# The user's path: figures",
     "",
@@ -611,11 +889,21 @@ async function writeReport(figures: Figures): Promise<void> {
     "",
     "| what | packages | bytes |",
     "| --- | ---: | ---: |",
-    ...(figures.project ? [`| the project (dependencies and dev tools) | ${figures.project.packages} | ${figures.project.bytes} (${kb(figures.project.bytes)}) |`] : []),
-    ...(figures.production
-      ? [`| production, \`npm ci --omit=dev\` | ${figures.production.packages} | ${figures.production.bytes} (${kb(figures.production.bytes)}), of which @zcp ${figures.production.zcpBytes} |`]
+    ...(figures.project
+      ? [
+          `| the project (dependencies and dev tools) | ${figures.project.packages} | ${figures.project.bytes} (${kb(figures.project.bytes)}) |`,
+        ]
       : []),
-    ...(figures.bundle ? [`| \`bundle/server.mjs\` (esbuild, one ESM file) | - | ${figures.bundle.bytes} (${kb(figures.bundle.bytes)}); ${figures.bundle.minifiedBytes} with --minify |`] : []),
+    ...(figures.production
+      ? [
+          `| production, \`npm ci --omit=dev\` | ${figures.production.packages} | ${figures.production.bytes} (${kb(figures.production.bytes)}), of which @zcp ${figures.production.zcpBytes} |`,
+        ]
+      : []),
+    ...(figures.bundle
+      ? [
+          `| \`bundle/server.mjs\` (esbuild, one ESM file) | - | ${figures.bundle.bytes} (${kb(figures.bundle.bytes)}); ${figures.bundle.minifiedBytes} with --minify |`,
+        ]
+      : []),
     "",
     "## Steps (ms)",
     "",
@@ -625,7 +913,14 @@ async function writeReport(figures: Figures): Promise<void> {
     "",
     "## Tarball contents",
     "",
-    ...figures.tarballs.flatMap((t) => [`### ${t.name}`, "", "```", ...t.files.map((file) => `${String(file.bytes).padStart(8)}  ${file.path}`), "```", ""]),
+    ...figures.tarballs.flatMap((t) => [
+      `### ${t.name}`,
+      "",
+      "```",
+      ...t.files.map((file) => `${String(file.bytes).padStart(8)}  ${file.path}`),
+      "```",
+      "",
+    ]),
     ...(figures.production
       ? [
           "## Production install",

@@ -3,9 +3,34 @@
  * operations and stages, over any `ClientTransport`. JSON-RPC errors throw `ZcpRpcError`; tool
  * errors are results (`{ ok: false, error, hint }`), as the server sends them.
  */
-import type { CallError, CountResult, HandleInfo, HandleMeta, JsonValue, ReadOptions, ReadResult, ViewOptions, ViewResult } from "@zcp/runtime";
-import type { InitializeResult, ListFormat, ListToolsParams, ListToolsResult, RpcErrorObject, RpcResponse, StageResult, ToolListing } from "./protocol.js";
-import { httpTransport, stdioTransport, type ClientTransport, type HttpTransportOptions, type StdioTransportOptions } from "./transport.js";
+import type {
+  CallError,
+  CountResult,
+  HandleInfo,
+  HandleMeta,
+  JsonValue,
+  ReadOptions,
+  ReadResult,
+  ViewOptions,
+  ViewResult,
+} from "@zcp/runtime";
+import type {
+  InitializeResult,
+  ListFormat,
+  ListToolsParams,
+  ListToolsResult,
+  RpcErrorObject,
+  RpcResponse,
+  StageResult,
+  ToolListing,
+} from "./protocol.js";
+import {
+  httpTransport,
+  stdioTransport,
+  type ClientTransport,
+  type HttpTransportOptions,
+  type StdioTransportOptions,
+} from "./transport.js";
 
 /** A JSON-RPC error answer. */
 export class ZcpRpcError extends Error {
@@ -22,7 +47,12 @@ export class ZcpRpcError extends Error {
 /** A call's result with the tool's value typed. */
 export type TypedCallResult<T> =
   | { readonly ok: true; readonly value: T }
-  | { readonly ok: true; readonly handle: string; readonly summary: string; readonly meta: HandleMeta }
+  | {
+      readonly ok: true;
+      readonly handle: string;
+      readonly summary: string;
+      readonly meta: HandleMeta;
+    }
   | CallError;
 
 /** Any alias with any arguments: the client's types when no generated map is given. */
@@ -34,13 +64,16 @@ export type ResultOf<Results, A> = A extends keyof Results ? Results[A] : JsonVa
 export type ListOptions = Omit<ListToolsParams, "knownHash">;
 
 /** What `listTools` resolves to for each format. */
-export type ListingOf<F extends ListFormat> = Extract<ToolListing, { format: F }> extends never ? ToolListing : Extract<ToolListing, { format: F }>;
+export type ListingOf<F extends ListFormat> =
+  Extract<ToolListing, { format: F }> extends never
+    ? ToolListing
+    : Extract<ToolListing, { format: F }>;
 
 /**
  * A native ZCP client. `Args` and `Results` are the generated `ToolArgs`/`ToolResults` maps of
  * `zcp.gen/types.ts`: with them, `call` accepts only known aliases and their exact arguments.
  */
-export class ZcpClient<Args extends object = AnyToolArgs, Results = {}> {
+export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never, never>> {
   #nextId = 1;
   /** The last listing per format: its hash goes out as `knownHash`. */
   readonly #listings = new Map<ListFormat, ToolListing>();
@@ -56,14 +89,22 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = {}> {
   /** Sends a request; resolves to its result or throws `ZcpRpcError`. */
   async request<R = unknown>(method: string, params?: object): Promise<R> {
     const id = this.#nextId++;
-    const response: RpcResponse = await this.transport.request({ jsonrpc: "2.0", id, method, ...(params !== undefined ? { params } : {}) });
+    const response: RpcResponse = await this.transport.request({
+      jsonrpc: "2.0",
+      id,
+      method,
+      ...(params !== undefined ? { params } : {}),
+    });
     if ("error" in response) throw new ZcpRpcError(response.error);
     return response.result as R;
   }
 
   async initialize(): Promise<InitializeResult> {
     this.#listings.clear();
-    this.#info = await this.request<InitializeResult>("initialize", { protocolVersion: "zcp/1", clientInfo: { name: "@zcp/client", version: "0.1.0" } });
+    this.#info = await this.request<InitializeResult>("initialize", {
+      protocolVersion: "zcp/1",
+      clientInfo: { name: "@zcp/client", version: "0.1.0" },
+    });
     return this.#info;
   }
 
@@ -72,10 +113,16 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = {}> {
    * Sends the hash of the last listing of that format as `knownHash`; when the server answers
    * `unchanged`, resolves to that cached listing without a new transfer.
    */
-  async listTools<F extends ListFormat = "compact">(options: ListOptions & { readonly format?: F } = {}): Promise<ListingOf<F>> {
+  async listTools<F extends ListFormat = "compact">(
+    options: ListOptions & { readonly format?: F } = {},
+  ): Promise<ListingOf<F>> {
     const format: ListFormat = options.format ?? "compact";
     const cached = this.#listings.get(format);
-    const result = await this.request<ListToolsResult>("tools/list", { ...options, format, ...(cached ? { knownHash: cached.hash } : {}) });
+    const result = await this.request<ListToolsResult>("tools/list", {
+      ...options,
+      format,
+      ...(cached ? { knownHash: cached.hash } : {}),
+    });
     if ("unchanged" in result) {
       if (cached && cached.hash === result.hash) return cached as ListingOf<F>;
       // Cannot happen with a well-behaved server: ask again without the hash.
@@ -92,16 +139,24 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = {}> {
   }
 
   /** Calls a tool by alias (or id / provider name); tool errors are results. */
-  call<A extends keyof Args & string>(alias: A, args: Args[A]): Promise<TypedCallResult<ResultOf<Results, A>>> {
+  call<A extends keyof Args & string>(
+    alias: A,
+    args: Args[A],
+  ): Promise<TypedCallResult<ResultOf<Results, A>>> {
     return this.request("tools/call", { name: alias, arguments: args });
   }
 
   readonly handles = {
-    count: (handle: string): Promise<CountResult | CallError> => this.request("handles/count", { handle }),
-    read: (handle: string, options: ReadOptions = {}): Promise<ReadResult | CallError> => this.request("handles/read", { handle, ...options }),
-    view: (handle: string, options: ViewOptions = {}): Promise<ViewResult | CallError> => this.request("handles/view", { handle, ...options }),
-    summary: (handle: string): Promise<HandleInfo | CallError> => this.request("handles/summary", { handle }),
-    release: (handle: string): Promise<{ readonly ok: true } | CallError> => this.request("handles/release", { handle }),
+    count: (handle: string): Promise<CountResult | CallError> =>
+      this.request("handles/count", { handle }),
+    read: (handle: string, options: ReadOptions = {}): Promise<ReadResult | CallError> =>
+      this.request("handles/read", { handle, ...options }),
+    view: (handle: string, options: ViewOptions = {}): Promise<ViewResult | CallError> =>
+      this.request("handles/view", { handle, ...options }),
+    summary: (handle: string): Promise<HandleInfo | CallError> =>
+      this.request("handles/summary", { handle }),
+    release: (handle: string): Promise<{ readonly ok: true } | CallError> =>
+      this.request("handles/release", { handle }),
   };
 
   /** Moves the session's stage (null: no stage); resolves to the new view hash. */
@@ -120,11 +175,18 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = {}> {
 }
 
 /** Spawns a native stdio server (`command args…`) and connects to it. Call `initialize()` next. */
-export function connectStdio<Args extends object = AnyToolArgs, Results = {}>(command: string, args: readonly string[] = [], options: StdioTransportOptions = {}): ZcpClient<Args, Results> {
+export function connectStdio<Args extends object = AnyToolArgs, Results = Record<never, never>>(
+  command: string,
+  args: readonly string[] = [],
+  options: StdioTransportOptions = {},
+): ZcpClient<Args, Results> {
   return new ZcpClient<Args, Results>(stdioTransport(command, args, options));
 }
 
 /** Connects to a native HTTP endpoint (`…/zcp`). Call `initialize()` next: it opens the session. */
-export function connectHttp<Args extends object = AnyToolArgs, Results = {}>(url: string | URL, options: HttpTransportOptions = {}): ZcpClient<Args, Results> {
+export function connectHttp<Args extends object = AnyToolArgs, Results = Record<never, never>>(
+  url: string | URL,
+  options: HttpTransportOptions = {},
+): ZcpClient<Args, Results> {
   return new ZcpClient<Args, Results>(httpTransport(url, options));
 }

@@ -42,7 +42,14 @@ export type RpcResponse =
 
 export type ListFormat = "compact" | "json" | "openai" | "openai-chat" | "anthropic" | "gemini";
 
-export const LIST_FORMATS: readonly ListFormat[] = ["compact", "json", "openai", "openai-chat", "anthropic", "gemini"];
+export const LIST_FORMATS: readonly ListFormat[] = [
+  "compact",
+  "json",
+  "openai",
+  "openai-chat",
+  "anthropic",
+  "gemini",
+];
 
 export interface InitializeResult {
   readonly protocolVersion: typeof NATIVE_PROTOCOL_VERSION;
@@ -65,7 +72,9 @@ export interface InitializeResult {
       readonly docs: true;
       readonly lean: boolean;
     };
-    readonly handles: { readonly ops: readonly ("count" | "read" | "view" | "summary" | "release")[] };
+    readonly handles: {
+      readonly ops: readonly ("count" | "read" | "view" | "summary" | "release")[];
+    };
     readonly stages: { readonly clientStages: boolean };
     readonly batch: { readonly maxSize: number };
   };
@@ -100,9 +109,24 @@ export interface ListToolsParams {
 export type ToolListEntry = Omit<ToolDefinition, "source">;
 
 export type ToolListing =
-  | { readonly format: "compact"; readonly hash: string; readonly count: number; readonly tools: string }
-  | { readonly format: "json"; readonly hash: string; readonly count: number; readonly tools: readonly ToolListEntry[] }
-  | { readonly format: Exclude<ListFormat, "compact" | "json">; readonly hash: string; readonly count: number; readonly tools: readonly JsonValue[] };
+  | {
+      readonly format: "compact";
+      readonly hash: string;
+      readonly count: number;
+      readonly tools: string;
+    }
+  | {
+      readonly format: "json";
+      readonly hash: string;
+      readonly count: number;
+      readonly tools: readonly ToolListEntry[];
+    }
+  | {
+      readonly format: Exclude<ListFormat, "compact" | "json">;
+      readonly hash: string;
+      readonly count: number;
+      readonly tools: readonly JsonValue[];
+    };
 
 export interface Unchanged {
   readonly unchanged: true;

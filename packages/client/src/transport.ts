@@ -8,7 +8,12 @@ import { SESSION_HEADER, type RpcResponse } from "./protocol.js";
 
 export interface ClientTransport {
   /** Sends one request (with an id) and resolves to its response. */
-  request(message: { readonly jsonrpc: "2.0"; readonly id: number; readonly method: string; readonly params?: object }): Promise<RpcResponse>;
+  request(message: {
+    readonly jsonrpc: "2.0";
+    readonly id: number;
+    readonly method: string;
+    readonly params?: object;
+  }): Promise<RpcResponse>;
   close(): Promise<void>;
 }
 
@@ -30,16 +35,29 @@ export interface StdioTransportOptions {
   readonly stderr?: "inherit" | "ignore" | "pipe";
 }
 
-export function stdioTransport(command: string, args: readonly string[], options: StdioTransportOptions = {}): ClientTransport & { readonly child: ChildProcess } {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["pipe", "pipe", options.stderr ?? "inherit"] });
-  const waiting = new Map<number, { resolve: (response: RpcResponse) => void; reject: (error: Error) => void }>();
+export function stdioTransport(
+  command: string,
+  args: readonly string[],
+  options: StdioTransportOptions = {},
+): ClientTransport & { readonly child: ChildProcess } {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
+  });
+  const waiting = new Map<
+    number,
+    { resolve: (response: RpcResponse) => void; reject: (error: Error) => void }
+  >();
   let gone: Error | undefined;
   const fail = (error: Error) => {
     gone ??= error;
     for (const entry of waiting.values()) entry.reject(gone);
     waiting.clear();
   };
-  child.once("error", (error) => fail(new ZcpTransportError(`cannot run ${command}: ${error.message}`)));
+  child.once("error", (error) =>
+    fail(new ZcpTransportError(`cannot run ${command}: ${error.message}`)),
+  );
   const exited = new Promise<void>((resolve) => {
     child.once("exit", (code, signal) => {
       fail(new ZcpTransportError(`the server exited (${signal ?? `code ${code}`})`));
@@ -87,10 +105,17 @@ export interface HttpTransportOptions {
   readonly headers?: { readonly [name: string]: string };
 }
 
-export function httpTransport(url: string | URL, options: HttpTransportOptions = {}): ClientTransport & { readonly sessionId: string | undefined } {
+export function httpTransport(
+  url: string | URL,
+  options: HttpTransportOptions = {},
+): ClientTransport & { readonly sessionId: string | undefined } {
   let sessionId: string | undefined;
   const post = async (body: unknown): Promise<Response> => {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json", ...options.headers };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json",
+      ...options.headers,
+    };
     if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
     return fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
   };
@@ -108,14 +133,24 @@ export function httpTransport(url: string | URL, options: HttpTransportOptions =
       try {
         parsed = JSON.parse(text);
       } catch {
-        throw new ZcpTransportError(`HTTP ${response.status}: ${text.slice(0, 200)}`, response.status);
+        throw new ZcpTransportError(
+          `HTTP ${response.status}: ${text.slice(0, 200)}`,
+          response.status,
+        );
       }
-      if (parsed !== null && typeof parsed === "object" && "jsonrpc" in parsed) return parsed as RpcResponse;
-      throw new ZcpTransportError(`HTTP ${response.status}: not a JSON-RPC response`, response.status);
+      if (parsed !== null && typeof parsed === "object" && "jsonrpc" in parsed)
+        return parsed as RpcResponse;
+      throw new ZcpTransportError(
+        `HTTP ${response.status}: not a JSON-RPC response`,
+        response.status,
+      );
     },
     async close() {
       if (sessionId === undefined) return;
-      await post({ jsonrpc: "2.0", method: "session/close" }).then((response) => response.body?.cancel(), () => undefined);
+      await post({ jsonrpc: "2.0", method: "session/close" }).then(
+        (response) => response.body?.cancel(),
+        () => undefined,
+      );
       sessionId = undefined;
     },
   };

@@ -33,9 +33,14 @@ export interface Config {
   readonly leanArtifacts: boolean;
 }
 
-export const DEFAULTS = { include: ["src/**/*.ts"], exclude: [] as string[], outDir: "src/zcp.gen" };
+const DEFAULTS = {
+  include: ["src/**/*.ts"],
+  exclude: [] as string[],
+  outDir: "src/zcp.gen",
+};
 
-export type ConfigResult = { config: Config; diagnostics: [] } | { config: null; diagnostics: Diagnostic[] };
+export type ConfigResult =
+  { config: Config; diagnostics: [] } | { config: null; diagnostics: Diagnostic[] };
 
 const KEYS = new Set(["include", "exclude", "tsconfig", "outDir", "leanArtifacts"]);
 
@@ -51,8 +56,22 @@ export function loadConfig(cwd: string, explicit?: string): ConfigResult {
     } catch (error) {
       if (!explicit) continue;
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : String(code ?? error);
-      return { config: null, diagnostics: [diagnostic("error", "ZCP1001", `cannot read the configuration ${relativePath(cwd, file)}: ${why}`)] };
+      const why =
+        code === "ENOENT"
+          ? "no such file"
+          : code === "EISDIR"
+            ? "it is a folder"
+            : String(code ?? error);
+      return {
+        config: null,
+        diagnostics: [
+          diagnostic(
+            "error",
+            "ZCP1001",
+            `cannot read the configuration ${relativePath(cwd, file)}: ${why}`,
+          ),
+        ],
+      };
     }
     let json: unknown;
     try {
@@ -71,7 +90,11 @@ export function loadConfig(cwd: string, explicit?: string): ConfigResult {
   return {
     config: null,
     diagnostics: [
-      diagnostic("error", "ZCP1001", `no zcp.config.json, and no package.json with a "zcp" field, in the current folder (${cwd}); or name one with --config`),
+      diagnostic(
+        "error",
+        "ZCP1001",
+        `no zcp.config.json, and no package.json with a "zcp" field, in the current folder (${cwd}); or name one with --config`,
+      ),
     ],
   };
 }
@@ -82,11 +105,15 @@ function validate(file: string, raw: unknown): ConfigResult {
   }
   const input = raw as Record<string, unknown>;
   for (const key of Object.keys(input)) {
-    if (!KEYS.has(key)) return fail(file, `unknown configuration key "${key}" (known: ${[...KEYS].join(", ")})`);
+    if (!KEYS.has(key))
+      return fail(file, `unknown configuration key "${key}" (known: ${[...KEYS].join(", ")})`);
   }
   for (const key of ["include", "exclude"] as const) {
     const value = input[key];
-    if (value !== undefined && !(Array.isArray(value) && value.every((v) => typeof v === "string" && v !== ""))) {
+    if (
+      value !== undefined &&
+      !(Array.isArray(value) && value.every((v) => typeof v === "string" && v !== ""))
+    ) {
       return fail(file, `"${key}" must be an array of non-empty glob strings`);
     }
   }
@@ -96,18 +123,28 @@ function validate(file: string, raw: unknown): ConfigResult {
       return fail(file, `"${key}" must be a non-empty string`);
     }
   }
-  if (input.leanArtifacts !== undefined && typeof input.leanArtifacts !== "boolean") return fail(file, `"leanArtifacts" must be true or false`);
+  if (input.leanArtifacts !== undefined && typeof input.leanArtifacts !== "boolean")
+    return fail(file, `"leanArtifacts" must be true or false`);
   const root = path.dirname(file);
   const include = (input.include as string[] | undefined) ?? DEFAULTS.include;
   if (include.length === 0) return fail(file, `"include" must name at least one glob`);
   const tsconfigPath = input.tsconfig as string | undefined;
   let tsconfig: string | null = null;
   if (tsconfigPath !== undefined) tsconfig = path.resolve(root, tsconfigPath);
-  else if (fs.existsSync(path.join(root, "tsconfig.json"))) tsconfig = path.join(root, "tsconfig.json");
+  else if (fs.existsSync(path.join(root, "tsconfig.json")))
+    tsconfig = path.join(root, "tsconfig.json");
   const outDir = path.resolve(root, (input.outDir as string | undefined) ?? DEFAULTS.outDir);
   const inside = path.relative(root, outDir);
-  if (inside === "" || inside === ".." || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) {
-    return fail(file, `"outDir" must be a folder inside the configuration's folder, got "${input.outDir as string}"`);
+  if (
+    inside === "" ||
+    inside === ".." ||
+    inside.startsWith(`..${path.sep}`) ||
+    path.isAbsolute(inside)
+  ) {
+    return fail(
+      file,
+      `"outDir" must be a folder inside the configuration's folder, got "${input.outDir as string}"`,
+    );
   }
   return {
     config: {
@@ -124,5 +161,8 @@ function validate(file: string, raw: unknown): ConfigResult {
 }
 
 function fail(file: string, message: string): ConfigResult {
-  return { config: null, diagnostics: [diagnostic("error", "ZCP1001", message, { file, line: 1, column: 1 })] };
+  return {
+    config: null,
+    diagnostics: [diagnostic("error", "ZCP1001", message, { file, line: 1, column: 1 })],
+  };
 }

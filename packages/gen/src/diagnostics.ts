@@ -53,7 +53,14 @@ export function diagnostic(
   message: string,
   at?: { file: string; line: number; column: number },
 ): Diagnostic {
-  return { severity, code, message, file: at?.file ?? null, line: at?.line ?? 0, column: at?.column ?? 0 };
+  return {
+    severity,
+    code,
+    message,
+    file: at?.file ?? null,
+    line: at?.line ?? 0,
+    column: at?.column ?? 0,
+  };
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

@@ -1,26 +1,29 @@
 /**
- * The pipeline, scan → extract → model → compile → emit, kept alive between runs for watch
- * mode: the TypeScript project stays loaded, and a tool is extracted again only when a file
- * its types reach has changed.
+ * The pipeline: scan → extract → model → compile → emit, each stage a function of the previous
+ * one's output (`write` is the command's: `cli/`). A `Generator` is kept alive between runs for
+ * watch mode: the TypeScript program stays loaded (`scan/program.ts`), and `memo.ts` keeps what
+ * each stage did per tool, so that a tool is extracted again only when a file its types reach
+ * has changed, and the later stages redo only changed tools.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "@zcp/runtime/codegen";
+import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry } from "@zcp/runtime/codegen";
 import type { ts } from "ts-morph";
+import { compile, type ArtifactSets } from "./compile/index.js";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
-import { compileArtifacts, type ArtifactSets, type ToolArtifacts } from "./compile/providers/index.js";
-import { ValidatorCache } from "./compile/validators.js";
-import { emitFiles, type GeneratedFile } from "./emit/files.js";
-import { JsonTexts } from "./emit/json.js";
-import { toolStatement } from "./emit/registry.js";
-import { extractTool, type ExtractedTool, type Extraction } from "./extract/tool.js";
-import { SchemaCache } from "./extract/types.js";
-import { buildModel } from "./model.js";
-import { listSourceFiles } from "./files.js";
-import { ProgramLoader } from "./program.js";
-import { findTools, mentionsTool, readCompilerSettings, syntaxDiagnostics, type ToolDeclaration } from "./scan.js";
-import { hashSourceFile, hashText, readSourceText } from "./source-text.js";
+import { emitFiles, type GeneratedFile } from "./emit/index.js";
+import { extractor, type Extraction } from "./extract/index.js";
+import { Memo } from "./memo.js";
+import { buildModel } from "./model/index.js";
+import {
+  findTools,
+  hashSourceFile,
+  listSourceFiles,
+  ProgramLoader,
+  readCompilerSettings,
+  syntaxDiagnostics,
+} from "./scan/index.js";
 
 export interface GenerateResult {
   readonly files: GeneratedFile[];
@@ -39,32 +42,14 @@ export interface GenerateResult {
   readonly sources: readonly string[];
 }
 
-interface CachedExtraction {
-  readonly extraction: Extraction;
-  readonly deps: ReadonlySet<string>;
-}
-
 export class Generator {
   private loader: ProgramLoader | null = null;
-  /**
-   * Whether each configured file mentions `@tool`, with the hash of the text that said so (read
-   * again only when it changes).
-   */
-  private readonly mentions = new Map<string, { readonly mentions: boolean; readonly hash: string | null }>();
   private projectDiagnostics: Diagnostic[] = [];
   /** The config file and the tsconfig chain, with the hashes of their texts when the settings were read. */
   private settingsFiles = new Map<string, string | null>();
   /** The files the previous run read (`GenerateResult.inputs`). */
   private read = new Set<string>();
-  /** The hash of each program file's text, computed once per parsed file. */
-  private readonly textHashes = new WeakMap<ts.SourceFile, string>();
-  /** Printed statements by definition: watch mode re-prints only changed tools. */
-  private readonly statements = new WeakMap<ToolDefinition, string>();
-  private readonly definitions = new WeakMap<ExtractedTool, ToolDefinition>();
-  private readonly validators = new ValidatorCache();
-  private readonly artifacts = new WeakMap<ToolDefinition, ToolArtifacts>();
-  private readonly json = new JsonTexts();
-  private readonly extractions = new Map<string, CachedExtraction>();
+  private readonly memo = new Memo();
 
   constructor(readonly config: Config) {}
 
@@ -73,7 +58,9 @@ export class Generator {
    * generator; the first call loads everything.
    */
   async generate(changed: Iterable<string> = []): Promise<GenerateResult> {
-    const sources = await listSourceFiles(this.config);
+    const { config, memo } = this;
+    memo.startRun();
+    const sources = await listSourceFiles(config);
     const changedSet = new Set([...changed].map((file) => path.resolve(file)));
     // New compiler settings can change every type: start over.
     if ([...changedSet].some((file) => this.settingsFiles.has(file))) this.reset();
@@ -82,17 +69,29 @@ export class Generator {
     // TypeScript keeps the previous program's module resolutions for files that did not change
     // (all of them when the roots are the same, failed ones included): a new file that is not a
     // root, such as a module a failed import would now find, needs a program built afresh.
-    if (this.read.size > 0 && [...changedSet].some((file) => !this.read.has(file) && !roots.includes(file) && fs.existsSync(file))) {
+    if (
+      this.read.size > 0 &&
+      [...changedSet].some(
+        (file) => !this.read.has(file) && !roots.includes(file) && fs.existsSync(file),
+      )
+    ) {
       this.reset();
       loader = this.load();
       roots = this.refresh(loader, sources, changedSet);
     }
+
+    // scan and extract
     const program = loader.load(roots);
-    const checker = program.getTypeChecker();
-    const cache = new SchemaCache();
+    const extract = extractor(program.getTypeChecker());
     const diagnostics: Diagnostic[] = [...this.projectDiagnostics];
     if (sources.length === 0) {
-      diagnostics.push(diagnostic("error", "ZCP1003", `include globs ${JSON.stringify(this.config.include)} match no files in the configuration's folder`));
+      diagnostics.push(
+        diagnostic(
+          "error",
+          "ZCP1003",
+          `include globs ${JSON.stringify(config.include)} match no files in the configuration's folder`,
+        ),
+      );
     }
     const extractions: Extraction[] = [];
     const live = new Set<string>();
@@ -108,17 +107,24 @@ export class Generator {
       for (const declaration of found.tools) {
         const key = `${file}#${declaration.exportName}`;
         live.add(key);
-        extractions.push(this.extract(key, declaration, checker, cache));
+        extractions.push(memo.extraction(key, () => extract(declaration)));
       }
     }
-    for (const key of this.extractions.keys()) if (!live.has(key)) this.extractions.delete(key);
-
+    memo.keepExtractions(live);
     const tools = extractions.flatMap((extraction) => (extraction.tool ? [extraction.tool] : []));
     diagnostics.push(...extractions.flatMap((extraction) => extraction.diagnostics));
     if (extractions.length === 0 && sources.length > 0) {
-      diagnostics.push(diagnostic("warning", "ZCP1004", `no @tool functions in the ${sources.length} configured source file(s)`));
+      diagnostics.push(
+        diagnostic(
+          "warning",
+          "ZCP1004",
+          `no @tool functions in the ${sources.length} configured source file(s)`,
+        ),
+      );
     }
-    const model = buildModel(tools, this.config.root, this.definitions);
+
+    // model, compile, emit
+    const model = buildModel(tools, config.root, memo.model);
     diagnostics.push(...model.diagnostics);
     const registry: Registry = {
       version: REGISTRY_FORMAT_VERSION,
@@ -126,30 +132,33 @@ export class Generator {
       tools: model.definitions,
       names: Object.fromEntries(model.definitions.map((tool) => [tool.name, tool.alias])),
     };
-    const artifacts = compileArtifacts(registry.tools, this.config.root, this.artifacts);
-    diagnostics.push(...artifacts.diagnostics);
-    const files = emitFiles({
-      validators: this.validators,
-      json: this.json,
-      configFile: this.config.file,
-      root: this.config.root,
-      outDir: this.config.outDir,
-      registry,
-      artifacts: artifacts.sets,
-      lean: this.config.leanArtifacts ? artifacts.lean() : null,
-      statementOf: (tool) => {
-        let statement = this.statements.get(tool);
-        if (statement === undefined) this.statements.set(tool, (statement = toolStatement(tool)));
-        return statement;
+    const compiled = compile(
+      registry.tools,
+      model.sites,
+      { lean: config.leanArtifacts },
+      memo.compile,
+    );
+    diagnostics.push(...compiled.diagnostics);
+    const files = emitFiles(
+      {
+        configFile: config.file,
+        root: config.root,
+        outDir: config.outDir,
+        registry,
+        validators: compiled.validators,
+        artifacts: compiled.artifacts,
+        lean: compiled.lean,
       },
-    });
+      memo.emit,
+    );
+
     const inputs = this.inputsOf(program, sources);
     this.read = new Set(inputs.keys());
     return {
       files,
       diagnostics: diagnostics.sort(compareDiagnostics),
       registry,
-      artifacts: artifacts.sets,
+      artifacts: compiled.artifacts,
       inputs,
       sources,
     };
@@ -163,12 +172,10 @@ export class Generator {
       inputs.set(file, seen === undefined || seen === hash ? hash : null);
     };
     for (const [file, hash] of this.settingsFiles) add(file, hash);
-    for (const file of sources) add(file, this.mentions.get(file)?.hash ?? null);
+    for (const file of sources) add(file, this.memo.mention(file).hash);
     for (const sourceFile of program.getSourceFiles()) {
       if (program.isSourceFileDefaultLibrary(sourceFile)) continue;
-      let hash = this.textHashes.get(sourceFile);
-      if (hash === undefined) this.textHashes.set(sourceFile, (hash = hashText(sourceFile.text)));
-      add(path.resolve(sourceFile.fileName), hash);
+      add(path.resolve(sourceFile.fileName), this.memo.textHash(sourceFile));
     }
     return new Map([...inputs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   }
@@ -178,47 +185,29 @@ export class Generator {
     this.loader = new ProgramLoader(settings.options);
     this.projectDiagnostics = settings.diagnostics;
     // Read again right after TypeScript did (scan reads them through ts.sys).
-    this.settingsFiles = new Map([this.config.file, ...settings.configFiles].map((file) => [file, hashSourceFile(file)]));
+    this.settingsFiles = new Map(
+      [this.config.file, ...settings.configFiles].map((file) => [file, hashSourceFile(file)]),
+    );
     return this.loader;
   }
 
   /** Forgets everything loaded: the next run reads the settings and every file again. */
   private reset(): void {
     this.loader = null;
-    this.mentions.clear();
-    this.extractions.clear();
+    this.memo.clear();
   }
 
   /**
    * Brings the loader in line with the file system: changed files are read again, and the
    * configured files that mention `@tool` are the roots. Returns the roots, sorted.
    */
-  private refresh(loader: ProgramLoader, sources: readonly string[], changed: ReadonlySet<string>): string[] {
+  private refresh(
+    loader: ProgramLoader,
+    sources: readonly string[],
+    changed: ReadonlySet<string>,
+  ): string[] {
     loader.invalidate(changed);
-    for (const file of changed) this.mentions.delete(file);
-    const roots: string[] = [];
-    for (const file of sources) {
-      let seen = this.mentions.get(file);
-      if (seen === undefined) {
-        const text = readSourceText(file);
-        this.mentions.set(file, (seen = { mentions: text !== null && mentionsTool(text), hash: text === null ? null : hashText(text) }));
-      }
-      if (seen.mentions) roots.push(file);
-    }
-    if (changed.size > 0) {
-      for (const [key, cached] of this.extractions) {
-        if ([...changed].some((file) => cached.deps.has(file))) this.extractions.delete(key);
-      }
-    }
-    return roots;
-  }
-
-  private extract(key: string, declaration: ToolDeclaration, checker: ts.TypeChecker, cache: SchemaCache): Extraction {
-    const cached = this.extractions.get(key);
-    if (cached) return cached.extraction;
-    const extraction = extractTool(declaration, checker, cache);
-    // A tool with errors is extracted again on every run: what fixes it may be a file it could not reach.
-    if (extraction.tool) this.extractions.set(key, { extraction, deps: new Set(extraction.tool.deps) });
-    return extraction;
+    this.memo.invalidate(changed);
+    return sources.filter((file) => this.memo.mention(file).mentions);
   }
 }

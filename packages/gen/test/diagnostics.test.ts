@@ -15,7 +15,15 @@ import path from "node:path";
 import type { Registry } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODES } from "../src/diagnostics.js";
-import { type CliResult, FIXTURES, oneJsonLine, runsTogether, runZcpAsync, scratchProject, STRICT_TSCONFIG } from "./helpers.js";
+import {
+  type CliResult,
+  FIXTURES,
+  oneJsonLine,
+  runsTogether,
+  runZcpAsync,
+  scratchProject,
+  STRICT_TSCONFIG,
+} from "./helpers.js";
 
 const runs = runsTogether();
 
@@ -55,7 +63,14 @@ function parseText(stderr: string): JsonDiagnostic[] {
       const match = /^(?:zcp|(.+):(\d+):(\d+)) - (error|warning) (ZCP\d{4}): (.+)$/.exec(line);
       expect(match, `a diagnostic line: ${line}`).not.toBeNull();
       const [, file, line_, column, severity, code, message] = match!;
-      return { severity: severity as JsonDiagnostic["severity"], code: code!, message: message!, file: file ?? null, line: Number(line_ ?? 0), column: Number(column ?? 0) };
+      return {
+        severity: severity as JsonDiagnostic["severity"],
+        code: code!,
+        message: message!,
+        file: file ?? null,
+        line: Number(line_ ?? 0),
+        column: Number(column ?? 0),
+      };
     });
 }
 
@@ -89,7 +104,9 @@ describe("fixtures/diagnostics", () => {
   let json: CliResult;
   const started = runs(async () => {
     if (!fs.existsSync(path.join(DIR, "node_modules/@zcp/runtime/package.json"))) {
-      throw new Error("fixtures/diagnostics/node_modules/@zcp/runtime is missing; run pnpm install");
+      throw new Error(
+        "fixtures/diagnostics/node_modules/@zcp/runtime is missing; run pnpm install",
+      );
     }
     return Promise.all([
       runZcpAsync(DIR, ["gen", "--check", "--force"]),
@@ -105,7 +122,9 @@ describe("fixtures/diagnostics", () => {
     expect(text.stderr).toBe(golden);
     expect(text.status).toBe(1);
     expect(text.stdout).not.toMatch(/^(stale|missing|extra):/m);
-    expect(text.stdout).toMatch(/^zcp gen --check: 9 tools, registry [0-9a-f]{12}, \d+ error\(s\), 5 warning\(s\); up to date/m);
+    expect(text.stdout).toMatch(
+      /^zcp gen --check: 9 tools, registry [0-9a-f]{12}, \d+ error\(s\), 5 warning\(s\); up to date/m,
+    );
   });
 
   it("json reporter: ok is false, every diagnostic is complete and matches the golden, check is clean", () => {
@@ -116,7 +135,14 @@ describe("fixtures/diagnostics", () => {
     expect(report.tools).toBe(9);
     expect(report.check).toEqual({ stale: [], missing: [], extra: [] });
     for (const d of report.diagnostics) {
-      expect(Object.keys(d).sort()).toEqual(["code", "column", "file", "line", "message", "severity"]);
+      expect(Object.keys(d).sort()).toEqual([
+        "code",
+        "column",
+        "file",
+        "line",
+        "message",
+        "severity",
+      ]);
       expect(["error", "warning"]).toContain(d.severity);
       expect(Object.keys(CODES)).toContain(d.code);
       expect(d.message).not.toBe("");
@@ -124,7 +150,12 @@ describe("fixtures/diagnostics", () => {
       expect(d.line).toBeGreaterThan(0);
       expect(d.column).toBeGreaterThan(0);
     }
-    expect(report.diagnostics.map(formatJson).map((line) => `${line}\n`).join("")).toBe(golden);
+    expect(
+      report.diagnostics
+        .map(formatJson)
+        .map((line) => `${line}\n`)
+        .join(""),
+    ).toBe(golden);
   });
 
   it("each theme file produces its code, and the valid file produces none", () => {
@@ -147,7 +178,9 @@ describe("fixtures/diagnostics", () => {
       "names.ts": ["ZCP1403", "ZCP1404"],
     };
     const byFile = new Map<string, Set<string>>();
-    for (const match of golden.matchAll(/^src\/([^:]+):\d+:\d+ - (?:error|warning) (ZCP\d{4}): /gm)) {
+    for (const match of golden.matchAll(
+      /^src\/([^:]+):\d+:\d+ - (?:error|warning) (ZCP\d{4}): /gm,
+    )) {
       byFile.set(match[1]!, (byFile.get(match[1]!) ?? new Set()).add(match[2]!));
     }
     expect([...byFile.keys()].sort()).toEqual(Object.keys(THEMES).sort());
@@ -160,7 +193,9 @@ describe("fixtures/diagnostics", () => {
   });
 
   it("still generates the tools without errors (and only those)", () => {
-    const registry = JSON.parse(fs.readFileSync(path.join(DIR, "src/zcp.gen/registry.json"), "utf8")) as Registry;
+    const registry = JSON.parse(
+      fs.readFileSync(path.join(DIR, "src/zcp.gen/registry.json"), "utf8"),
+    ) as Registry;
     // A provider's problem (ZCP15xx) leaves only that provider's entry out, not the tool.
     expect(registry.tools.map((tool) => tool.alias)).toEqual([
       "demo.add",
@@ -174,9 +209,12 @@ describe("fixtures/diagnostics", () => {
       "warnings.undescribed",
     ]);
     const idOf = (alias: string) => registry.tools.find((tool) => tool.alias === alias)!.id;
-    const artifact = (provider: string) => JSON.parse(fs.readFileSync(path.join(DIR, `src/zcp.gen/artifacts/${provider}.json`), "utf8"));
+    const artifact = (provider: string) =>
+      JSON.parse(fs.readFileSync(path.join(DIR, `src/zcp.gen/artifacts/${provider}.json`), "utf8"));
     expect(artifact("openai-responses")[idOf("providers.deep")]).toBeUndefined();
-    expect(artifact("openai-responses")[idOf("providers.open_map")]).toMatchObject({ strict: false });
+    expect(artifact("openai-responses")[idOf("providers.open_map")]).toMatchObject({
+      strict: false,
+    });
     expect(artifact("gemini")[idOf("providers.tree")]).toBeUndefined();
     expect(artifact("anthropic")[idOf("providers.deep")]).toBeDefined();
     // ZCP1304: the parameter is optional, without a recorded default.
@@ -188,7 +226,10 @@ describe("fixtures/diagnostics", () => {
 
 describe("run-level diagnostics", () => {
   const CONFIG = (config: unknown) => JSON.stringify(config);
-  const SOURCES = { "src/tools.ts": TOOL("scratch.echo", "echo"), "tsconfig.json": STRICT_TSCONFIG };
+  const SOURCES = {
+    "src/tools.ts": TOOL("scratch.echo", "echo"),
+    "tsconfig.json": STRICT_TSCONFIG,
+  };
 
   /**
    * name → files and arguments of one scenario. Each runs once with the text reporter; those
@@ -197,29 +238,102 @@ describe("run-level diagnostics", () => {
   const SCENARIOS = {
     noConfig: { files: SOURCES, args: [], json: true },
     invalidJson: { files: { ...SOURCES, "zcp.config.json": "{ include: [" }, args: [] },
-    unknownKey: { files: { ...SOURCES, "zcp.config.json": CONFIG({ include: ["src/**/*.ts"], outdir: "gen" }) }, args: [] },
-    includeNotArray: { files: { ...SOURCES, "zcp.config.json": CONFIG({ include: "src/**/*.ts" }) }, args: [] },
+    unknownKey: {
+      files: { ...SOURCES, "zcp.config.json": CONFIG({ include: ["src/**/*.ts"], outdir: "gen" }) },
+      args: [],
+    },
+    includeNotArray: {
+      files: { ...SOURCES, "zcp.config.json": CONFIG({ include: "src/**/*.ts" }) },
+      args: [],
+    },
     outDirNotString: { files: { ...SOURCES, "zcp.config.json": CONFIG({ outDir: 42 }) }, args: [] },
-    outDirOutside: { files: { ...SOURCES, "zcp.config.json": CONFIG({ outDir: "../generated" }) }, args: [] },
-    leanNotBoolean: { files: { ...SOURCES, "zcp.config.json": CONFIG({ leanArtifacts: "yes" }) }, args: [] },
-    missingExplicitConfig: { files: { ...SOURCES, "zcp.config.json": CONFIG({}) }, args: ["--config", "configs/zcp.json"] },
-    packageJsonWithoutZcp: { files: { ...SOURCES, "package.json": CONFIG({ name: "no-zcp-field", private: true }) }, args: [] },
-    packageJsonField: { files: { ...SOURCES, "package.json": CONFIG({ name: "zcp-field", type: "module", zcp: { include: ["src/**/*.ts"] } }) }, args: [] },
-    missingTsconfig: { files: { ...SOURCES, "zcp.config.json": CONFIG({ tsconfig: "tsconfig.build.json" }) }, args: [] },
-    invalidTsconfig: { files: { ...SOURCES, "zcp.config.json": CONFIG({}), "tsconfig.json": '{ "compilerOptions": { "strict": true' }, args: [] },
-    noMatches: { files: { ...SOURCES, "zcp.config.json": CONFIG({ include: ["lib/**/*.ts"] }) }, args: [], json: true },
-    noTools: { files: { "src/plain.ts": "export const answer = 42;\n", "tsconfig.json": STRICT_TSCONFIG, "zcp.config.json": CONFIG({}) }, args: [] },
+    outDirOutside: {
+      files: { ...SOURCES, "zcp.config.json": CONFIG({ outDir: "../generated" }) },
+      args: [],
+    },
+    leanNotBoolean: {
+      files: { ...SOURCES, "zcp.config.json": CONFIG({ leanArtifacts: "yes" }) },
+      args: [],
+    },
+    missingExplicitConfig: {
+      files: { ...SOURCES, "zcp.config.json": CONFIG({}) },
+      args: ["--config", "configs/zcp.json"],
+    },
+    packageJsonWithoutZcp: {
+      files: { ...SOURCES, "package.json": CONFIG({ name: "no-zcp-field", private: true }) },
+      args: [],
+    },
+    packageJsonField: {
+      files: {
+        ...SOURCES,
+        "package.json": CONFIG({
+          name: "zcp-field",
+          type: "module",
+          zcp: { include: ["src/**/*.ts"] },
+        }),
+      },
+      args: [],
+    },
+    missingTsconfig: {
+      files: { ...SOURCES, "zcp.config.json": CONFIG({ tsconfig: "tsconfig.build.json" }) },
+      args: [],
+    },
+    invalidTsconfig: {
+      files: {
+        ...SOURCES,
+        "zcp.config.json": CONFIG({}),
+        "tsconfig.json": '{ "compilerOptions": { "strict": true',
+      },
+      args: [],
+    },
+    noMatches: {
+      files: { ...SOURCES, "zcp.config.json": CONFIG({ include: ["lib/**/*.ts"] }) },
+      args: [],
+      json: true,
+    },
+    noTools: {
+      files: {
+        "src/plain.ts": "export const answer = 42;\n",
+        "tsconfig.json": STRICT_TSCONFIG,
+        "zcp.config.json": CONFIG({}),
+      },
+      args: [],
+    },
     // ZCP1005: where TypeScript would compile the generated ES modules as CommonJS.
-    commonjsNodeNext: { files: { ...SOURCES, "zcp.config.json": CONFIG({}), "package.json": CONFIG({ name: "cjs" }) }, args: [], json: true },
+    commonjsNodeNext: {
+      files: { ...SOURCES, "zcp.config.json": CONFIG({}), "package.json": CONFIG({ name: "cjs" }) },
+      args: [],
+      json: true,
+    },
     commonjsExplicit: {
-      files: { ...SOURCES, "zcp.config.json": CONFIG({}), "package.json": CONFIG({ name: "cjs", type: "commonjs" }), "tsconfig.json": CONFIG({ compilerOptions: { module: "commonjs", strict: true } }) },
+      files: {
+        ...SOURCES,
+        "zcp.config.json": CONFIG({}),
+        "package.json": CONFIG({ name: "cjs", type: "commonjs" }),
+        "tsconfig.json": CONFIG({ compilerOptions: { module: "commonjs", strict: true } }),
+      },
       args: [],
     },
     commonjsBundler: {
-      files: { ...SOURCES, "zcp.config.json": CONFIG({}), "package.json": CONFIG({ name: "cjs" }), "tsconfig.json": CONFIG({ compilerOptions: { module: "preserve", moduleResolution: "bundler", strict: true } }) },
+      files: {
+        ...SOURCES,
+        "zcp.config.json": CONFIG({}),
+        "package.json": CONFIG({ name: "cjs" }),
+        "tsconfig.json": CONFIG({
+          compilerOptions: { module: "preserve", moduleResolution: "bundler", strict: true },
+        }),
+      },
       args: [],
     },
-    nestedTypeModule: { files: { ...SOURCES, "zcp.config.json": CONFIG({}), "package.json": CONFIG({ name: "cjs" }), "src/package.json": CONFIG({ type: "module" }) }, args: [] },
+    nestedTypeModule: {
+      files: {
+        ...SOURCES,
+        "zcp.config.json": CONFIG({}),
+        "package.json": CONFIG({ name: "cjs" }),
+        "src/package.json": CONFIG({ type: "module" }),
+      },
+      args: [],
+    },
   } satisfies Record<string, { files: Record<string, string>; args: string[]; json?: boolean }>;
 
   type Name = keyof typeof SCENARIOS;
@@ -234,11 +348,16 @@ describe("run-level diagnostics", () => {
   const started = runs(() =>
     Promise.all(
       (Object.keys(SCENARIOS) as Name[]).map(async (name) => {
-        const scenario: { files: Record<string, string>; args: string[]; json?: boolean } = SCENARIOS[name];
+        const scenario: { files: Record<string, string>; args: string[]; json?: boolean } =
+          SCENARIOS[name];
         const dir = scratch(scenario.files);
         const text = await runZcpAsync(dir, ["gen", "--force", ...scenario.args]);
         // After the text run, so that both see the same project (the text run may write).
-        const json = scenario.json ? oneJsonLine<JsonReport>(await runZcpAsync(dir, ["gen", "--force", "--reporter", "json", ...scenario.args])) : null;
+        const json = scenario.json
+          ? oneJsonLine<JsonReport>(
+              await runZcpAsync(dir, ["gen", "--force", "--reporter", "json", ...scenario.args]),
+            )
+          : null;
         const diagnostics = parseText(text.stderr);
         for (const d of diagnostics) producedByRuns.add(d.code);
         results[name] = { dir, text, diagnostics, json };
@@ -262,7 +381,13 @@ describe("run-level diagnostics", () => {
   function configError(name: Name, file: string | null, message: string | RegExp): void {
     const { dir, text, json } = results[name];
     const d = only(name);
-    expect(d).toMatchObject({ severity: "error", code: "ZCP1001", file, line: file ? 1 : 0, column: file ? 1 : 0 });
+    expect(d).toMatchObject({
+      severity: "error",
+      code: "ZCP1001",
+      file,
+      line: file ? 1 : 0,
+      column: file ? 1 : 0,
+    });
     if (typeof message === "string") expect(d.message).toBe(message);
     else expect(d.message).toMatch(message);
     expect(text.status).toBe(1);
@@ -272,7 +397,11 @@ describe("run-level diagnostics", () => {
   }
 
   it("ZCP1001: no configuration at all", () => {
-    configError("noConfig", null, /^no zcp\.config\.json, and no package\.json with a "zcp" field, in the current folder \(\/.+\); or name one with --config$/);
+    configError(
+      "noConfig",
+      null,
+      /^no zcp\.config\.json, and no package\.json with a "zcp" field, in the current folder \(\/.+\); or name one with --config$/,
+    );
   });
 
   it("ZCP1001: zcp.config.json is not valid JSON", () => {
@@ -280,11 +409,19 @@ describe("run-level diagnostics", () => {
   });
 
   it("ZCP1001: unknown key, naming the known ones", () => {
-    configError("unknownKey", "zcp.config.json", 'unknown configuration key "outdir" (known: include, exclude, tsconfig, outDir, leanArtifacts)');
+    configError(
+      "unknownKey",
+      "zcp.config.json",
+      'unknown configuration key "outdir" (known: include, exclude, tsconfig, outDir, leanArtifacts)',
+    );
   });
 
   it("ZCP1001: wrong-typed fields", () => {
-    configError("includeNotArray", "zcp.config.json", '"include" must be an array of non-empty glob strings');
+    configError(
+      "includeNotArray",
+      "zcp.config.json",
+      '"include" must be an array of non-empty glob strings',
+    );
     configError("outDirNotString", "zcp.config.json", '"outDir" must be a non-empty string');
   });
 
@@ -293,16 +430,28 @@ describe("run-level diagnostics", () => {
   });
 
   it("ZCP1001: outDir outside the project folder", () => {
-    configError("outDirOutside", "zcp.config.json", '"outDir" must be a folder inside the configuration\'s folder, got "../generated"');
+    configError(
+      "outDirOutside",
+      "zcp.config.json",
+      '"outDir" must be a folder inside the configuration\'s folder, got "../generated"',
+    );
   });
 
   it("ZCP1001: --config names a file that does not exist", () => {
     // The file does not exist, so the diagnostic has no position in it.
-    configError("missingExplicitConfig", null, "cannot read the configuration configs/zcp.json: no such file");
+    configError(
+      "missingExplicitConfig",
+      null,
+      "cannot read the configuration configs/zcp.json: no such file",
+    );
   });
 
   it("ZCP1001: package.json without a zcp field, and no zcp.config.json", () => {
-    configError("packageJsonWithoutZcp", null, /^no zcp\.config\.json, and no package\.json with a "zcp" field, in the current folder \(\/.+\); or name one with --config$/);
+    configError(
+      "packageJsonWithoutZcp",
+      null,
+      /^no zcp\.config\.json, and no package\.json with a "zcp" field, in the current folder \(\/.+\); or name one with --config$/,
+    );
   });
 
   it("a zcp field in package.json is a valid configuration (control)", () => {
@@ -323,7 +472,9 @@ describe("run-level diagnostics", () => {
       column: 0,
     });
     expect(text.status).toBe(1);
-    expect(text.stdout).toMatch(/^zcp gen: 1 tool, registry [0-9a-f]{12}, 1 error\(s\); nothing written/);
+    expect(text.stdout).toMatch(
+      /^zcp gen: 1 tool, registry [0-9a-f]{12}, 1 error\(s\); nothing written/,
+    );
     expect(fs.existsSync(path.join(dir, "src/zcp.gen"))).toBe(false);
   });
 
@@ -344,7 +495,14 @@ describe("run-level diagnostics", () => {
   it("ZCP1003: include globs match nothing (an error: a typo must not empty the registry)", () => {
     const { dir, text, json } = results.noMatches;
     const d = only("noMatches");
-    expect(d).toEqual({ severity: "error", code: "ZCP1003", message: `include globs ["lib/**/*.ts"] match no files in the configuration's folder`, file: null, line: 0, column: 0 });
+    expect(d).toEqual({
+      severity: "error",
+      code: "ZCP1003",
+      message: `include globs ["lib/**/*.ts"] match no files in the configuration's folder`,
+      file: null,
+      line: 0,
+      column: 0,
+    });
     expect(text.status).toBe(1);
     expect(json).toMatchObject({ ok: false, tools: 0 });
     expect(fs.existsSync(path.join(dir, "src/zcp.gen"))).toBe(false);
@@ -365,7 +523,7 @@ describe("run-level diagnostics", () => {
     expect(registryAliases(dir)).toEqual([]);
   });
 
-  it("ZCP1005: NodeNext settings in a package without \"type\": \"module\"; nothing is written", () => {
+  it('ZCP1005: NodeNext settings in a package without "type": "module"; nothing is written', () => {
     const { dir, text, json } = results.commonjsNodeNext;
     expect(only("commonjsNodeNext")).toEqual({
       severity: "error",
@@ -377,12 +535,14 @@ describe("run-level diagnostics", () => {
       column: 1,
     });
     expect(text.status).toBe(1);
-    expect(text.stdout).toMatch(/^zcp gen: 1 tool, registry [0-9a-f]{12}, 1 error\(s\); nothing written/);
+    expect(text.stdout).toMatch(
+      /^zcp gen: 1 tool, registry [0-9a-f]{12}, 1 error\(s\); nothing written/,
+    );
     expect(json).toMatchObject({ ok: false, written: [] });
     expect(fs.existsSync(path.join(dir, "src/zcp.gen"))).toBe(false);
   });
 
-  it("ZCP1005: \"module\": \"commonjs\" in a \"type\": \"commonjs\" package", () => {
+  it('ZCP1005: "module": "commonjs" in a "type": "commonjs" package', () => {
     expect(only("commonjsExplicit")).toMatchObject({
       code: "ZCP1005",
       message:
@@ -391,7 +551,7 @@ describe("run-level diagnostics", () => {
     expect(results.commonjsExplicit.text.status).toBe(1);
   });
 
-  it("a package without \"type\" is fine under a bundler's settings (module preserve): the files stay ES modules", () => {
+  it('a package without "type" is fine under a bundler\'s settings (module preserve): the files stay ES modules', () => {
     const { dir, text } = results.commonjsBundler;
     expect(text.stderr).toBe("");
     expect(text.status).toBe(0);
@@ -408,22 +568,36 @@ describe("run-level diagnostics", () => {
   it("every code of CODES is covered by the golden or by a run-level scenario", () => {
     const golden = new Set(parseText(fs.readFileSync(GOLDEN_FILE, "utf8")).map((d) => d.code));
     for (const code of golden) expect(Object.keys(CODES)).toContain(code);
-    const uncovered = Object.keys(CODES).filter((code) => !golden.has(code) && !producedByRuns.has(code));
+    const uncovered = Object.keys(CODES).filter(
+      (code) => !golden.has(code) && !producedByRuns.has(code),
+    );
     expect(uncovered).toEqual([]);
     // And each family comes from where it belongs.
-    expect([...producedByRuns].sort()).toEqual(["ZCP1001", "ZCP1002", "ZCP1003", "ZCP1004", "ZCP1005"]);
+    expect([...producedByRuns].sort()).toEqual([
+      "ZCP1001",
+      "ZCP1002",
+      "ZCP1003",
+      "ZCP1004",
+      "ZCP1005",
+    ]);
     expect([...golden].filter((code) => code < "ZCP1100")).toEqual([]);
   });
 });
 
 function registryAliases(dir: string): string[] {
-  const registry = JSON.parse(fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8")) as Registry;
+  const registry = JSON.parse(
+    fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8"),
+  ) as Registry;
   return registry.tools.map((tool) => tool.alias);
 }
 
 describe("ZCP1005 and the no-change fast path", () => {
   const started = runs(async () => {
-    const dir = scratch({ "zcp.config.json": "{}", "tsconfig.json": STRICT_TSCONFIG, "src/tools.ts": TOOL("scratch.echo", "echo") });
+    const dir = scratch({
+      "zcp.config.json": "{}",
+      "tsconfig.json": STRICT_TSCONFIG,
+      "src/tools.ts": TOOL("scratch.echo", "echo"),
+    });
     const first = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
     const cached = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
     // The package.json is an input of the run: dropping "type" must not replay the saved result.
@@ -465,10 +639,15 @@ describe("a file that does not parse", () => {
     expect(result.status).toBe(1);
     const lines = result.stderr.split("\n").filter(Boolean);
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(/^src\/broken\.ts:\d+:\d+ - error ZCP1101: syntax error: .+/);
-    expect(lines[0]).toBe("src/broken.ts:6:35 - error ZCP1101: syntax error: ',' expected. (the tools of this file are left out)");
+    for (const line of lines)
+      expect(line).toMatch(/^src\/broken\.ts:\d+:\d+ - error ZCP1101: syntax error: .+/);
+    expect(lines[0]).toBe(
+      "src/broken.ts:6:35 - error ZCP1101: syntax error: ',' expected. (the tools of this file are left out)",
+    );
     expect(registryAliases(dir)).toEqual(["good.first", "good.last"]);
-    expect(result.stdout).toMatch(/^zcp gen: \d tools?, registry [0-9a-f]{12}, \d+ error\(s\); wrote .*registry\.ts/);
+    expect(result.stdout).toMatch(
+      /^zcp gen: \d tools?, registry [0-9a-f]{12}, \d+ error\(s\); wrote .*registry\.ts/,
+    );
   });
 });
 
@@ -476,7 +655,10 @@ describe("command-line usage", () => {
   let dir: string;
   let results: Record<"unknownFlag" | "badReporter" | "checkWatch", CliResult>;
   const started = runs(async () => {
-    const project = scratch({ "zcp.config.json": "{}", "src/tools.ts": TOOL("usage.echo", "echo") });
+    const project = scratch({
+      "zcp.config.json": "{}",
+      "src/tools.ts": TOOL("usage.echo", "echo"),
+    });
     const [unknownFlag, badReporter, checkWatch] = await Promise.all([
       runZcpAsync(project, ["gen", "--frobnicate"]),
       runZcpAsync(project, ["gen", "--reporter", "xml"]),
@@ -499,11 +681,19 @@ describe("command-line usage", () => {
   });
 
   it("--reporter xml exits 2", () => {
-    expect(results.badReporter).toEqual({ status: 2, stdout: "", stderr: 'zcp: --reporter must be text or json, got "xml"\n' });
+    expect(results.badReporter).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: 'zcp: --reporter must be text or json, got "xml"\n',
+    });
   });
 
   it("--check --watch exits 2", () => {
-    expect(results.checkWatch).toEqual({ status: 2, stdout: "", stderr: "zcp: --check and --watch cannot be combined\n" });
+    expect(results.checkWatch).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: "zcp: --check and --watch cannot be combined\n",
+    });
   });
 
   it("nothing was generated by the refused runs", () => {

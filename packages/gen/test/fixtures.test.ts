@@ -8,7 +8,13 @@ import fs from "node:fs";
 import path from "node:path";
 import * as prettier from "prettier";
 import { type JsonValue, type Registry } from "@zcp/runtime";
-import { canonicalJson, combineToolHashes, firstSentence, parsePlannerLine, sha12 } from "@zcp/runtime/codegen";
+import {
+  canonicalJson,
+  combineToolHashes,
+  firstSentence,
+  parsePlannerLine,
+  sha12,
+} from "@zcp/runtime/codegen";
 import { describe, expect, it } from "vitest";
 import { PRETTIER_STYLE } from "../src/emit/print.js";
 import { ajv, copyFixture, FIXTURES, REPO, runZcp } from "./helpers.js";
@@ -19,7 +25,11 @@ function generatedFiles(dir: string): Map<string, string> {
   const out = path.join(dir, "src/zcp.gen");
   const files = new Map<string, string>();
   for (const entry of fs.readdirSync(out, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) files.set(path.relative(out, path.join(entry.parentPath, entry.name)), fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8"));
+    if (entry.isFile())
+      files.set(
+        path.relative(out, path.join(entry.parentPath, entry.name)),
+        fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8"),
+      );
   }
   return files;
 }
@@ -27,11 +37,15 @@ function generatedFiles(dir: string): Map<string, string> {
 for (const name of NAMES) {
   describe(`fixture ${name}`, () => {
     const dir = path.join(FIXTURES, name);
-    const registry = JSON.parse(fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8")) as Registry;
+    const registry = JSON.parse(
+      fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8"),
+    ) as Registry;
 
     it("is up to date: zcp gen --check finds nothing stale, missing or extra", () => {
       const result = runZcp(dir, ["gen", "--check", "--force", "--reporter", "json"]);
-      const report = JSON.parse(result.stdout) as { check: { stale: string[]; missing: string[]; extra: string[] } };
+      const report = JSON.parse(result.stdout) as {
+        check: { stale: string[]; missing: string[]; extra: string[] };
+      };
       expect(report.check).toEqual({ stale: [], missing: [], extra: [] });
       expect(result.status).toBe(name === "diagnostics" ? 1 : 0);
     });
@@ -53,8 +67,13 @@ for (const name of NAMES) {
     // The diagnostics fixture's sources are broken on purpose: there, only the generated files
     // (and the valid tools they import) are checked, through tsconfig.generated.json.
     it("type-checks, generated files included, under strict settings (tsc --noEmit)", () => {
-      const project = path.join(dir, name === "diagnostics" ? "tsconfig.generated.json" : "tsconfig.json");
-      const tsc = spawnSync(path.join(REPO, "node_modules/.bin/tsc"), ["-p", project, "--noEmit"], { encoding: "utf8" });
+      const project = path.join(
+        dir,
+        name === "diagnostics" ? "tsconfig.generated.json" : "tsconfig.json",
+      );
+      const tsc = spawnSync(path.join(REPO, "node_modules/.bin/tsc"), ["-p", project, "--noEmit"], {
+        encoding: "utf8",
+      });
       expect(tsc.stdout + tsc.stderr).toBe("");
       expect(tsc.status).toBe(0);
     });
@@ -63,7 +82,8 @@ for (const name of NAMES) {
       for (const tool of registry.tools) {
         const instance = ajv();
         expect(() => instance.compile(tool.inputSchema), tool.alias).not.toThrow();
-        if (tool.outputSchema) expect(() => instance.compile(tool.outputSchema!), tool.alias).not.toThrow();
+        if (tool.outputSchema)
+          expect(() => instance.compile(tool.outputSchema!), tool.alias).not.toThrow();
       }
     });
 
@@ -78,25 +98,43 @@ for (const name of NAMES) {
         expect(line.deprecated).toBe(tool.deprecated !== null);
         const params = line.params.filter((param) => param.name !== "*");
         expect(params.map((param) => param.name)).toEqual(Object.keys(properties));
-        expect(params.map((param) => param.optional)).toEqual(Object.keys(properties).map((key) => !required.includes(key)));
+        expect(params.map((param) => param.optional)).toEqual(
+          Object.keys(properties).map((key) => !required.includes(key)),
+        );
       }
     });
 
     it("has planner lines whose documentation reads back as each first sentence, and bare lines without it", () => {
-      const docOf = (text: unknown) => (typeof text === "string" && firstSentence(text) !== "" ? firstSentence(text) : null);
+      const docOf = (text: unknown) =>
+        typeof text === "string" && firstSentence(text) !== "" ? firstSentence(text) : null;
       let documented = 0;
       for (const tool of registry.tools) {
         const line = parsePlannerLine(tool.planner);
         const bare = parsePlannerLine(tool.plannerBare);
         const properties = tool.inputSchema.properties as Record<string, { description?: unknown }>;
         expect(line.description, tool.alias).toBe(docOf(tool.description));
-        expect(line.params.filter((param) => param.name !== "*").map((param) => param.description), tool.alias).toEqual(Object.values(properties).map((property) => docOf(property.description)));
-        documented += line.params.filter((param) => param.description !== null).length + (line.description !== null ? 1 : 0);
+        expect(
+          line.params.filter((param) => param.name !== "*").map((param) => param.description),
+          tool.alias,
+        ).toEqual(Object.values(properties).map((property) => docOf(property.description)));
+        documented +=
+          line.params.filter((param) => param.description !== null).length +
+          (line.description !== null ? 1 : 0);
         // The bare line is the documented one without its documentation, nothing else.
         expect(bare.description).toBeNull();
         expect(bare.params.every((param) => param.description === null)).toBe(true);
-        expect({ ...line, description: null, params: line.params.map((param) => ({ ...param, description: null })) }, tool.alias).toEqual(bare);
-        expect(tool.planner.startsWith(tool.plannerBare.slice(0, tool.plannerBare.indexOf("(") + 1)), tool.alias).toBe(true);
+        expect(
+          {
+            ...line,
+            description: null,
+            params: line.params.map((param) => ({ ...param, description: null })),
+          },
+          tool.alias,
+        ).toEqual(bare);
+        expect(
+          tool.planner.startsWith(tool.plannerBare.slice(0, tool.plannerBare.indexOf("(") + 1)),
+          tool.alias,
+        ).toBe(true);
       }
       expect(documented).toBeGreaterThan(0);
     });

@@ -30,7 +30,10 @@ export function runZcp(cwd: string, args: string[]): CliResult {
  */
 export function scratchProject(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-test-"));
-  for (const [name, content] of Object.entries({ "package.json": '{ "type": "module" }\n', ...files })) {
+  for (const [name, content] of Object.entries({
+    "package.json": '{ "type": "module" }\n',
+    ...files,
+  })) {
     fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     fs.writeFileSync(path.join(dir, name), content);
   }
@@ -40,7 +43,14 @@ export function scratchProject(files: Record<string, string>): string {
 }
 
 export const STRICT_TSCONFIG = JSON.stringify({
-  compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, noEmit: true },
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+  },
 });
 
 /**
@@ -91,18 +101,37 @@ export interface TscResult {
  * names the files by absolute path: imports resolve from each file, as in the user's project
  * (`@zcp/runtime` through its node_modules to the built `dist/*.d.ts`).
  */
-export function strictTsc(files: readonly string[], settings: keyof typeof MODULE_SETTINGS): TscResult {
+export function strictTsc(
+  files: readonly string[],
+  settings: keyof typeof MODULE_SETTINGS,
+): TscResult {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-tsc-"));
   try {
     const tsconfig = path.join(dir, "tsconfig.json");
-    fs.writeFileSync(tsconfig, JSON.stringify({ compilerOptions: { ...STRICTEST_OPTIONS, ...MODULE_SETTINGS[settings] }, files }));
-    const tsc = spawnSync(path.join(REPO, "node_modules/.bin/tsc"), ["-p", tsconfig, "--noEmit", "--listFiles", "--pretty", "false"], { cwd: dir, encoding: "utf8" });
+    fs.writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: { ...STRICTEST_OPTIONS, ...MODULE_SETTINGS[settings] },
+        files,
+      }),
+    );
+    const tsc = spawnSync(
+      path.join(REPO, "node_modules/.bin/tsc"),
+      ["-p", tsconfig, "--noEmit", "--listFiles", "--pretty", "false"],
+      { cwd: dir, encoding: "utf8" },
+    );
     const lines = `${tsc.stdout}\n${tsc.stderr}`.split("\n").filter((line) => line.trim() !== "");
     const errors = lines.flatMap((line) => {
       const match = /^(.+?)(\(\d+,\d+\): error TS\d+:.*)$/.exec(line);
-      return match ? [`${path.resolve(dir, match[1]!)}${match[2]!}`] : / error TS\d+:/.test(line) ? [line] : [];
+      return match
+        ? [`${path.resolve(dir, match[1]!)}${match[2]!}`]
+        : / error TS\d+:/.test(line)
+          ? [line]
+          : [];
     });
-    const listed = lines.filter((line) => !/ error TS\d+:/.test(line) && /\.[cm]?[jt]sx?$/.test(line.trim())).map((line) => path.resolve(dir, line.trim()));
+    const listed = lines
+      .filter((line) => !/ error TS\d+:/.test(line) && /\.[cm]?[jt]sx?$/.test(line.trim()))
+      .map((line) => path.resolve(dir, line.trim()));
     return { status: tsc.status ?? -1, errors, files: listed };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -157,11 +186,20 @@ function next(): void {
 export function runZcpAsync(cwd: string, args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     queue.push(() =>
-      execFile(process.execPath, [ZCP_BIN, ...args], { cwd, encoding: "utf8" }, (error, stdout, stderr) => {
-        running--;
-        next();
-        resolve({ status: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-      }),
+      execFile(
+        process.execPath,
+        [ZCP_BIN, ...args],
+        { cwd, encoding: "utf8" },
+        (error, stdout, stderr) => {
+          running--;
+          next();
+          resolve({
+            status: error ? (typeof error.code === "number" ? error.code : -1) : 0,
+            stdout,
+            stderr,
+          });
+        },
+      ),
     );
     next();
   });
@@ -188,7 +226,10 @@ export function runsTogether(): <T>(start: () => Promise<T>) => () => Promise<T>
 /** The one JSON line a `--reporter json` run prints. */
 export function oneJsonLine<T>(result: CliResult): T {
   const lines = result.stdout.split("\n").filter((line) => line !== "");
-  expect(lines, `one JSON line on stdout, got:\n${result.stdout}\nstderr:\n${result.stderr}`).toHaveLength(1);
+  expect(
+    lines,
+    `one JSON line on stdout, got:\n${result.stdout}\nstderr:\n${result.stderr}`,
+  ).toHaveLength(1);
   return JSON.parse(lines[0]!) as T;
 }
 
@@ -197,11 +238,19 @@ export function copyFixture(name: string): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-copy-"));
   const target = path.join(root, "some/other/place/fixtures", name);
   fs.mkdirSync(target, { recursive: true });
-  fs.copyFileSync(path.join(REPO, "tsconfig.base.json"), path.join(root, "some/other/place/tsconfig.base.json"));
+  fs.copyFileSync(
+    path.join(REPO, "tsconfig.base.json"),
+    path.join(root, "some/other/place/tsconfig.base.json"),
+  );
   const source = path.join(FIXTURES, name);
   const entries = fs
     .readdirSync(source, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !entry.parentPath.includes("node_modules") && !entry.parentPath.includes("zcp.gen"))
+    .filter(
+      (entry) =>
+        entry.isFile() &&
+        !entry.parentPath.includes("node_modules") &&
+        !entry.parentPath.includes("zcp.gen"),
+    )
     .reverse();
   for (const entry of entries) {
     const relative = path.relative(source, path.join(entry.parentPath, entry.name));
@@ -209,7 +258,9 @@ export function copyFixture(name: string): string {
     fs.copyFileSync(path.join(source, relative), path.join(target, relative));
   }
   fs.mkdirSync(path.join(target, "node_modules/@zcp"), { recursive: true });
-  fs.symlinkSync(path.join(REPO, "packages/runtime"), path.join(target, "node_modules/@zcp/runtime"));
+  fs.symlinkSync(
+    path.join(REPO, "packages/runtime"),
+    path.join(target, "node_modules/@zcp/runtime"),
+  );
   return target;
 }
-

@@ -11,7 +11,9 @@ import { describe, expect, it } from "vitest";
 import { samples } from "../../../fixtures/kitchen-sink/src/kitchen-sink.samples.js";
 import { ajv, FIXTURES } from "./helpers.js";
 
-const registry = JSON.parse(fs.readFileSync(path.join(FIXTURES, "kitchen-sink/src/zcp.gen/registry.json"), "utf8")) as Registry;
+const registry = JSON.parse(
+  fs.readFileSync(path.join(FIXTURES, "kitchen-sink/src/zcp.gen/registry.json"), "utf8"),
+) as Registry;
 
 /** Positional sample → the JSON arguments object a model would send. */
 function toArguments(tool: ToolDefinition, args: unknown[]): unknown {
@@ -41,17 +43,41 @@ describe("kitchen-sink schemas", () => {
       call: { kind: "positional", params: ["name", "limit"], context: 1 },
       source: { file: "src/options.ts", export: "loadTable" },
     });
-    expect(byAlias.get("tables.sum")).toMatchObject({ handleParams: { rows: "table", anything: "*" } });
-    expect(byAlias.get("tables.drop")).toMatchObject({ flags: ["approval", "destructive"], scopes: ["admin", "tables:write"], groups: ["admin", "tables"], outputSchema: null });
+    expect(byAlias.get("tables.sum")).toMatchObject({
+      handleParams: { rows: "table", anything: "*" },
+    });
+    expect(byAlias.get("tables.drop")).toMatchObject({
+      flags: ["approval", "destructive"],
+      scopes: ["admin", "tables:write"],
+      groups: ["admin", "tables"],
+      outputSchema: null,
+    });
     expect(byAlias.get("reports.export")).toMatchObject({
       outputMode: "auto",
       handleKind: "report",
       deprecated: "Use tables.load and a view instead.",
       call: { kind: "object", context: null },
-      defaults: { format: "csv", pageSize: 50, offset: -1, draft: false, columns: ["sku", "qty"], style: { bold: true }, color: "blue", note: null },
+      defaults: {
+        format: "csv",
+        pageSize: 50,
+        offset: -1,
+        draft: false,
+        columns: ["sku", "qty"],
+        style: { bold: true },
+        color: "blue",
+        note: null,
+      },
     });
-    expect(byAlias.get("search.run")).toMatchObject({ call: { kind: "object", context: null }, outputMode: "auto", handleKind: "generic" });
-    expect(byAlias.get("people.find")).toMatchObject({ outputMode: "handle", handleKind: "page", stages: ["discover", "operate"] });
+    expect(byAlias.get("search.run")).toMatchObject({
+      call: { kind: "object", context: null },
+      outputMode: "auto",
+      handleKind: "generic",
+    });
+    expect(byAlias.get("people.find")).toMatchObject({
+      outputMode: "handle",
+      handleKind: "page",
+      stages: ["discover", "operate"],
+    });
     // A bare @tool names the tool after the function, in snake_case.
     expect(byAlias.get("ping_server")).toMatchObject({ source: { export: "pingServer" } });
   });
@@ -67,14 +93,18 @@ describe("kitchen-sink schemas", () => {
         const validate = ajv().compile(tool.inputSchema);
         for (const sample of set.valid) {
           const args = toArguments(tool, sample);
-          expect(validate(args), `${JSON.stringify(args)} ${JSON.stringify(validate.errors)}`).toBe(true);
+          expect(validate(args), `${JSON.stringify(args)} ${JSON.stringify(validate.errors)}`).toBe(
+            true,
+          );
         }
         for (const sample of set.invalid) {
           const args = toArguments(tool, sample);
           expect(validate(args), `should reject ${JSON.stringify(args)}`).toBe(false);
         }
-        for (const args of set.json?.valid ?? []) expect(validate(args), JSON.stringify(args)).toBe(true);
-        for (const args of set.json?.invalid ?? []) expect(validate(args), `should reject ${JSON.stringify(args)}`).toBe(false);
+        for (const args of set.json?.valid ?? [])
+          expect(validate(args), JSON.stringify(args)).toBe(true);
+        for (const args of set.json?.invalid ?? [])
+          expect(validate(args), `should reject ${JSON.stringify(args)}`).toBe(false);
         expect(set.valid.length + (set.json?.valid.length ?? 0)).toBeGreaterThan(0);
         expect(set.invalid.length + (set.json?.invalid.length ?? 0)).toBeGreaterThan(0);
       });

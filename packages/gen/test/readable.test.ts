@@ -10,13 +10,28 @@ import path from "node:path";
 import type { Registry, ToolDefinition } from "@zcp/runtime";
 import * as prettier from "prettier";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { identifier, moduleNames, toolNames } from "../src/emit/names.js";
+import { identifier, moduleNames } from "../src/emit/names.js";
+import { toolNames } from "../src/model/index.js";
 import { PRETTIER_STYLE } from "../src/emit/print.js";
 import { emitContext } from "../src/emit/ts-file.js";
-import { copyFixture, GENERATED_FILES, REPO, runsTogether, runZcpAsync, scratchProject, STRICT_TSCONFIG, strictTsc, type CliResult } from "./helpers.js";
+import {
+  copyFixture,
+  GENERATED_FILES,
+  REPO,
+  runsTogether,
+  runZcpAsync,
+  scratchProject,
+  STRICT_TSCONFIG,
+  strictTsc,
+  type CliResult,
+} from "./helpers.js";
 
 const runs = runsTogether();
-const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "packages/gen/package.json"), "utf8")) as { version: string }).version;
+const VERSION = (
+  JSON.parse(fs.readFileSync(path.join(REPO, "packages/gen/package.json"), "utf8")) as {
+    version: string;
+  }
+).version;
 const dirs: string[] = [];
 
 afterAll(() => {
@@ -24,13 +39,21 @@ afterAll(() => {
 });
 
 function outputOf(dir: string): Map<string, string> {
-  return new Map(GENERATED_FILES.map((file) => [file, fs.readFileSync(path.join(dir, "src/zcp.gen", file), "utf8")]));
+  return new Map(
+    GENERATED_FILES.map((file) => [
+      file,
+      fs.readFileSync(path.join(dir, "src/zcp.gen", file), "utf8"),
+    ]),
+  );
 }
 
 /** Moves every tool of `file` down: lines above the first one, and between each pair. */
 function moveToolsDown(file: string): void {
   const text = fs.readFileSync(file, "utf8");
-  fs.writeFileSync(file, `// A comment above everything.\n\n\n${text.replaceAll("\n/**\n", "\n\n// spacer\n\n/**\n")}`);
+  fs.writeFileSync(
+    file,
+    `// A comment above everything.\n\n\n${text.replaceAll("\n/**\n", "\n\n// spacer\n\n/**\n")}`,
+  );
 }
 
 describe("moving a tool within its file", () => {
@@ -44,7 +67,8 @@ describe("moving a tool within its file", () => {
     const first = await runZcpAsync(copy, ["gen", "--force"]);
     expect(first.status, first.stderr).toBe(0);
     const generated = outputOf(copy);
-    for (const file of ["math.ts", "unit.ts", "weather.ts"]) moveToolsDown(path.join(copy, "src", file));
+    for (const file of ["math.ts", "unit.ts", "weather.ts"])
+      moveToolsDown(path.join(copy, "src", file));
     const second = await runZcpAsync(copy, ["gen", "--force", "--reporter", "json"]);
     const result = await runZcpAsync(copy, ["gen", "--check"]);
     return { copy, generated, second, result };
@@ -76,7 +100,9 @@ describe("moving a tool within its file", () => {
       { file: "src/unit.ts", export: "celsiusToFahrenheit" },
       { file: "src/weather.ts", export: "getCurrentWeather" },
     ]);
-    expect(after.get("registry.ts")).toContain(`source: { file: "src/weather.ts", export: "getCurrentWeather" },`);
+    expect(after.get("registry.ts")).toContain(
+      `source: { file: "src/weather.ts", export: "getCurrentWeather" },`,
+    );
     expect(after.get("registry.ts")).not.toMatch(/\bline:/);
   });
 });
@@ -86,7 +112,11 @@ describe("diagnostics after a move", () => {
   // follow the tool, from positions kept in memory.
   const TOOLS = `/**\n * @tool notes.tally\n */\nexport function tally(counts: Record<string, number>): number {\n  return Object.keys(counts).length;\n}\n`;
   const started = runs(async () => {
-    const dir = scratchProject({ "zcp.config.json": "{}", "tsconfig.json": STRICT_TSCONFIG, "src/notes.ts": TOOLS });
+    const dir = scratchProject({
+      "zcp.config.json": "{}",
+      "tsconfig.json": STRICT_TSCONFIG,
+      "src/notes.ts": TOOLS,
+    });
     dirs.push(dir);
     const first = await runZcpAsync(dir, ["gen", "--force"]);
     const generated = outputOf(dir);
@@ -97,7 +127,11 @@ describe("diagnostics after a move", () => {
 
   it("point at the tool's new lines while the output stays the same", async () => {
     const { first, second, generated, moved } = await started();
-    const lines = (result: CliResult) => result.stderr.split("\n").filter(Boolean).map((line) => line.replace(/ - .*?(ZCP\d+).*/, " $1"));
+    const lines = (result: CliResult) =>
+      result.stderr
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => line.replace(/ - .*?(ZCP\d+).*/, " $1"));
     expect(lines(first)).toEqual(["src/notes.ts:1:1 ZCP1305", "src/notes.ts:4:1 ZCP1501"]);
     expect(lines(second)).toEqual(["src/notes.ts:4:1 ZCP1305", "src/notes.ts:7:1 ZCP1501"]);
     expect(moved).toEqual(generated);
@@ -105,7 +139,8 @@ describe("diagnostics after a move", () => {
 });
 
 describe("names in generated code", () => {
-  const TOOL = (alias: string, fn: string) => `/**\n * Echo a value.\n * @tool ${alias}\n */\nexport function ${fn}(value: string): string {\n  return value;\n}\n`;
+  const TOOL = (alias: string, fn: string) =>
+    `/**\n * Echo a value.\n * @tool ${alias}\n */\nexport function ${fn}(value: string): string {\n  return value;\n}\n`;
   const FILES = {
     "zcp.config.json": "{}",
     "tsconfig.json": STRICT_TSCONFIG,
@@ -142,14 +177,24 @@ describe("names in generated code", () => {
   it("line 2 of every TS file names the zcp version and the configuration, relative to its folder", () => {
     for (const [file, content] of out) {
       if (!file.endsWith(".ts")) continue;
-      expect(content.split("\n").slice(0, 3), file).toEqual(["// Code generated by zcp gen. DO NOT EDIT.", `// zcp gen ${VERSION} from zcp.config.json`, ""]);
+      expect(content.split("\n").slice(0, 3), file).toEqual([
+        "// Code generated by zcp gen. DO NOT EDIT.",
+        `// zcp gen ${VERSION} from zcp.config.json`,
+        "",
+      ]);
     }
     for (const [file, content] of out) {
       expect(content, file).not.toContain(dir);
       expect(content, file).not.toContain(os.tmpdir());
     }
-    expect(emitContext(path.join(dir, "package.json"))).toEqual({ version: VERSION, config: "package.json" });
-    expect(emitContext(path.join(dir, "configs", "zcp.json"))).toEqual({ version: VERSION, config: "zcp.json" });
+    expect(emitContext(path.join(dir, "package.json"))).toEqual({
+      version: VERSION,
+      config: "package.json",
+    });
+    expect(emitContext(path.join(dir, "configs", "zcp.json"))).toEqual({
+      version: VERSION,
+      config: "zcp.json",
+    });
   });
 
   it("imports each module under its file's name, with folders where two files share one", () => {
@@ -179,22 +224,33 @@ describe("names in generated code", () => {
     // The alias without "-" keeps the plain name.
     expect(dispatch).toContain(`/** a_b.c */\nfunction call_a_b_c(`);
     expect(dispatch).toContain(`/** a-b.c */\nfunction call_a_b_c_2(`);
-    expect(out.get("validators.ts")).toContain(`/** weather.get_current */\nfunction validate_weather_get_current(input: unknown): ValidationResult {`);
+    expect(out.get("validators.ts")).toContain(
+      `/** weather.get_current */\nfunction validate_weather_get_current(input: unknown): ValidationResult {`,
+    );
     expect(out.get("validators.ts")).toContain("function validate_a_b_c_2(");
     expect(out.get("registry.ts")).toContain(`const tool_weather_get_current: ToolDefinition = {`);
     expect(out.get("registry.ts")).toContain(`const tool_a_b_c_2: ToolDefinition = {`);
     // No name is a tool id.
     const registry = JSON.parse(out.get("registry.json")!) as Registry;
-    for (const tool of registry.tools) for (const file of ["dispatch.ts", "validators.ts", "registry.ts"]) expect(out.get(file)).not.toMatch(new RegExp(`_${tool.id}\\b`));
+    for (const tool of registry.tools)
+      for (const file of ["dispatch.ts", "validators.ts", "registry.ts"])
+        expect(out.get(file)).not.toMatch(new RegExp(`_${tool.id}\\b`));
   });
 
   it("is formatted as prettier formats it, long names included", async () => {
-    expect(out.get("dispatch.ts")).toContain("function call_weather_service_get_the_current_conditions_for_a_city(\n  args: ToolArguments,\n");
-    for (const [file, content] of out) if (file.endsWith(".ts")) expect(await prettier.format(content, PRETTIER_STYLE), file).toBe(content);
+    expect(out.get("dispatch.ts")).toContain(
+      "function call_weather_service_get_the_current_conditions_for_a_city(\n  args: ToolArguments,\n",
+    );
+    for (const [file, content] of out)
+      if (file.endsWith(".ts"))
+        expect(await prettier.format(content, PRETTIER_STYLE), file).toBe(content);
   });
 
   it("type-checks under the strictest flags", () => {
-    const result = strictTsc([path.join(dir, "src/zcp.gen/index.ts"), path.join(dir, "src/zcp.gen/types.ts")], "nodenext");
+    const result = strictTsc(
+      [path.join(dir, "src/zcp.gen/index.ts"), path.join(dir, "src/zcp.gen/types.ts")],
+      "nodenext",
+    );
     expect(result.errors).toEqual([]);
   });
 });
@@ -213,22 +269,40 @@ describe("name resolution", () => {
 
   it("tells tools apart deterministically, whatever their order", () => {
     const tools = [tool("a-b.c"), tool("a_b.c"), tool("a_b-c"), tool("a_b_c_2"), tool("x.y")];
-    const names = (list: ToolDefinition[]) => Object.fromEntries([...toolNames(list)].map(([t, name]) => [t.alias, name]));
-    const expected = { "a_b.c": "a_b_c", "a-b.c": "a_b_c_3", "a_b-c": "a_b_c_4", a_b_c_2: "a_b_c_2", "x.y": "x_y" };
+    const names = (list: ToolDefinition[]) =>
+      Object.fromEntries([...toolNames(list)].map(([t, name]) => [t.alias, name]));
+    const expected = {
+      "a_b.c": "a_b_c",
+      "a-b.c": "a_b_c_3",
+      "a_b-c": "a_b_c_4",
+      a_b_c_2: "a_b_c_2",
+      "x.y": "x_y",
+    };
     expect(names(tools)).toEqual(expected);
     expect(names([...tools].reverse())).toEqual(expected);
   });
 
   it("names modules after their files, with as many folders as tell them apart", () => {
-    const names = (files: string[], taken: string[] = []) => Object.fromEntries(moduleNames(files, new Set(taken)));
-    expect(names(["src/api/tools.ts", "src/db/tools.ts", "src/tools.ts", "src/weather.ts"])).toEqual({
+    const names = (files: string[], taken: string[] = []) =>
+      Object.fromEntries(moduleNames(files, new Set(taken)));
+    expect(
+      names(["src/api/tools.ts", "src/db/tools.ts", "src/tools.ts", "src/weather.ts"]),
+    ).toEqual({
       "src/api/tools.ts": "api_tools",
       "src/db/tools.ts": "db_tools",
       "src/tools.ts": "src_tools",
       "src/weather.ts": "weather",
     });
     // Whole paths alike as identifiers: numbered in path order. Taken names are avoided.
-    expect(names(["src/a-b.ts", "src/a_b.ts", "src/dispatch.ts"], ["dispatch"])).toEqual({ "src/a-b.ts": "src_a_b", "src/a_b.ts": "src_a_b_2", "src/dispatch.ts": "dispatch_2" });
-    expect(names(["lib/x/c.ts", "lib/y/c.ts", "b_c.ts"])).toEqual({ "lib/x/c.ts": "x_c", "lib/y/c.ts": "y_c", "b_c.ts": "b_c" });
+    expect(names(["src/a-b.ts", "src/a_b.ts", "src/dispatch.ts"], ["dispatch"])).toEqual({
+      "src/a-b.ts": "src_a_b",
+      "src/a_b.ts": "src_a_b_2",
+      "src/dispatch.ts": "dispatch_2",
+    });
+    expect(names(["lib/x/c.ts", "lib/y/c.ts", "b_c.ts"])).toEqual({
+      "lib/x/c.ts": "x_c",
+      "lib/y/c.ts": "y_c",
+      "b_c.ts": "b_c",
+    });
   });
 });

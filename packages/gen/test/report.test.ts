@@ -13,14 +13,26 @@
  * file's `beforeAll`, at most one per CPU (see `runs`).
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { Registry } from "@zcp/runtime";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ArtifactSets } from "../src/compile/providers/index.js";
-import { buildReport, formatReport, reportOptions, type TokenReport } from "../src/report.js";
-import { type CliResult, copyFixture, FIXTURES, oneJsonLine, REPO, runsTogether, runZcpAsync, scratchProject, STRICT_TSCONFIG } from "./helpers.js";
+import type { ArtifactSets } from "../src/compile/index.js";
+import {
+  buildReport,
+  formatReport,
+  reportOptions,
+  type TokenReport,
+} from "../src/cli/token-report.js";
+import {
+  type CliResult,
+  copyFixture,
+  oneJsonLine,
+  runsTogether,
+  runZcpAsync,
+  scratchProject,
+  STRICT_TSCONFIG,
+} from "./helpers.js";
 
 const runs = runsTogether();
 
@@ -31,7 +43,7 @@ interface JsonLine {
   report?: TokenReport | null;
 }
 
-/** The o200k_base count, computed here independently of src/report.ts. */
+/** The o200k_base count, computed here independently of src/cli/token-report.ts. */
 function tokens(text: string): number {
   return encode(text, { disallowedSpecial: new Set() }).length;
 }
@@ -79,7 +91,10 @@ const WORKFLOW_PROJECT = {
 };
 
 /** The same tools without the workflow group. */
-const PLAIN_PROJECT = { ...WORKFLOW_PROJECT, "src/tools.ts": WORKFLOW_PROJECT["src/tools.ts"].replace("workflow travel", "travel") };
+const PLAIN_PROJECT = {
+  ...WORKFLOW_PROJECT,
+  "src/tools.ts": WORKFLOW_PROJECT["src/tools.ts"].replace("workflow travel", "travel"),
+};
 
 function sums(tools: readonly { mcp: number; openai: number | null; planner: number }[]) {
   return {
@@ -109,9 +124,15 @@ for (const name of ["weather", "kitchen-sink"]) {
       expect(line.ok).toBe(true);
       const report = line.report!;
       const out = path.join(dir, "src/zcp.gen");
-      const registry = JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8")) as Registry;
-      const mcp = JSON.parse(fs.readFileSync(path.join(out, "artifacts/mcp.json"), "utf8")) as ArtifactSets["mcp"];
-      const openai = JSON.parse(fs.readFileSync(path.join(out, "artifacts/openai-responses.json"), "utf8")) as ArtifactSets["openai-responses"];
+      const registry = JSON.parse(
+        fs.readFileSync(path.join(out, "registry.json"), "utf8"),
+      ) as Registry;
+      const mcp = JSON.parse(
+        fs.readFileSync(path.join(out, "artifacts/mcp.json"), "utf8"),
+      ) as ArtifactSets["mcp"];
+      const openai = JSON.parse(
+        fs.readFileSync(path.join(out, "artifacts/openai-responses.json"), "utf8"),
+      ) as ArtifactSets["openai-responses"];
       expect(report.tokenizer).toBe("o200k_base");
       expect(report.tools).toEqual(
         registry.tools.map((tool) => ({
@@ -134,7 +155,10 @@ for (const name of ["weather", "kitchen-sink"]) {
       const names = [...new Set(report.tools.flatMap((tool) => tool.groups))].sort();
       const ungrouped = report.tools.filter((tool) => tool.groups.length === 0);
       expect(report.groups).toEqual([
-        ...names.map((group) => ({ group, ...sums(report.tools.filter((tool) => tool.groups.includes(group))) })),
+        ...names.map((group) => ({
+          group,
+          ...sums(report.tools.filter((tool) => tool.groups.includes(group))),
+        })),
         ...(ungrouped.length > 0 ? [{ group: null, ...sums(ungrouped) }] : []),
       ]);
       if (name === "kitchen-sink") {
@@ -160,16 +184,33 @@ for (const name of ["weather", "kitchen-sink"]) {
       for (const tool of report.tools) {
         const row = lines.find((line) => line.startsWith(`${tool.alias} `));
         expect(row, tool.alias).toBeDefined();
-        expect(row!.split(/ +/)).toEqual([tool.alias, tool.id, tool.groups.join(",") || "-", String(tool.mcp), String(tool.openai ?? "-"), String(tool.planner)]);
+        expect(row!.split(/ +/)).toEqual([
+          tool.alias,
+          tool.id,
+          tool.groups.join(",") || "-",
+          String(tool.mcp),
+          String(tool.openai ?? "-"),
+          String(tool.planner),
+        ]);
       }
       const total = lines.find((line) => line.startsWith("total ("))!;
-      expect(total.split(/ +/).slice(-3)).toEqual([String(report.total.mcp), String(report.total.openai), String(report.total.planner)]);
+      expect(total.split(/ +/).slice(-3)).toEqual([
+        String(report.total.mcp),
+        String(report.total.openai),
+        String(report.total.planner),
+      ]);
       // Aligned: the numeric columns of the tool rows end at the same place.
       const rows = lines.slice(2, 3 + report.tools.length + 1);
       expect(new Set(rows.map((row) => row.length)).size).toBe(1);
       for (const group of report.groups) {
         const row = lines.find((line) => line.startsWith(`${group.group ?? "(no group)"} `));
-        expect(row!.split(/ {2,}/).map((cell) => cell.trim())).toEqual([group.group ?? "(no group)", String(group.tools), String(group.mcp), String(group.openai), String(group.planner)]);
+        expect(row!.split(/ {2,}/).map((cell) => cell.trim())).toEqual([
+          group.group ?? "(no group)",
+          String(group.tools),
+          String(group.mcp),
+          String(group.openai),
+          String(group.planner),
+        ]);
       }
     });
   });
@@ -189,7 +230,10 @@ describe("--report and the no-change fast path", () => {
     const { first, cached, report, after } = await results();
     expect(first.status, first.stderr).toBe(0);
     expect(oneJsonLine<JsonLine>(cached).cached).toBe(true);
-    expect(oneJsonLine<JsonLine>(report)).toMatchObject({ cached: false, report: { total: { tools: 5 } } });
+    expect(oneJsonLine<JsonLine>(report)).toMatchObject({
+      cached: false,
+      report: { total: { tools: 5 } },
+    });
     // Without --report, no report field; the report run saved the fast path as usual.
     expect(oneJsonLine<JsonLine>(after)).toMatchObject({ cached: true });
     expect(oneJsonLine<JsonLine>(after)).not.toHaveProperty("report");
@@ -197,52 +241,134 @@ describe("--report and the no-change fast path", () => {
 });
 
 describe("--budget", () => {
-  const byAlias = (report: TokenReport, aliases: string[]) => report.tools.filter((tool) => aliases.includes(tool.alias));
+  const byAlias = (report: TokenReport, aliases: string[]) =>
+    report.tools.filter((tool) => aliases.includes(tool.alias));
   const results = runs(async () => {
     const workflow = scratch(WORKFLOW_PROJECT);
     const plain = scratch(PLAIN_PROJECT);
-    const [a, b] = await Promise.all([runZcpAsync(workflow, ["gen", "--report", "--reporter", "json"]), runZcpAsync(plain, ["gen", "--report", "--reporter", "json"])]);
+    const [a, b] = await Promise.all([
+      runZcpAsync(workflow, ["gen", "--report", "--reporter", "json"]),
+      runZcpAsync(plain, ["gen", "--report", "--reporter", "json"]),
+    ]);
     const full = oneJsonLine<JsonLine>(a).report!;
     const plainFull = oneJsonLine<JsonLine>(b).report!;
     // data or math: data.load, data.sum, math.add.
     const selected = sums(byAlias(full, ["data.load", "data.sum", "math.add"]));
     const wf = sums(byAlias(full, ["wf.plan_trip"]));
-    const budget = (dir: string, limit: number, ...args: string[]) => runZcpAsync(dir, ["gen", "--budget", String(limit), ...args]);
+    const budget = (dir: string, limit: number, ...args: string[]) =>
+      runZcpAsync(dir, ["gen", "--budget", String(limit), ...args]);
     const named = {
       groupsAt: budget(workflow, selected.mcp, "--groups", "data,math", "--reporter", "json"),
-      groupsBelow: budget(workflow, selected.mcp - 1, "--groups", "data,math", "--reporter", "json"),
-      plannerAt: budget(workflow, selected.planner, "--budget-format", "planner", "--groups", "math data", "--reporter", "json"),
-      plannerBelow: budget(workflow, selected.planner - 1, "--budget-format", "planner", "--groups", "data,math"),
-      openaiBelow: budget(workflow, selected.openai - 1, "--budget-format", "openai", "--groups", "data,math"),
+      groupsBelow: budget(
+        workflow,
+        selected.mcp - 1,
+        "--groups",
+        "data,math",
+        "--reporter",
+        "json",
+      ),
+      plannerAt: budget(
+        workflow,
+        selected.planner,
+        "--budget-format",
+        "planner",
+        "--groups",
+        "math data",
+        "--reporter",
+        "json",
+      ),
+      plannerBelow: budget(
+        workflow,
+        selected.planner - 1,
+        "--budget-format",
+        "planner",
+        "--groups",
+        "data,math",
+      ),
+      openaiBelow: budget(
+        workflow,
+        selected.openai - 1,
+        "--budget-format",
+        "openai",
+        "--groups",
+        "data,math",
+      ),
       profileAt: budget(workflow, wf.mcp, "--profile", "semantic-workflow", "--reporter", "json"),
-      profileBelow: budget(workflow, wf.mcp - 1, "--profile", "semantic-workflow", "--reporter", "json"),
-      fallbackAt: budget(plain, plainFull.total.mcp, "--profile", "semantic-workflow", "--reporter", "json"),
+      profileBelow: budget(
+        workflow,
+        wf.mcp - 1,
+        "--profile",
+        "semantic-workflow",
+        "--reporter",
+        "json",
+      ),
+      fallbackAt: budget(
+        plain,
+        plainFull.total.mcp,
+        "--profile",
+        "semantic-workflow",
+        "--reporter",
+        "json",
+      ),
       fallbackBelow: budget(plain, plainFull.total.mcp - 1, "--profile", "semantic-workflow"),
       // The profile applies first, then the groups: no workflow tool is in data.
-      profileAndGroups: budget(workflow, 0, "--profile", "semantic-workflow", "--groups", "data", "--reporter", "json"),
+      profileAndGroups: budget(
+        workflow,
+        0,
+        "--profile",
+        "semantic-workflow",
+        "--groups",
+        "data",
+        "--reporter",
+        "json",
+      ),
       allAt: budget(workflow, full.total.mcp, "--reporter", "json"),
       allBelow: budget(workflow, full.total.mcp - 1),
       unknownGroup: budget(workflow, 100_000, "--groups", "data,dta"),
       // --groups with --report only shows the listing; nothing is checked.
       reportOnly: runZcpAsync(workflow, ["gen", "--report", "--groups", "dta"]),
     };
-    const done = Object.fromEntries(await Promise.all(Object.entries(named).map(async ([key, promise]) => [key, await promise] as const))) as { [K in keyof typeof named]: CliResult };
+    const done = Object.fromEntries(
+      await Promise.all(
+        Object.entries(named).map(async ([key, promise]) => [key, await promise] as const),
+      ),
+    ) as { [K in keyof typeof named]: CliResult };
     return { full, plainFull, selected, wf, ...done };
   });
 
   it("--groups selects the tools in any of the groups; exit 0 at the total, 1 one token below", async () => {
-    const { selected, groupsAt, groupsBelow, plannerAt, plannerBelow, openaiBelow } = await results();
+    const { selected, groupsAt, groupsBelow, plannerAt, plannerBelow, openaiBelow } =
+      await results();
     expect(groupsAt.status, groupsAt.stderr).toBe(0);
     const report = oneJsonLine<JsonLine>(groupsAt).report!;
-    expect(report.selection).toMatchObject({ profile: null, groups: ["data", "math"], workflowFallback: false, unknownGroups: [], aliases: ["data.load", "data.sum", "math.add"], ...selected });
-    expect(report.budget).toEqual({ format: "mcp", limit: selected.mcp, tokens: selected.mcp, ok: true });
+    expect(report.selection).toMatchObject({
+      profile: null,
+      groups: ["data", "math"],
+      workflowFallback: false,
+      unknownGroups: [],
+      aliases: ["data.load", "data.sum", "math.add"],
+      ...selected,
+    });
+    expect(report.budget).toEqual({
+      format: "mcp",
+      limit: selected.mcp,
+      tokens: selected.mcp,
+      ok: true,
+    });
     expect(oneJsonLine<JsonLine>(groupsAt).ok).toBe(true);
 
     expect(groupsBelow.status).toBe(1);
-    expect(oneJsonLine<JsonLine>(groupsBelow)).toMatchObject({ ok: false, report: { budget: { format: "mcp", tokens: selected.mcp, ok: false } } });
+    expect(oneJsonLine<JsonLine>(groupsBelow)).toMatchObject({
+      ok: false,
+      report: { budget: { format: "mcp", tokens: selected.mcp, ok: false } },
+    });
 
     expect(plannerAt.status).toBe(0);
-    expect(oneJsonLine<JsonLine>(plannerAt).report!.budget).toMatchObject({ format: "planner", tokens: selected.planner, ok: true });
+    expect(oneJsonLine<JsonLine>(plannerAt).report!.budget).toMatchObject({
+      format: "planner",
+      tokens: selected.planner,
+      ok: true,
+    });
     expect(plannerBelow.status).toBe(1);
     // Without --report, the text output is the summary, the listing and the verdict.
     expect(plannerBelow.stdout.split("\n").filter((line) => line !== "")).toEqual([
@@ -251,28 +377,52 @@ describe("--budget", () => {
       `budget planner: ${selected.planner} of ${selected.planner - 1} tokens, over by 1`,
     ]);
     expect(openaiBelow.status).toBe(1);
-    expect(openaiBelow.stdout).toContain(`budget openai: ${selected.openai} of ${selected.openai - 1} tokens, over by 1`);
+    expect(openaiBelow.stdout).toContain(
+      `budget openai: ${selected.openai} of ${selected.openai - 1} tokens, over by 1`,
+    );
   });
 
   it("--profile semantic-workflow selects the workflow tools, or all tools when there are none", async () => {
-    const { wf, plainFull, profileAt, profileBelow, fallbackAt, fallbackBelow, profileAndGroups } = await results();
+    const { wf, plainFull, profileAt, profileBelow, fallbackAt, fallbackBelow, profileAndGroups } =
+      await results();
     expect(profileAt.status, profileAt.stderr).toBe(0);
-    expect(oneJsonLine<JsonLine>(profileAt).report!.selection).toMatchObject({ profile: "semantic-workflow", groups: null, workflowFallback: false, aliases: ["wf.plan_trip"], ...wf });
+    expect(oneJsonLine<JsonLine>(profileAt).report!.selection).toMatchObject({
+      profile: "semantic-workflow",
+      groups: null,
+      workflowFallback: false,
+      aliases: ["wf.plan_trip"],
+      ...wf,
+    });
     expect(profileBelow.status).toBe(1);
 
     expect(fallbackAt.status).toBe(0);
-    expect(oneJsonLine<JsonLine>(fallbackAt).report!.selection).toMatchObject({ workflowFallback: true, tools: 5, mcp: plainFull.total.mcp });
+    expect(oneJsonLine<JsonLine>(fallbackAt).report!.selection).toMatchObject({
+      workflowFallback: true,
+      tools: 5,
+      mcp: plainFull.total.mcp,
+    });
     expect(fallbackBelow.status).toBe(1);
-    expect(fallbackBelow.stdout).toContain("listing: 5 of 5 tools (profile semantic-workflow, no tool in group workflow so all kept)");
+    expect(fallbackBelow.stdout).toContain(
+      "listing: 5 of 5 tools (profile semantic-workflow, no tool in group workflow so all kept)",
+    );
 
     expect(profileAndGroups.status).toBe(0);
-    expect(oneJsonLine<JsonLine>(profileAndGroups).report!.selection).toMatchObject({ aliases: [], tools: 0, mcp: 0 });
+    expect(oneJsonLine<JsonLine>(profileAndGroups).report!.selection).toMatchObject({
+      aliases: [],
+      tools: 0,
+      mcp: 0,
+    });
   });
 
   it("--budget alone checks all tools; a --groups name no tool carries fails the check", async () => {
     const { full, allAt, allBelow, unknownGroup, reportOnly } = await results();
     expect(allAt.status).toBe(0);
-    expect(oneJsonLine<JsonLine>(allAt).report!.selection).toMatchObject({ profile: null, groups: null, tools: 5, mcp: full.total.mcp });
+    expect(oneJsonLine<JsonLine>(allAt).report!.selection).toMatchObject({
+      profile: null,
+      groups: null,
+      tools: 5,
+      mcp: full.total.mcp,
+    });
     expect(allBelow.status).toBe(1);
     expect(allBelow.stdout).toContain("listing: 5 of 5 tools (all)");
     expect(unknownGroup.status).toBe(1);
@@ -292,8 +442,14 @@ describe("bad usage exits 2 before generating", () => {
     [["--budget", ""], /--budget must be a whole number/],
     [["--budget"], /argument missing/],
     [["--budget-format", "mcp"], /--budget-format needs --budget/],
-    [["--budget", "10", "--budget-format", "xml"], /--budget-format must be mcp, openai, planner, got "xml"/],
-    [["--budget", "10", "--profile", "everything"], /--profile must be semantic-workflow, got "everything"/],
+    [
+      ["--budget", "10", "--budget-format", "xml"],
+      /--budget-format must be mcp, openai, planner, got "xml"/,
+    ],
+    [
+      ["--budget", "10", "--profile", "everything"],
+      /--profile must be semantic-workflow, got "everything"/,
+    ],
     [["--budget", "10", "--groups", " , "], /--groups needs at least one group name/],
     [["--groups", "data"], /--profile and --groups choose the listing for --budget or --report/],
     [["--profile", "semantic-workflow"], /--profile and --groups choose the listing/],
@@ -314,9 +470,19 @@ describe("bad usage exits 2 before generating", () => {
   });
 });
 
-describe("src/report.ts", () => {
-  const tool = (id: string, alias: string, groups: string[]) => ({ id, alias, groups, planner: `TOOL @${id} ${alias}() -> scalar` });
-  const registry = { version: 1, hash: "h", names: {}, tools: [tool("a1", "a.one", ["x"]), tool("b2", "b.two", ["x", "y"]), tool("c3", "c.three", [])] } as unknown as Registry;
+describe("src/cli/token-report.ts", () => {
+  const tool = (id: string, alias: string, groups: string[]) => ({
+    id,
+    alias,
+    groups,
+    planner: `TOOL @${id} ${alias}() -> scalar`,
+  });
+  const registry = {
+    version: 1,
+    hash: "h",
+    names: {},
+    tools: [tool("a1", "a.one", ["x"]), tool("b2", "b.two", ["x", "y"]), tool("c3", "c.three", [])],
+  } as unknown as Registry;
   const entry = (id: string, size: number) => ({ [id]: { name: id, pad: "x".repeat(size) } });
   const artifacts = {
     mcp: { ...entry("a1", 10), ...entry("b2", 20), ...entry("c3", 30) },
@@ -326,10 +492,25 @@ describe("src/report.ts", () => {
   const length = (text: string) => text.length;
 
   it("counts compact JSON and planner text; a tool without an OpenAI entry is null and adds nothing", () => {
-    const report = buildReport(registry, artifacts, length, { table: true, selection: null, budget: null });
-    expect(report.tools[1]).toEqual({ id: "b2", alias: "b.two", groups: ["x", "y"], mcp: JSON.stringify(artifacts.mcp.b2).length, openai: null, planner: registry.tools[1]!.planner.length });
+    const report = buildReport(registry, artifacts, length, {
+      table: true,
+      selection: null,
+      budget: null,
+    });
+    expect(report.tools[1]).toEqual({
+      id: "b2",
+      alias: "b.two",
+      groups: ["x", "y"],
+      mcp: JSON.stringify(artifacts.mcp.b2).length,
+      openai: null,
+      planner: registry.tools[1]!.planner.length,
+    });
     expect(report.total.openai).toBe(report.tools[0]!.openai! + report.tools[2]!.openai!);
-    expect(report.groups.map((group) => [group.group, group.tools])).toEqual([["x", 2], ["y", 1], [null, 1]]);
+    expect(report.groups.map((group) => [group.group, group.tools])).toEqual([
+      ["x", 2],
+      ["y", 1],
+      [null, 1],
+    ]);
     const text = formatReport(report, true);
     expect(text).toMatch(/^b\.two +b2 +x,y +\d+ +- +\d+$/m);
     expect(text).toMatch(/^\(no group\) +1 /m);
@@ -338,8 +519,16 @@ describe("src/report.ts", () => {
   it("reportOptions reads the flags", () => {
     expect(reportOptions({})).toBeNull();
     expect(reportOptions({ report: true })).toEqual({ table: true, selection: null, budget: null });
-    expect(reportOptions({ budget: "0" })).toEqual({ table: false, selection: { profile: null, groups: null }, budget: { limit: 0, format: "mcp" } });
-    expect(reportOptions({ report: true, groups: "a, b,a" })).toEqual({ table: true, selection: { profile: null, groups: ["a", "b"] }, budget: null });
+    expect(reportOptions({ budget: "0" })).toEqual({
+      table: false,
+      selection: { profile: null, groups: null },
+      budget: { limit: 0, format: "mcp" },
+    });
+    expect(reportOptions({ report: true, groups: "a, b,a" })).toEqual({
+      table: true,
+      selection: { profile: null, groups: ["a", "b"] },
+      budget: null,
+    });
     expect(reportOptions({ budget: "99999999999999999999" })).toMatch(/whole number/);
   });
 });

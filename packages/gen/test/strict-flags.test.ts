@@ -16,7 +16,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, MODULE_SETTINGS, REPO, strictTsc, type TscResult } from "./helpers.js";
 
 const NAMES = ["weather", "kitchen-sink", "workbench", "diagnostics"];
-const GENERATED = ["artifacts.ts", "dispatch.ts", "index.ts", "registry.ts", "types.ts", "validators.ts"];
+const GENERATED = [
+  "artifacts.ts",
+  "dispatch.ts",
+  "index.ts",
+  "registry.ts",
+  "types.ts",
+  "validators.ts",
+];
 const outDir = (name: string) => path.join(FIXTURES, name, "src/zcp.gen");
 
 for (const settings of Object.keys(MODULE_SETTINGS) as (keyof typeof MODULE_SETTINGS)[]) {
@@ -24,13 +31,18 @@ for (const settings of Object.keys(MODULE_SETTINGS) as (keyof typeof MODULE_SETT
     let result: TscResult;
     beforeAll(() => {
       result = strictTsc(
-        NAMES.flatMap((name) => [path.join(outDir(name), "index.ts"), path.join(outDir(name), "types.ts")]),
+        NAMES.flatMap((name) => [
+          path.join(outDir(name), "index.ts"),
+          path.join(outDir(name), "types.ts"),
+        ]),
         settings,
       );
     });
 
     it("resolves @zcp/runtime as a user's project does: through node_modules to its built declarations", () => {
-      const runtime = result.files.filter((file) => file.startsWith(path.join(REPO, "packages/runtime") + path.sep));
+      const runtime = result.files.filter((file) =>
+        file.startsWith(path.join(REPO, "packages/runtime") + path.sep),
+      );
       expect(runtime).toContain(path.join(REPO, "packages/runtime/dist/codegen.d.ts"));
       expect(runtime.filter((file) => !file.includes(`${path.sep}dist${path.sep}`))).toEqual([]);
     });

@@ -6,12 +6,23 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GENERATED_FILES, runZcp, scratchProject, STRICT_TSCONFIG, TOOL_DEPENDENT_FILES } from "./helpers.js";
+import {
+  GENERATED_FILES,
+  runZcp,
+  scratchProject,
+  STRICT_TSCONFIG,
+  TOOL_DEPENDENT_FILES,
+} from "./helpers.js";
 
-const TOOL = (alias: string, fn: string) => `/**\n * Echo a value.\n * @tool ${alias}\n */\nexport function ${fn}(value: string): string {\n  return value;\n}\n`;
+const TOOL = (alias: string, fn: string) =>
+  `/**\n * Echo a value.\n * @tool ${alias}\n */\nexport function ${fn}(value: string): string {\n  return value;\n}\n`;
 
 function project() {
-  return scratchProject({ "zcp.config.json": "{}", "tsconfig.json": STRICT_TSCONFIG, "src/echo.ts": TOOL("echo.say", "say") });
+  return scratchProject({
+    "zcp.config.json": "{}",
+    "tsconfig.json": STRICT_TSCONFIG,
+    "src/echo.ts": TOOL("echo.say", "say"),
+  });
 }
 
 describe("write and check", () => {
@@ -30,11 +41,20 @@ describe("write and check", () => {
     const dir = project();
     const config = path.join(dir, "zcp.config.json");
     fs.writeFileSync(config, JSON.stringify({ leanArtifacts: true }));
-    const lean = ["artifacts/lean/anthropic.json", "artifacts/lean/gemini.json", "artifacts/lean/mcp.json", "artifacts/lean/openai-chat.json", "artifacts/lean/openai-responses.json", "lean.ts"];
+    const lean = [
+      "artifacts/lean/anthropic.json",
+      "artifacts/lean/gemini.json",
+      "artifacts/lean/mcp.json",
+      "artifacts/lean/openai-chat.json",
+      "artifacts/lean/openai-responses.json",
+      "lean.ts",
+    ];
     const on = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
     expect(on.written).toEqual([...GENERATED_FILES, ...lean].sort());
     const out = path.join(dir, "src/zcp.gen");
-    expect(JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8")).files).toEqual([...GENERATED_FILES.filter((file) => file !== "registry.json"), ...lean].sort());
+    expect(JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8")).files).toEqual(
+      [...GENERATED_FILES.filter((file) => file !== "registry.json"), ...lean].sort(),
+    );
     fs.writeFileSync(config, JSON.stringify({ leanArtifacts: false }));
     const off = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
     expect(off.removed).toEqual(lean);
@@ -64,7 +84,11 @@ describe("write and check", () => {
     fs.writeFileSync(path.join(out, "legacy/old.json"), "{}");
     fs.writeFileSync(path.join(out, "notes.txt"), "mine");
     const extra = runZcp(dir, ["gen", "--check", "--reporter", "json"]);
-    expect(JSON.parse(extra.stdout).check).toEqual({ stale: ["registry.json"], missing: [], extra: ["legacy/old.json"] });
+    expect(JSON.parse(extra.stdout).check).toEqual({
+      stale: ["registry.json"],
+      missing: [],
+      extra: ["legacy/old.json"],
+    });
     expect(extra.status).toBe(1);
 
     const write = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);

@@ -73,10 +73,18 @@ export interface ArtifactEntries {
 
 export type ArtifactProvider = keyof ArtifactEntries;
 
-export const ARTIFACT_PROVIDERS: readonly ArtifactProvider[] = ["openai-responses", "openai-chat", "anthropic", "gemini", "mcp"];
+export const ARTIFACT_PROVIDERS: readonly ArtifactProvider[] = [
+  "openai-responses",
+  "openai-chat",
+  "anthropic",
+  "gemini",
+  "mcp",
+];
 
 /** One provider's file: entries by tool id. A tool the provider cannot express has no entry. */
-export type ArtifactSet<P extends ArtifactProvider> = { readonly [toolId: string]: ArtifactEntries[P] };
+export type ArtifactSet<P extends ArtifactProvider> = {
+  readonly [toolId: string]: ArtifactEntries[P];
+};
 
 export interface ArtifactLoadOptions {
   /** The lean set instead of the full one (only from a loader with `hasLean`). */
@@ -101,29 +109,42 @@ export function artifactLoader(hash: string, texts: ArtifactTexts): ArtifactLoad
   return {
     hash,
     hasLean: false,
-    load<P extends ArtifactProvider>(provider: P, options: ArtifactLoadOptions = {}): ArtifactSet<P> {
+    load<P extends ArtifactProvider>(
+      provider: P,
+      options: ArtifactLoadOptions = {},
+    ): ArtifactSet<P> {
       if (options.lean === true) throw new RangeError(NO_LEAN);
       return parse(provider);
     },
   };
 }
 
-const NO_LEAN = 'no lean artifacts: generate them ("leanArtifacts": true in the zcp gen configuration) and create the runtime from zcp.gen/lean.js (its default export) instead of zcp.gen/index.js';
+const NO_LEAN =
+  'no lean artifacts: generate them ("leanArtifacts": true in the zcp gen configuration) and create the runtime from zcp.gen/lean.js (its default export) instead of zcp.gen/index.js';
 
 /**
  * `full` (the generated `artifacts.ts` loader) with the lean sets of `leanTexts` beside it, each
  * parsed on its first use. What the generated `lean.ts` exports. `hash` is the registry's the
  * lean sets were compiled for: a RangeError when it is not `full`'s (files of different runs).
  */
-export function withLeanArtifacts(full: ArtifactLoader, hash: string, leanTexts: ArtifactTexts): ArtifactLoader {
+export function withLeanArtifacts(
+  full: ArtifactLoader,
+  hash: string,
+  leanTexts: ArtifactTexts,
+): ArtifactLoader {
   if (hash !== full.hash) {
-    throw new RangeError(`lean.ts was generated for registry ${hash}, artifacts.ts for ${full.hash}: the generated files come from different runs, run zcp gen`);
+    throw new RangeError(
+      `lean.ts was generated for registry ${hash}, artifacts.ts for ${full.hash}: the generated files come from different runs, run zcp gen`,
+    );
   }
   const parseLean = parser(leanTexts);
   return {
     hash: full.hash,
     hasLean: true,
-    load<P extends ArtifactProvider>(provider: P, options: ArtifactLoadOptions = {}): ArtifactSet<P> {
+    load<P extends ArtifactProvider>(
+      provider: P,
+      options: ArtifactLoadOptions = {},
+    ): ArtifactSet<P> {
       return options.lean === true ? parseLean(provider) : full.load(provider);
     },
   };
@@ -134,7 +155,8 @@ function parser(texts: ArtifactTexts): <P extends ArtifactProvider>(provider: P)
   return <P extends ArtifactProvider>(provider: P): ArtifactSet<P> => {
     let set = loaded.get(provider);
     if (set === undefined) {
-      if (!ARTIFACT_PROVIDERS.includes(provider)) throw new RangeError(`unknown artifact provider "${provider}"`);
+      if (!ARTIFACT_PROVIDERS.includes(provider))
+        throw new RangeError(`unknown artifact provider "${provider}"`);
       set = JSON.parse(texts[provider]) as unknown;
       loaded.set(provider, set);
     }

@@ -20,7 +20,11 @@ export interface CallOptions {
   /** Time limit in ms (default: the runtime's); past it the call answers `timeout`. */
   readonly timeoutMs?: number;
   /** Receives the tool's progress reports. */
-  readonly onProgress?: (done: number, total: number | undefined, message: string | undefined) => void;
+  readonly onProgress?: (
+    done: number,
+    total: number | undefined,
+    message: string | undefined,
+  ) => void;
   /** Receives the tool's log lines. */
   readonly onLog?: (level: "debug" | "info" | "warning" | "error", message: string) => void;
 }
@@ -35,10 +39,16 @@ export class CallPipeline {
   ) {}
 
   /** Runs one call of `tool` (exposure and concurrency are the session's to check). */
-  run(tool: ToolDefinition, input: unknown, options: CallOptions): CallResult | Promise<CallResult> {
+  run(
+    tool: ToolDefinition,
+    input: unknown,
+    options: CallOptions,
+  ): CallResult | Promise<CallResult> {
     const args = input ?? {};
-    if (typeof args !== "object" || Array.isArray(args)) return failure("invalid:$", "arguments must be an object of named parameters");
-    if (tool === handleTool.definition) return runHandleTool(this.host.handles, this.caller.id, args as { [name: string]: unknown });
+    if (typeof args !== "object" || Array.isArray(args))
+      return failure("invalid:$", "arguments must be an object of named parameters");
+    if (tool === handleTool.definition)
+      return runHandleTool(this.host.handles, this.caller.id, args as { [name: string]: unknown });
     const merged: { [name: string]: unknown } = { ...(tool.defaults as object) };
     const required = tool.inputSchema.required as readonly string[] | undefined;
     for (const [name, value] of Object.entries(args)) {
@@ -47,43 +57,75 @@ export class CallPipeline {
       merged[name] = value;
     }
     const validator = this.host.generated.validators[tool.id];
-    if (!validator) return failure(`unknown:${tool.alias}`, "the tool has no validator; regenerate the registry");
+    if (!validator)
+      return failure(`unknown:${tool.alias}`, "the tool has no validator; regenerate the registry");
     const checked = validateDroppingStrictNulls(validator, merged);
     if (!checked.ok) return failure(checked.error, checked.hint);
     const valid = checked.value as { [name: string]: unknown };
-    if (tool.flags.includes("approval")) return this.approved(tool, valid).then((yes) => (yes ? this.withHandles(tool, valid, options) : failure("approval_required", "this tool needs a person's approval before it runs")));
+    if (tool.flags.includes("approval"))
+      return this.approved(tool, valid).then((yes) =>
+        yes
+          ? this.withHandles(tool, valid, options)
+          : failure("approval_required", "this tool needs a person's approval before it runs"),
+      );
     return this.withHandles(tool, valid, options);
   }
 
-  private async approved(tool: ToolDefinition, args: { [name: string]: unknown }): Promise<boolean> {
+  private async approved(
+    tool: ToolDefinition,
+    args: { [name: string]: unknown },
+  ): Promise<boolean> {
     const approve = this.host.options.approve;
     return approve !== undefined && (await approve(tool, args, this.caller));
   }
 
   /** Resolves the handle arguments (when the tool takes any), then executes. */
-  private withHandles(tool: ToolDefinition, args: { [name: string]: unknown }, options: CallOptions): CallResult | Promise<CallResult> {
+  private withHandles(
+    tool: ToolDefinition,
+    args: { [name: string]: unknown },
+    options: CallOptions,
+  ): CallResult | Promise<CallResult> {
     if (Object.keys(tool.handleParams).length === 0) return this.execute(tool, args, options);
-    return this.resolveHandles(tool, args).then((resolved) => ("error" in resolved ? resolved.error : this.execute(tool, resolved.args, options)));
+    return this.resolveHandles(tool, args).then((resolved) =>
+      "error" in resolved ? resolved.error : this.execute(tool, resolved.args, options),
+    );
   }
 
-  private execute(tool: ToolDefinition, args: { [name: string]: unknown }, options: CallOptions): CallResult | Promise<CallResult> {
+  private execute(
+    tool: ToolDefinition,
+    args: { [name: string]: unknown },
+    options: CallOptions,
+  ): CallResult | Promise<CallResult> {
     const outcome = this.dispatch(tool, args, options);
-    if (isThenable(outcome)) return outcome.then((done) => ("error" in done ? done : this.shape(tool, done.value)));
+    if (isThenable(outcome))
+      return outcome.then((done) => ("error" in done ? done : this.shape(tool, done.value)));
     if ("error" in outcome) return outcome;
     return this.shape(tool, outcome.value);
   }
 
   /** Replaces handle ids by the `Handle`s they name, in this session, of the right kind. */
-  private async resolveHandles(tool: ToolDefinition, args: { [name: string]: unknown }): Promise<{ args: { [name: string]: unknown } } | { error: CallError }> {
+  private async resolveHandles(
+    tool: ToolDefinition,
+    args: { [name: string]: unknown },
+  ): Promise<{ args: { [name: string]: unknown } } | { error: CallError }> {
     const names = Object.keys(tool.handleParams);
     const out = { ...args };
     for (const name of names) {
       const id = args[name];
       if (typeof id !== "string") continue;
       const kind = tool.handleParams[name]!;
-      const found = await this.host.handles.get(this.caller.id, id, kind === "*" ? undefined : kind);
+      const found = await this.host.handles.get(
+        this.caller.id,
+        id,
+        kind === "*" ? undefined : kind,
+      );
       if (isFailure(found)) return { error: found };
-      out[name] = { [HANDLE_BRAND]: found.kind, id: found.id, kind: found.kind, value: found.value } satisfies Handle;
+      out[name] = {
+        [HANDLE_BRAND]: found.kind,
+        id: found.id,
+        kind: found.kind,
+        value: found.value,
+      } satisfies Handle;
     }
     return { args: out };
   }
@@ -93,9 +135,17 @@ export class CallPipeline {
    * A tool that answers synchronously is done at once: no timer, no listener, and no abort
    * controller unless it takes the context (an `AbortController` costs more than a small tool).
    */
-  private dispatch(tool: ToolDefinition, args: { [name: string]: unknown }, options: CallOptions): { value: unknown } | CallError | Promise<{ value: unknown } | CallError> {
+  private dispatch(
+    tool: ToolDefinition,
+    args: { [name: string]: unknown },
+    options: CallOptions,
+  ): { value: unknown } | CallError | Promise<{ value: unknown } | CallError> {
     const dispatcher = this.host.generated.dispatch[tool.id];
-    if (!dispatcher) return failure(`unknown:${tool.alias}`, "the tool has no dispatcher; regenerate the registry");
+    if (!dispatcher)
+      return failure(
+        `unknown:${tool.alias}`,
+        "the tool has no dispatcher; regenerate the registry",
+      );
     if (options.signal?.aborted) return failure("cancelled", "the call was cancelled");
     const controller = tool.call.context === null ? null : new AbortController();
     const failed = (error: unknown): CallError => {
@@ -104,7 +154,10 @@ export class CallPipeline {
     };
     let returned: unknown;
     try {
-      returned = dispatcher(args, controller ? this.context(controller.signal, options) : IDLE_CONTEXT);
+      returned = dispatcher(
+        args,
+        controller ? this.context(controller.signal, options) : IDLE_CONTEXT,
+      );
     } catch (error) {
       return failed(error);
     }
@@ -155,19 +208,40 @@ export class CallPipeline {
       json = undefined;
     }
     if (json === undefined) {
-      (this.host.options.onToolError ?? defaultToolError)(new TypeError("the tool returned a value that is not JSON"), tool, this.caller);
+      (this.host.options.onToolError ?? defaultToolError)(
+        new TypeError("the tool returned a value that is not JSON"),
+        tool,
+        this.caller,
+      );
       return failure("exec:error", "the tool returned a value that cannot be sent as JSON");
     }
-    const inline = tool.outputMode === "scalar" || (tool.outputMode === "auto" && Buffer.byteLength(json) <= (this.host.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES));
+    const inline =
+      tool.outputMode === "scalar" ||
+      (tool.outputMode === "auto" &&
+        Buffer.byteLength(json) <= (this.host.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES));
     // Inline values go out as plain JSON data (Dates as strings, no undefined); the store keeps its own JSON.
     if (inline) return { ok: true, value: JSON.parse(json) as JsonValue };
     return this.store(tool, value, summary);
   }
 
-  private async store(tool: ToolDefinition, value: unknown, summary: string | null): Promise<CallResult> {
-    const handle = await this.host.handles.create(this.caller.id, tool.handleKind, value, summary ?? defaultSummary(value));
+  private async store(
+    tool: ToolDefinition,
+    value: unknown,
+    summary: string | null,
+  ): Promise<CallResult> {
+    const handle = await this.host.handles.create(
+      this.caller.id,
+      tool.handleKind,
+      value,
+      summary ?? defaultSummary(value),
+    );
     if (isFailure(handle)) return handle;
-    const meta: HandleMeta = { kind: handle.kind, size: handle.size, ttl: this.host.handles.ttlText(), ...(handle.count !== undefined ? { count: handle.count } : {}) };
+    const meta: HandleMeta = {
+      kind: handle.kind,
+      size: handle.size,
+      ttl: this.host.handles.ttlText(),
+      ...(handle.count !== undefined ? { count: handle.count } : {}),
+    };
     return { ok: true, handle: handle.id, summary: handle.summary, meta };
   }
 }
@@ -182,7 +256,10 @@ const MAX_DROPPED_NULLS = 32;
  * dropped and the arguments checked again; if the property then turns out to be missing (it is
  * required), the original error stands. Nulls in arrays are values and are never dropped.
  */
-function validateDroppingStrictNulls(validator: Validator, args: { [name: string]: unknown }): ValidationResult {
+function validateDroppingStrictNulls(
+  validator: Validator,
+  args: { [name: string]: unknown },
+): ValidationResult {
   let candidate: unknown = args;
   let checked = validator(candidate);
   for (let dropped = 0; !checked.ok && dropped < MAX_DROPPED_NULLS; dropped++) {
@@ -206,7 +283,9 @@ function parsePath(path: string): (string | number)[] | null {
   while (rest !== "") {
     const step = /^\.([A-Za-z_$][A-Za-z0-9_$]*)|^\[(\d+)\]|^\[("(?:[^"\\]|\\.)*")\]/.exec(rest);
     if (!step) return null;
-    steps.push(step[1] ?? (step[2] !== undefined ? Number(step[2]) : (JSON.parse(step[3]!) as string)));
+    steps.push(
+      step[1] ?? (step[2] !== undefined ? Number(step[2]) : (JSON.parse(step[3]!) as string)),
+    );
     rest = rest.slice(step[0].length);
   }
   return steps;
@@ -219,7 +298,9 @@ function withoutNullAt(value: unknown, steps: (string | number)[] | null): unkno
   if (Array.isArray(value)) {
     if (typeof step !== "number" || rest.length === 0) return undefined;
     const inner = withoutNullAt(value[step], rest);
-    return inner === undefined ? undefined : value.map((item, index) => (index === step ? inner : item));
+    return inner === undefined
+      ? undefined
+      : value.map((item, index) => (index === step ? inner : item));
   }
   const record = value as { [key: string]: unknown };
   if (typeof step !== "string" || !Object.hasOwn(record, step)) return undefined;
@@ -242,7 +323,11 @@ const IDLE_CONTEXT: ToolContext = Object.freeze({
 });
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === "object" || typeof value === "function") && typeof (value as { then?: unknown }).then === "function";
+  return (
+    value !== null &&
+    (typeof value === "object" || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
 function isFailure<T extends object>(result: T | CallError): result is CallError {

@@ -4,10 +4,20 @@
  * `@zcp/runtime/codegen`: the contract between `zcp gen` and the code it generates. Generated
  * files import their helpers from here (and only from here), and the generator imports the
  * same definitions instead of keeping copies: the registry format, the validator and dispatch
- * tables, format checkers, date revival, artifact loading, hashing, planner lines, the brand
- * properties and the handle-id pattern. Applications use `@zcp/runtime` instead.
+ * tables, the validators' helpers and format checkers, date revival, artifact loading, hashing,
+ * planner lines, the brand properties and the handle-id pattern. Applications use `@zcp/runtime`
+ * instead.
  */
-export type { CallSignature, JsonSchema, JsonValue, OutputMode, Registry, SourceLocation, ToolDefinition, ToolFlag } from "./registry.js";
+export type {
+  CallSignature,
+  JsonSchema,
+  JsonValue,
+  OutputMode,
+  Registry,
+  SourceLocation,
+  ToolDefinition,
+  ToolFlag,
+} from "./registry.js";
 export { REGISTRY_FORMAT_VERSION } from "./registry.js";
 export type { GeneratedModule } from "./runtime.js";
 export type { ToolContext } from "./context.js";
@@ -35,6 +45,32 @@ export type {
 } from "./artifacts.js";
 export { reviveDates } from "./dispatch.js";
 export type { DispatchTable, Dispatcher, ToolArguments } from "./dispatch.js";
-export { FORMAT_CHECKERS, isDate, isDateTime, isDuration, isEmail, isHostname, isIpv4, isIpv6, isTime, isUri, isUuid } from "./formats.js";
+export {
+  FORMAT_CHECKERS,
+  isDate,
+  isDateTime,
+  isDuration,
+  isEmail,
+  isHostname,
+  isIpv4,
+  isIpv6,
+  isTime,
+  isUri,
+  isUuid,
+} from "./formats.js";
+export {
+  codePoints,
+  duplicateAt,
+  invalid,
+  isInteger,
+  isNumber,
+  isObject,
+  member,
+  missing,
+  own,
+  put,
+  toBoolean,
+  toNumber,
+} from "./validator-helpers.js";
 export { applySelection, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";
 export type { Selection } from "./view.js";

@@ -26,9 +26,12 @@ function reviveAt(value: unknown, segments: readonly string[]): unknown {
   if (segments.length === 0) return typeof value === "string" ? new Date(value) : value;
   if (value === null || typeof value !== "object") return value;
   const [segment, ...rest] = segments as [string, ...string[]];
-  if (segment === "[]") return Array.isArray(value) ? value.map((item) => reviveAt(item, rest)) : value;
+  if (segment === "[]")
+    return Array.isArray(value) ? value.map((item) => reviveAt(item, rest)) : value;
   if (segment === "*") {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, reviveAt(item, rest)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, reviveAt(item, rest)]),
+    );
   }
   const tuple = /^\[(\d+)\]$/.exec(segment);
   if (tuple && Array.isArray(value)) {

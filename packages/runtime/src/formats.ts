@@ -14,7 +14,8 @@
 
 /** `format: date`: `YYYY-MM-DD`, a real calendar day (leap years included). */
 export function isDate(value: string): boolean {
-  if (value.length !== 10 || value.charCodeAt(4) !== DASH || value.charCodeAt(7) !== DASH) return false;
+  if (value.length !== 10 || value.charCodeAt(4) !== DASH || value.charCodeAt(7) !== DASH)
+    return false;
   const year = digits(value, 0, 4);
   const month = digits(value, 5, 2);
   const day = digits(value, 8, 2);
@@ -182,7 +183,8 @@ export function isUri(value: string): boolean {
 
 /** `format: uuid`: `8-4-4-4-12` hex digits, optionally prefixed by `urn:uuid:`. */
 export function isUuid(value: string): boolean {
-  const text = value.length === 45 && value.slice(0, 9).toLowerCase() === "urn:uuid:" ? value.slice(9) : value;
+  const text =
+    value.length === 45 && value.slice(0, 9).toLowerCase() === "urn:uuid:" ? value.slice(9) : value;
   if (text.length !== 36) return false;
   for (let i = 0; i < 36; i++) {
     const code = text.charCodeAt(i);

@@ -15,26 +15,51 @@ import type { BuiltinTool } from "./view.js";
 const OPS = ["count", "read", "view", "summary", "release"] as const;
 type Op = (typeof OPS)[number];
 
-const DESCRIPTION = "Read a handle (#T1) that another tool returned: count its items, read one item or fields, view rows, get its summary, or release it.";
+const DESCRIPTION =
+  "Read a handle (#T1) that another tool returned: count its items, read one item or fields, view rows, get its summary, or release it.";
 
 const properties = {
-  op: { type: "string", description: "count | read (one item, or all) | view (rows) | summary | release", enum: [...OPS] },
+  op: {
+    type: "string",
+    description: "count | read (one item, or all) | view (rows) | summary | release",
+    enum: [...OPS],
+  },
   handle: { type: "string", description: 'Handle id, e.g. "#T1".', pattern: HANDLE_ID_PATTERN },
   item: { type: "integer", description: "read: 0-based index of one item of a list.", minimum: 0 },
-  fields: { type: "array", description: "read: only these fields of the item.", items: { type: "string" } },
+  fields: {
+    type: "array",
+    description: "read: only these fields of the item.",
+    items: { type: "string" },
+  },
   columns: { type: "array", description: "view: only these columns.", items: { type: "string" } },
   offset: { type: "integer", description: "view: first row, 0-based (default 0).", minimum: 0 },
-  limit: { type: "integer", description: "view: number of rows (default 10, at most 100).", minimum: 1, maximum: 100 },
+  limit: {
+    type: "integer",
+    description: "view: number of rows (default 10, at most 100).",
+    minimum: 1,
+    maximum: 100,
+  },
 } as const;
 
 type Properties = { readonly [name: string]: { readonly [keyword: string]: unknown } };
 
 /** Lean entries leave out the pattern and the bounds: the tool checks them and its hints say them. */
 const leanProperties: Properties = Object.fromEntries(
-  Object.entries(properties).map(([name, schema]) => [name, Object.fromEntries(Object.entries(schema).filter(([key]) => !["pattern", "minimum", "maximum"].includes(key)))]),
+  Object.entries(properties).map(([name, schema]) => [
+    name,
+    Object.fromEntries(
+      Object.entries(schema).filter(([key]) => !["pattern", "minimum", "maximum"].includes(key)),
+    ),
+  ]),
 );
 
-const objectSchema = (props: Properties) => ({ type: "object", properties: props, required: ["op", "handle"], additionalProperties: false }) as unknown as JsonSchema;
+const objectSchema = (props: Properties) =>
+  ({
+    type: "object",
+    properties: props,
+    required: ["op", "handle"],
+    additionalProperties: false,
+  }) as unknown as JsonSchema;
 const inputSchema = objectSchema(properties);
 
 /** OpenAI strict: every property required, the optional ones nullable. */
@@ -56,13 +81,30 @@ const strictParameters = (props: Properties) =>
 function described(upper: boolean): JsonSchema {
   const type = (t: string) => (upper ? t.toUpperCase() : t);
   const convert = (schema: { [key: string]: unknown }): { [key: string]: unknown } => {
-    const out: { [key: string]: unknown } = { type: type(schema.type as string), description: schema.description };
+    const out: { [key: string]: unknown } = {
+      type: type(schema.type as string),
+      description: schema.description,
+    };
     if (schema.enum) out.enum = schema.enum;
     if (schema.items) out.items = convert(schema.items as { [key: string]: unknown });
     return out;
   };
-  const props = Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, convert(schema as { [key: string]: unknown })]));
-  return (upper ? { type: "OBJECT", properties: props, required: ["op", "handle"] } : { type: "object", properties: props, required: ["op", "handle"], additionalProperties: false }) as JsonSchema;
+  const props = Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [
+      name,
+      convert(schema as { [key: string]: unknown }),
+    ]),
+  );
+  return (
+    upper
+      ? { type: "OBJECT", properties: props, required: ["op", "handle"] }
+      : {
+          type: "object",
+          properties: props,
+          required: ["op", "handle"],
+          additionalProperties: false,
+        }
+  ) as JsonSchema;
 }
 
 const base = {
@@ -85,22 +127,35 @@ const base = {
   deprecated: null,
   planner:
     'TOOL @zh zcp.handle(op:count|read|view|summary|release "count | read (one item, or all) | view (rows) | summary | release", handle:h "Handle id, e.g. \\"#T1\\".", item:int? "read: 0-based index of one item of a list.", fields:str[]? "read: only these fields of the item.", columns:str[]? "view: only these columns.", offset:int? "view: first row, 0-based (default 0).", limit:int? "view: number of rows (default 10, at most 100).") -> scalar -- "Read a handle (#T1) that another tool returned: count its items, read one item or fields, view rows, get its summary, or release it."',
-  plannerBare: "TOOL @zh zcp.handle(op:count|read|view|summary|release, handle:h, item:int?, fields:str[]?, columns:str[]?, offset:int?, limit:int?) -> scalar",
+  plannerBare:
+    "TOOL @zh zcp.handle(op:count|read|view|summary|release, handle:h, item:int?, fields:str[]?, columns:str[]?, offset:int?, limit:int?) -> scalar",
   call: { kind: "object", context: null },
   dates: [],
   source: { file: "@zcp/runtime", export: "handleTool" },
 } satisfies Omit<ToolDefinition, "hash">;
 
 const { source: _source, ...hashed } = base;
-const definition: ToolDefinition = { ...base, hash: sha12(canonicalJson(hashed as unknown as JsonValue)) };
+const definition: ToolDefinition = {
+  ...base,
+  hash: sha12(canonicalJson(hashed as unknown as JsonValue)),
+};
 
 /** The entries of every provider; Anthropic and Gemini describe the bounds instead in either case. */
 function entries(props: Properties): { [P in ArtifactProvider]: ArtifactEntries[P] } {
-  const openai = { name: definition.name, description: DESCRIPTION, parameters: strictParameters(props), strict: true };
+  const openai = {
+    name: definition.name,
+    description: DESCRIPTION,
+    parameters: strictParameters(props),
+    strict: true,
+  };
   return {
     "openai-responses": { type: "function", ...openai },
     "openai-chat": { type: "function", function: openai },
-    anthropic: { name: definition.name, description: DESCRIPTION, input_schema: described(false) as ArtifactEntries["anthropic"]["input_schema"] },
+    anthropic: {
+      name: definition.name,
+      description: DESCRIPTION,
+      input_schema: described(false) as ArtifactEntries["anthropic"]["input_schema"],
+    },
     gemini: { name: definition.name, description: DESCRIPTION, parameters: described(true) },
     mcp: {
       name: definition.name,
@@ -114,19 +169,33 @@ function entries(props: Properties): { [P in ArtifactProvider]: ArtifactEntries[
   };
 }
 
-export const handleTool: BuiltinTool = { definition, artifacts: entries(properties), leanArtifacts: entries(leanProperties) };
+export const handleTool: BuiltinTool = {
+  definition,
+  artifacts: entries(properties),
+  leanArtifacts: entries(leanProperties),
+};
 
 /** Runs `zcp.handle` for a session. `null` stands for an absent optional argument (OpenAI strict sends it). */
-export async function runHandleTool(store: HandleStore, sessionId: string, args: { readonly [name: string]: unknown }): Promise<CallResult> {
+export async function runHandleTool(
+  store: HandleStore,
+  sessionId: string,
+  args: { readonly [name: string]: unknown },
+): Promise<CallResult> {
   for (const key of Object.keys(args)) {
-    if (!(key in properties)) return failure(`invalid:$.${key}`, `unknown property; expected: ${Object.keys(properties).join(", ")}`);
+    if (!(key in properties))
+      return failure(
+        `invalid:$.${key}`,
+        `unknown property; expected: ${Object.keys(properties).join(", ")}`,
+      );
   }
   const op = args.op;
   if (op === undefined) return failure("missing:$.op", `expected one of: ${OPS.join(", ")}`);
-  if (typeof op !== "string" || !OPS.includes(op as Op)) return failure("invalid:$.op", `expected one of: ${OPS.join(", ")}`);
+  if (typeof op !== "string" || !OPS.includes(op as Op))
+    return failure("invalid:$.op", `expected one of: ${OPS.join(", ")}`);
   const id = args.handle;
   if (id === undefined) return failure("missing:$.handle", 'expected a handle id such as "#T1"');
-  if (typeof id !== "string") return failure("invalid:$.handle", 'expected a handle id such as "#T1"');
+  if (typeof id !== "string")
+    return failure("invalid:$.handle", 'expected a handle id such as "#T1"');
   const int = (name: string): number | undefined | null => {
     const value = args[name];
     if (value === undefined || value === null) return undefined;
@@ -135,10 +204,14 @@ export async function runHandleTool(store: HandleStore, sessionId: string, args:
   const strings = (name: string): string[] | undefined | null => {
     const value = args[name];
     if (value === undefined || value === null) return undefined;
-    return Array.isArray(value) && value.every((item) => typeof item === "string") ? (value as string[]) : null;
+    return Array.isArray(value) && value.every((item) => typeof item === "string")
+      ? (value as string[])
+      : null;
   };
-  for (const name of ["item", "offset", "limit"]) if (int(name) === null) return failure(`invalid:$.${name}`, "expected an integer");
-  for (const name of ["fields", "columns"]) if (strings(name) === null) return failure(`invalid:$.${name}`, "expected a list of names");
+  for (const name of ["item", "offset", "limit"])
+    if (int(name) === null) return failure(`invalid:$.${name}`, "expected an integer");
+  for (const name of ["fields", "columns"])
+    if (strings(name) === null) return failure(`invalid:$.${name}`, "expected a list of names");
   const outcome = await (async () => {
     switch (op as Op) {
       case "count":
@@ -146,7 +219,10 @@ export async function runHandleTool(store: HandleStore, sessionId: string, args:
       case "read": {
         const item = int("item");
         const fields = strings("fields");
-        return store.read(sessionId, id, { ...(item !== undefined && item !== null ? { item } : {}), ...(fields ? { fields } : {}) });
+        return store.read(sessionId, id, {
+          ...(item !== undefined && item !== null ? { item } : {}),
+          ...(fields ? { fields } : {}),
+        });
       }
       case "view": {
         const columns = strings("columns");
@@ -164,7 +240,8 @@ export async function runHandleTool(store: HandleStore, sessionId: string, args:
         return store.release(sessionId, id);
     }
   })();
-  if (outcome.ok === false) return outcome.error === "invalid:handle" ? failure("invalid:$.handle", outcome.hint) : outcome;
+  if (outcome.ok === false)
+    return outcome.error === "invalid:handle" ? failure("invalid:$.handle", outcome.hint) : outcome;
   if (op === "release") return { ok: true, value: { released: id } };
   const { ok: _ok, ...value } = outcome;
   return { ok: true, value: JSON.parse(JSON.stringify(value)) as JsonValue };

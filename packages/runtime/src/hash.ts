@@ -6,7 +6,10 @@ import type { JsonValue } from "./registry.js";
  * `memo` caches the text of objects and arrays that are known not to change while it lives
  * (`zcp gen` shares schema objects between tools and passes one per run).
  */
-export function canonicalJson(value: JsonValue | undefined, memo?: WeakMap<object, string>): string {
+export function canonicalJson(
+  value: JsonValue | undefined,
+  memo?: WeakMap<object, string>,
+): string {
   if (value === null || typeof value !== "object") {
     if (value === undefined) throw new TypeError("canonicalJson: undefined is not JSON");
     if (typeof value === "number" && !Number.isFinite(value)) {
@@ -19,7 +22,8 @@ export function canonicalJson(value: JsonValue | undefined, memo?: WeakMap<objec
   let text: string;
   if (Array.isArray(value)) {
     text = "[";
-    for (let i = 0; i < value.length; i++) text += (i > 0 ? "," : "") + canonicalJson(value[i], memo);
+    for (let i = 0; i < value.length; i++)
+      text += (i > 0 ? "," : "") + canonicalJson(value[i], memo);
     text += "]";
   } else {
     const record = value as { readonly [key: string]: JsonValue };
@@ -44,7 +48,9 @@ export function sha12(text: string): string {
  * The hash of a set of tools, computed from their ids and per-tool hashes alone, so that a
  * view (any subset) can be hashed without touching schemas. Order-independent.
  */
-export function combineToolHashes(tools: Iterable<{ readonly id: string; readonly hash: string }>): string {
+export function combineToolHashes(
+  tools: Iterable<{ readonly id: string; readonly hash: string }>,
+): string {
   const pairs = [...tools].map((tool) => [tool.id, tool.hash] as const);
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return sha12(canonicalJson(pairs.map(([id, hash]) => [id, hash])));

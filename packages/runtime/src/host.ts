@@ -41,7 +41,11 @@ export interface RuntimeOptions {
   /** Time limit of a call unless the caller gives one (default 30 s). */
   readonly timeoutMs?: number;
   /** Decides calls of tools flagged `approval`; without it they answer `approval_required`. */
-  readonly approve?: (tool: ToolDefinition, args: { readonly [name: string]: unknown }, session: Caller) => boolean | Promise<boolean>;
+  readonly approve?: (
+    tool: ToolDefinition,
+    args: { readonly [name: string]: unknown },
+    session: Caller,
+  ) => boolean | Promise<boolean>;
   /** Receives what a tool threw (the model only sees `exec:error`). Default: console.error. */
   readonly onToolError?: (error: unknown, tool: ToolDefinition, session: Caller) => void;
 }

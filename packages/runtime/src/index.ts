@@ -5,14 +5,27 @@
  * and the generator need is in `@zcp/runtime/codegen`.)
  */
 export { createRuntime, GeneratedModuleError, Runtime } from "./runtime.js";
-export type { ExposurePolicy, GeneratedModule, RuntimeOptions, SessionOptions } from "./runtime.js";
+export type {
+  Caller,
+  ExposurePolicy,
+  GeneratedModule,
+  RuntimeOptions,
+  SessionOptions,
+} from "./runtime.js";
 export { Session } from "./session.js";
 export type { CallOptions } from "./session.js";
 export { SelectionError, View, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";
 export type { ArtifactsOptions, BuiltinTool, PlannerTextOptions, Selection } from "./view.js";
 export type { ToolContext } from "./context.js";
 export type { Handle, Integer } from "./handle.js";
-export type { JsonSchema, JsonValue, OutputMode, Registry, ToolDefinition, ToolFlag } from "./registry.js";
+export type {
+  JsonSchema,
+  JsonValue,
+  OutputMode,
+  Registry,
+  ToolDefinition,
+  ToolFlag,
+} from "./registry.js";
 export { ARTIFACT_PROVIDERS } from "./artifacts.js";
 export type {
   AnthropicTool,
@@ -33,17 +46,23 @@ export type { HandleInfo, HandleStoreOptions, ResolvedHandle } from "./handles/s
 export { MemoryHandleStorage } from "./handles/memory.js";
 export type { HandleRecord, HandleStorage, HandleUsage, StoredHandle } from "./handles/storage.js";
 export { VIEW_DEFAULT_LIMIT, VIEW_MAX_LIMIT } from "./handles/ops.js";
-export type { CountResult, ReadOptions, ReadResult, ViewOptions, ViewResult } from "./handles/ops.js";
+export type {
+  CountResult,
+  ReadOptions,
+  ReadResult,
+  ViewOptions,
+  ViewResult,
+} from "./handles/ops.js";
 export { encodeResult } from "./encoding/result.js";
 export type { EncodeOptions } from "./encoding/result.js";
 export {
   formatCall,
-  formatReturn,
   MAX_CALL_LINE_LENGTH,
   MAX_CALLS_PER_MESSAGE,
   MAX_VALUE_DEPTH,
   parseCalls,
-  parseReturn,
   TextProtocolError,
 } from "./encoding/text.js";
-export type { CallLineError, ParseCallsOptions, ParsedCall, ParsedCalls, ParsedReturn } from "./encoding/text.js";
+export type { CallLineError, ParseCallsOptions, ParsedCall, ParsedCalls } from "./encoding/text.js";
+export { formatReturn, parseReturn } from "./encoding/text-return.js";
+export type { ParsedReturn } from "./encoding/text-return.js";

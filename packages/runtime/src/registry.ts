@@ -8,12 +8,7 @@
 export type JsonSchema = { readonly [keyword: string]: JsonValue };
 
 export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue };
+  null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** How a tool's result reaches the model: inline, as a handle, or inline only when small. */
 export type OutputMode = "scalar" | "handle" | "auto";
@@ -30,7 +25,11 @@ export type ToolFlag = "readonly" | "idempotent" | "destructive" | "approval";
  * does not take one.
  */
 export type CallSignature =
-  | { readonly kind: "positional"; readonly params: readonly string[]; readonly context: number | null }
+  | {
+      readonly kind: "positional";
+      readonly params: readonly string[];
+      readonly context: number | null;
+    }
   | { readonly kind: "object"; readonly context: number | null };
 
 /**

@@ -20,7 +20,12 @@ export interface HandleMeta {
 
 export type CallResult =
   | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: true; readonly handle: string; readonly summary: string; readonly meta: HandleMeta }
+  | {
+      readonly ok: true;
+      readonly handle: string;
+      readonly summary: string;
+      readonly meta: HandleMeta;
+    }
   | { readonly ok: false; readonly error: string; readonly hint: string };
 
 export type CallError = Extract<CallResult, { ok: false }>;

@@ -9,7 +9,13 @@ import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "./r
 import { Session } from "./session.js";
 import { applySelection } from "./view.js";
 
-export type { Caller, ExposurePolicy, GeneratedModule, RuntimeOptions, SessionOptions } from "./host.js";
+export type {
+  Caller,
+  ExposurePolicy,
+  GeneratedModule,
+  RuntimeOptions,
+  SessionOptions,
+} from "./host.js";
 
 export class Runtime implements SessionHost {
   readonly registry: Registry;
@@ -22,7 +28,8 @@ export class Runtime implements SessionHost {
   ) {
     checkGenerated(generated);
     this.registry = generated.registry;
-    this.handles = options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
+    this.handles =
+      options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
     const names = new Map<string, ToolDefinition>();
     for (const tool of [...this.registry.tools, handleTool.definition]) {
       names.set(tool.alias, tool);
@@ -63,19 +70,34 @@ export class GeneratedModuleError extends Error {
 }
 
 function checkGenerated(generated: GeneratedModule): void {
-  const { registry, validators, dispatch, artifacts } = (generated ?? {}) as Partial<GeneratedModule>;
-  if (!registry || !Array.isArray(registry.tools) || !validators || !dispatch || typeof artifacts?.load !== "function") {
-    throw new GeneratedModuleError("not a generated module: pass the default export of the zcp.gen/index.js that zcp gen wrote");
+  const { registry, validators, dispatch, artifacts } = (generated ??
+    {}) as Partial<GeneratedModule>;
+  if (
+    !registry ||
+    !Array.isArray(registry.tools) ||
+    !validators ||
+    !dispatch ||
+    typeof artifacts?.load !== "function"
+  ) {
+    throw new GeneratedModuleError(
+      "not a generated module: pass the default export of the zcp.gen/index.js that zcp gen wrote",
+    );
   }
   if (registry.version !== REGISTRY_FORMAT_VERSION) {
-    throw new GeneratedModuleError(`the generated module has registry format ${registry.version}; this @zcp/runtime reads format ${REGISTRY_FORMAT_VERSION}: run zcp gen with a matching @zcp/gen`);
+    throw new GeneratedModuleError(
+      `the generated module has registry format ${registry.version}; this @zcp/runtime reads format ${REGISTRY_FORMAT_VERSION}: run zcp gen with a matching @zcp/gen`,
+    );
   }
   if (artifacts.hash !== registry.hash) {
-    throw new GeneratedModuleError(`artifacts.ts was generated for registry ${artifacts.hash}, registry.ts is ${registry.hash}: the generated files come from different runs, run zcp gen`);
+    throw new GeneratedModuleError(
+      `artifacts.ts was generated for registry ${artifacts.hash}, registry.ts is ${registry.hash}: the generated files come from different runs, run zcp gen`,
+    );
   }
   for (const tool of registry.tools) {
     if (typeof validators[tool.id] !== "function" || typeof dispatch[tool.id] !== "function") {
-      throw new GeneratedModuleError(`tool ${tool.alias} (${tool.id}) has no ${typeof validators[tool.id] !== "function" ? "validator" : "dispatcher"}: the generated files come from different runs, run zcp gen`);
+      throw new GeneratedModuleError(
+        `tool ${tool.alias} (${tool.id}) has no ${typeof validators[tool.id] !== "function" ? "validator" : "dispatcher"}: the generated files come from different runs, run zcp gen`,
+      );
     }
   }
 }

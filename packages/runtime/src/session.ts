@@ -74,10 +74,19 @@ export class Session implements Caller {
   call(name: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
     if (this.closed) return Promise.resolve(failure("cancelled", "the session is closed"));
     const tool = this.runtime.tool(name);
-    if (!tool) return Promise.resolve(failure(`unknown:${name}`, "no tool by that name; list the tools to see what exists"));
-    if (!this.exposedView.find(tool.id)) return Promise.resolve(failure(`forbidden:${tool.alias}`, "the tool is not available in this session"));
+    if (!tool)
+      return Promise.resolve(
+        failure(`unknown:${name}`, "no tool by that name; list the tools to see what exists"),
+      );
+    if (!this.exposedView.find(tool.id))
+      return Promise.resolve(
+        failure(`forbidden:${tool.alias}`, "the tool is not available in this session"),
+      );
     const limit = this.runtime.options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT;
-    if (this.running >= limit) return Promise.resolve(failure("busy", `at most ${limit} calls at once in a session; wait for one to finish`));
+    if (this.running >= limit)
+      return Promise.resolve(
+        failure("busy", `at most ${limit} calls at once in a session; wait for one to finish`),
+      );
     this.running++;
     let outcome: CallResult | Promise<CallResult>;
     try {
@@ -110,7 +119,9 @@ export class Session implements Caller {
   }
 
   private computeExposed(): View {
-    const tools = this.runtime.exposedFor(this.surface).filter((tool) => this.currentStage === null || inStage(tool, [this.currentStage]));
+    const tools = this.runtime
+      .exposedFor(this.surface)
+      .filter((tool) => this.currentStage === null || inStage(tool, [this.currentStage]));
     return this.view(tools);
   }
 
@@ -119,9 +130,15 @@ export class Session implements Caller {
    * `auto` tool cannot when `inlineMaxBytes` is infinite: every result is inline).
    */
   private view(tools: readonly ToolDefinition[]): View {
-    const autoMakesHandles = Number.isFinite(this.runtime.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES);
-    const needsHandles = tools.some((tool) => tool.outputMode === "handle" || (tool.outputMode === "auto" && autoMakesHandles) || Object.keys(tool.handleParams).length > 0);
+    const autoMakesHandles = Number.isFinite(
+      this.runtime.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
+    );
+    const needsHandles = tools.some(
+      (tool) =>
+        tool.outputMode === "handle" ||
+        (tool.outputMode === "auto" && autoMakesHandles) ||
+        Object.keys(tool.handleParams).length > 0,
+    );
     return new View(tools, this.runtime.generated.artifacts, needsHandles ? [handleTool] : []);
   }
 }
-

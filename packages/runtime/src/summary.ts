@@ -30,7 +30,9 @@ const MAX_FIELDS = 8;
 /** The default summary of a JSON value. */
 export function defaultSummary(value: unknown): string {
   if (Array.isArray(value)) {
-    const records = value.filter((item) => item !== null && typeof item === "object" && !Array.isArray(item));
+    const records = value.filter(
+      (item) => item !== null && typeof item === "object" && !Array.isArray(item),
+    );
     if (value.length > 0 && records.length === value.length) {
       const fields = [...new Set(records.flatMap((record) => Object.keys(record as object)))];
       return `${value.length} ${value.length === 1 ? "record" : "records"}; fields: ${listed(fields)}`;
@@ -49,5 +51,7 @@ export function defaultSummary(value: unknown): string {
 }
 
 function listed(names: readonly string[]): string {
-  return names.length > MAX_FIELDS ? `${names.slice(0, MAX_FIELDS).join(", ")}, … (${names.length})` : names.join(", ") || "none";
+  return names.length > MAX_FIELDS
+    ? `${names.slice(0, MAX_FIELDS).join(", ")}, … (${names.length})`
+    : names.join(", ") || "none";
 }

@@ -2,7 +2,12 @@
  * Views: subsets of the registry chosen by rules, with their hash, planner text and provider
  * artifacts picked from the precompiled entries. Nothing here looks inside a schema.
  */
-import { ARTIFACT_PROVIDERS, type ArtifactEntries, type ArtifactLoader, type ArtifactProvider } from "./artifacts.js";
+import {
+  ARTIFACT_PROVIDERS,
+  type ArtifactEntries,
+  type ArtifactLoader,
+  type ArtifactProvider,
+} from "./artifacts.js";
 import { combineToolHashes } from "./hash.js";
 import type { ToolDefinition } from "./registry.js";
 
@@ -30,22 +35,34 @@ export class SelectionError extends Error {
 }
 
 /** Applies a selection to `tools` (order kept). Throws `SelectionError` on an unknown profile or a bad limit. */
-export function applySelection(tools: readonly ToolDefinition[], selection: Selection = {}): ToolDefinition[] {
+export function applySelection(
+  tools: readonly ToolDefinition[],
+  selection: Selection = {},
+): ToolDefinition[] {
   let out = [...tools];
   if (selection.profile !== undefined) {
-    if (selection.profile !== SEMANTIC_WORKFLOW) throw new SelectionError(`unknown profile "${selection.profile}" (known: ${SEMANTIC_WORKFLOW})`);
+    if (selection.profile !== SEMANTIC_WORKFLOW)
+      throw new SelectionError(
+        `unknown profile "${selection.profile}" (known: ${SEMANTIC_WORKFLOW})`,
+      );
     const workflow = out.filter((tool) => tool.groups.includes(WORKFLOW_GROUP));
     if (workflow.length > 0) out = workflow;
   }
-  if (selection.groups && selection.groups.length > 0) out = out.filter((tool) => tool.groups.some((group) => selection.groups!.includes(group)));
-  if (selection.excludeGroups && selection.excludeGroups.length > 0) out = out.filter((tool) => !tool.groups.some((group) => selection.excludeGroups!.includes(group)));
-  if (selection.stages && selection.stages.length > 0) out = out.filter((tool) => inStage(tool, selection.stages!));
+  if (selection.groups && selection.groups.length > 0)
+    out = out.filter((tool) => tool.groups.some((group) => selection.groups!.includes(group)));
+  if (selection.excludeGroups && selection.excludeGroups.length > 0)
+    out = out.filter(
+      (tool) => !tool.groups.some((group) => selection.excludeGroups!.includes(group)),
+    );
+  if (selection.stages && selection.stages.length > 0)
+    out = out.filter((tool) => inStage(tool, selection.stages!));
   if (selection.aliases) {
     const wanted = new Set(selection.aliases);
     out = out.filter((tool) => wanted.has(tool.alias) || wanted.has(tool.id));
   }
   if (selection.limit !== undefined) {
-    if (!Number.isInteger(selection.limit) || selection.limit < 0) throw new SelectionError(`limit must be a non-negative integer, got ${selection.limit}`);
+    if (!Number.isInteger(selection.limit) || selection.limit < 0)
+      throw new SelectionError(`limit must be a non-negative integer, got ${selection.limit}`);
     out = out.slice(0, selection.limit);
   }
   return out;
@@ -92,7 +109,16 @@ export class View {
   ) {
     this.tools = [...selected, ...builtins.map((builtin) => builtin.definition)];
     this.hash = combineToolHashes(this.tools);
-    this.byName = new Map(this.tools.flatMap((tool) => [[tool.alias, tool], [tool.id, tool], [tool.name, tool]] as const));
+    this.byName = new Map(
+      this.tools.flatMap(
+        (tool) =>
+          [
+            [tool.alias, tool],
+            [tool.id, tool],
+            [tool.name, tool],
+          ] as const,
+      ),
+    );
   }
 
   /** The planner text: one line per tool, with documentation (`plannerText()`). */
@@ -121,17 +147,27 @@ export class View {
    * (see the ZCP150x diagnostics of `zcp gen`) has no entry and is left out. `{ lean: true }`:
    * the lean entries; a `SelectionError` when the runtime has none.
    */
-  artifacts<P extends ArtifactProvider>(provider: P, options: ArtifactsOptions = {}): ArtifactEntries[P][] {
-    if (!ARTIFACT_PROVIDERS.includes(provider)) throw new SelectionError(`unknown provider "${provider}" (known: ${ARTIFACT_PROVIDERS.join(", ")})`);
+  artifacts<P extends ArtifactProvider>(
+    provider: P,
+    options: ArtifactsOptions = {},
+  ): ArtifactEntries[P][] {
+    if (!ARTIFACT_PROVIDERS.includes(provider))
+      throw new SelectionError(
+        `unknown provider "${provider}" (known: ${ARTIFACT_PROVIDERS.join(", ")})`,
+      );
     const lean = options.lean === true;
     if (lean && !this.hasLeanArtifacts) {
-      throw new SelectionError('no lean artifacts: generate them ("leanArtifacts": true in the zcp gen configuration) and create the runtime from zcp.gen/lean.js (its default export) instead of zcp.gen/index.js');
+      throw new SelectionError(
+        'no lean artifacts: generate them ("leanArtifacts": true in the zcp gen configuration) and create the runtime from zcp.gen/lean.js (its default export) instead of zcp.gen/index.js',
+      );
     }
     const set = this.loader.load(provider, lean ? { lean } : {});
     const entries: ArtifactEntries[P][] = [];
     for (const tool of this.tools) {
       const builtin = this.builtins.find((candidate) => candidate.definition === tool);
-      const entry = builtin ? (lean ? builtin.leanArtifacts : builtin.artifacts)[provider] : set[tool.id];
+      const entry = builtin
+        ? (lean ? builtin.leanArtifacts : builtin.artifacts)[provider]
+        : set[tool.id];
       if (entry) entries.push(entry);
     }
     return entries;

@@ -4,13 +4,12 @@ import type { CallResult } from "../src/result.js";
 import { encodeResult } from "../src/encoding/result.js";
 import {
   formatCall,
-  formatReturn,
   MAX_CALL_LINE_LENGTH,
   MAX_CALLS_PER_MESSAGE,
   parseCalls,
-  parseReturn,
   TextProtocolError,
 } from "../src/encoding/text.js";
+import { formatReturn, parseReturn } from "../src/encoding/text-return.js";
 import { mulberry32 as prng } from "../../../tools/test-random.js";
 
 const handleResult: CallResult = {
@@ -22,15 +21,23 @@ const handleResult: CallResult = {
 
 describe("encodeResult", () => {
   it("writes the three shapes compactly, keys in a fixed order", () => {
-    expect(encodeResult({ ok: true, value: { temp: 22, unit: "celsius" } })).toBe('{"ok":true,"value":{"temp":22,"unit":"celsius"}}');
+    expect(encodeResult({ ok: true, value: { temp: 22, unit: "celsius" } })).toBe(
+      '{"ok":true,"value":{"temp":22,"unit":"celsius"}}',
+    );
     expect(encodeResult({ ok: true, value: null })).toBe('{"ok":true,"value":null}');
-    expect(encodeResult({ ok: true, value: [1, "a b", true] })).toBe('{"ok":true,"value":[1,"a b",true]}');
+    expect(encodeResult({ ok: true, value: [1, "a b", true] })).toBe(
+      '{"ok":true,"value":[1,"a b",true]}',
+    );
     expect(encodeResult(handleResult)).toBe(
       '{"ok":true,"handle":"#T1","summary":"3 rows: sku, qty","meta":{"kind":"table","size":120,"ttl":"10m","count":3}}',
     );
-    expect(encodeResult({ ok: false, error: "invalid:$.city", hint: "expected one of: Shanghai, Beijing" })).toBe(
-      '{"ok":false,"error":"invalid:$.city","hint":"expected one of: Shanghai, Beijing"}',
-    );
+    expect(
+      encodeResult({
+        ok: false,
+        error: "invalid:$.city",
+        hint: "expected one of: Shanghai, Beijing",
+      }),
+    ).toBe('{"ok":false,"error":"invalid:$.city","hint":"expected one of: Shanghai, Beijing"}');
   });
 
   it("orders meta keys whatever order the object was built in, and leaves out an absent count", () => {
@@ -43,19 +50,28 @@ describe("encodeResult", () => {
   });
 
   it("writes UTF-8 by default and \\u escapes with ascii: true, both valid JSON", () => {
-    const result: CallResult = { ok: true, value: { city: "上海", note: "naïve 😀", line: "a\u2028b" } };
+    const result: CallResult = {
+      ok: true,
+      value: { city: "上海", note: "naïve 😀", line: "a\u2028b" },
+    };
     const plain = encodeResult(result);
     expect(plain).toBe('{"ok":true,"value":{"city":"上海","note":"naïve 😀","line":"a\u2028b"}}');
     const ascii = encodeResult(result, { ascii: true });
-    expect(ascii).toBe('{"ok":true,"value":{"city":"\\u4e0a\\u6d77","note":"na\\u00efve \\ud83d\\ude00","line":"a\\u2028b"}}');
+    expect(ascii).toBe(
+      '{"ok":true,"value":{"city":"\\u4e0a\\u6d77","note":"na\\u00efve \\ud83d\\ude00","line":"a\\u2028b"}}',
+    );
     expect(/^[\x20-\x7e]*$/.test(ascii)).toBe(true);
     expect(JSON.parse(plain)).toEqual(result);
     expect(JSON.parse(ascii)).toEqual(result);
   });
 
   it("escapes control characters and lone surrogates, writes undefined as null", () => {
-    expect(encodeResult({ ok: true, value: "a\nb\u0000\ud800" })).toBe('{"ok":true,"value":"a\\nb\\u0000\\ud800"}');
-    expect(encodeResult({ ok: true, value: undefined as unknown as JsonValue })).toBe('{"ok":true,"value":null}');
+    expect(encodeResult({ ok: true, value: "a\nb\u0000\ud800" })).toBe(
+      '{"ok":true,"value":"a\\nb\\u0000\\ud800"}',
+    );
+    expect(encodeResult({ ok: true, value: undefined as unknown as JsonValue })).toBe(
+      '{"ok":true,"value":null}',
+    );
   });
 });
 
@@ -72,7 +88,12 @@ describe("parseCalls", () => {
     expect(errors).toEqual([]);
     expect(calls).toEqual([
       { line: 1, id: "b9634m", alias: "weather.get_current", args: { city: "Shanghai" } },
-      { line: 2, id: null, alias: "weather.get_current", args: { city: "New York", unit: "celsius" } },
+      {
+        line: 2,
+        id: null,
+        alias: "weather.get_current",
+        args: { city: "New York", unit: "celsius" },
+      },
       { line: 3, id: "b9634m", alias: null, args: { city: "Shanghai" } },
       { line: 4, id: "tlist", alias: "tables.list", args: {} },
     ]);
@@ -97,7 +118,12 @@ describe("parseCalls", () => {
     expect(errors).toEqual([]);
     expect(calls).toEqual([
       { line: 4, id: null, alias: "weather.get_current", args: { city: "Shanghai" } },
-      { line: 5, id: null, alias: "weather.get_current", args: { city: "Beijing", unit: "fahrenheit" } },
+      {
+        line: 5,
+        id: null,
+        alias: "weather.get_current",
+        args: { city: "Beijing", unit: "fahrenheit" },
+      },
       { line: 11, id: "tm3e5y", alias: "tables.sum", args: { rows: "#T1", column: "qty" } },
     ]);
   });
@@ -123,7 +149,8 @@ describe("parseCalls", () => {
   });
 
   it("reads any other word without white space as a string", () => {
-    const line = 'CALL t.f a=Shanghai b=01 c=1. d=+1 e=NaN f=Infinity g=True h=#T1 i=a=b j=x"y k=x[1 l=2024-01-05 m=10m n=-';
+    const line =
+      'CALL t.f a=Shanghai b=01 c=1. d=+1 e=NaN f=Infinity g=True h=#T1 i=a=b j=x"y k=x[1 l=2024-01-05 m=10m n=-';
     expect(parseCalls(line).calls[0]!.args).toEqual({
       a: "Shanghai",
       b: "01",
@@ -143,13 +170,17 @@ describe("parseCalls", () => {
   });
 
   it("reads unicode in bare words, strings and keys", () => {
-    const { calls, errors } = parseCalls('CALL weather.get_current city=上海 note="München 😀" "城市"=北京 emoji=😀');
+    const { calls, errors } = parseCalls(
+      'CALL weather.get_current city=上海 note="München 😀" "城市"=北京 emoji=😀',
+    );
     expect(errors).toEqual([]);
     expect(calls[0]!.args).toEqual({ city: "上海", note: "München 😀", 城市: "北京", emoji: "😀" });
   });
 
   it("reads quoted keys and keeps __proto__ an own property", () => {
-    const { calls } = parseCalls('CALL t.f "a b"=1 "x=y"=2 ""=3 __proto__={"polluted":1} o={"__proto__":{"p":2}}');
+    const { calls } = parseCalls(
+      'CALL t.f "a b"=1 "x=y"=2 ""=3 __proto__={"polluted":1} o={"__proto__":{"p":2}}',
+    );
     const args = calls[0]!.args;
     expect(Object.keys(args)).toEqual(["a b", "x=y", "", "__proto__", "o"]);
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
@@ -161,7 +192,11 @@ describe("parseCalls", () => {
   });
 
   it("reads keys with dots, dashes and dollars bare", () => {
-    expect(parseCalls("CALL t.f content-type=json $ref=x a.b=1").calls[0]!.args).toEqual({ "content-type": "json", $ref: "x", "a.b": 1 });
+    expect(parseCalls("CALL t.f content-type=json $ref=x a.b=1").calls[0]!.args).toEqual({
+      "content-type": "json",
+      $ref: "x",
+      "a.b": 1,
+    });
   });
 
   // Every malformed-line error, with its exact message and column.
@@ -172,9 +207,21 @@ describe("parseCalls", () => {
     ['CALL "weather"=1', 6, "expected @id or a tool alias after CALL at column 6"],
     ["CALL @b-9 w.get", 6, 'invalid tool id "@b-9" at column 6: an id is letters, digits and _'],
     ["CALL @ w.get", 6, 'invalid tool id "@" at column 6: an id is letters, digits and _'],
-    ["CALL weather/get city=x", 6, 'invalid tool alias "weather/get" at column 6: an alias is letters, digits, _ . and -'],
-    ['CALL weather.get(city="x")', 17, 'expected "alias key=value" but found parentheses at column 17: write arguments as key=value after the alias'],
-    ["CALL @x weather.get()", 20, 'expected "alias key=value" but found parentheses at column 20: write arguments as key=value after the alias'],
+    [
+      "CALL weather/get city=x",
+      6,
+      'invalid tool alias "weather/get" at column 6: an alias is letters, digits, _ . and -',
+    ],
+    [
+      'CALL weather.get(city="x")',
+      17,
+      'expected "alias key=value" but found parentheses at column 17: write arguments as key=value after the alias',
+    ],
+    [
+      "CALL @x weather.get()",
+      20,
+      'expected "alias key=value" but found parentheses at column 20: write arguments as key=value after the alias',
+    ],
     ['CALL @b9634m city="New York', 19, "unterminated string starting at column 19"],
     ['CALL @b9634m city="ends with backslash\\"', 19, "unterminated string starting at column 19"],
     ['CALL t.f o={"a": "b}', 18, "unterminated string starting at column 18"],
@@ -182,32 +229,104 @@ describe("parseCalls", () => {
     ['CALL t.f o={"a": [1, {"b": 2}]', 12, 'unclosed "{" at column 12'],
     ['CALL t.f o={"a": [1, 2}', 23, '"}" at column 23 does not close "[" opened at column 18'],
     ["CALL t.f a=[1, 2}}", 17, '"}" at column 17 does not close "[" opened at column 12'],
-    ["CALL @x t.f city=New York", 22, 'expected key=value, found "York" at column 22 (a value with spaces needs double quotes)'],
-    ["CALL @x t.f city Shanghai", 13, 'expected key=value, found "city" at column 13 (a value with spaces needs double quotes)'],
+    [
+      "CALL @x t.f city=New York",
+      22,
+      'expected key=value, found "York" at column 22 (a value with spaces needs double quotes)',
+    ],
+    [
+      "CALL @x t.f city Shanghai",
+      13,
+      'expected key=value, found "city" at column 13 (a value with spaces needs double quotes)',
+    ],
     ['CALL t.f "a b" 1', 15, 'expected "=" after the key "a b" at column 15'],
-    ["CALL t.f 1city=x", 10, 'invalid key "1city" at column 10: a key is a name (letters, digits, _ $ . -, not starting with a digit) or a JSON string'],
-    ["CALL t.f ci#ty=x", 10, 'invalid key "ci#ty" at column 10: a key is a name (letters, digits, _ $ . -, not starting with a digit) or a JSON string'],
+    [
+      "CALL t.f 1city=x",
+      10,
+      'invalid key "1city" at column 10: a key is a name (letters, digits, _ $ . -, not starting with a digit) or a JSON string',
+    ],
+    [
+      "CALL t.f ci#ty=x",
+      10,
+      'invalid key "ci#ty" at column 10: a key is a name (letters, digits, _ $ . -, not starting with a digit) or a JSON string',
+    ],
     ["CALL t.f =x", 10, 'missing key before "=" at column 10'],
     ['CALL t.f "a\\q"=1', 12, 'invalid JSON in a key at column 12: invalid escape "\\\\q"'],
     ["CALL t.f city=a city=b", 17, 'key "city" given twice at column 17'],
     ['CALL t.f "city"=a city=b', 19, 'key "city" given twice at column 19'],
     ["CALL t.f city=", 15, 'missing value for "city" at column 15 (write "" for an empty string)'],
-    ["CALL t.f city= unit=c", 15, 'missing value for "city" at column 15 (write "" for an empty string)'],
-    ['CALL t.f city="a"b', 18, 'expected a space after the value of "city", found "b" at column 18'],
+    [
+      "CALL t.f city= unit=c",
+      15,
+      'missing value for "city" at column 15 (write "" for an empty string)',
+    ],
+    [
+      'CALL t.f city="a"b',
+      18,
+      'expected a space after the value of "city", found "b" at column 18',
+    ],
     ["CALL t.f a=[1]x", 15, 'expected a space after the value of "a", found "x" at column 15'],
-    ['CALL t.f o={"a": 1,}', 20, 'invalid JSON in the value of "o" at column 20: expected a key in double quotes, found "}"'],
-    ["CALL t.f o={a: 1}", 13, 'invalid JSON in the value of "o" at column 13: expected a key in double quotes, found "a"'],
-    ['CALL t.f o={"a" 1}', 17, 'invalid JSON in the value of "o" at column 17: expected ":" after the key, found "1"'],
-    ["CALL t.f a=[1 2]", 15, 'invalid JSON in the value of "a" at column 15: expected "," or "]", found "2"'],
-    ["CALL t.f a=[1,,2]", 15, 'invalid JSON in the value of "a" at column 15: expected a value, found ","'],
-    ["CALL t.f a=[01]", 14, 'invalid JSON in the value of "a" at column 14: expected "," or "]", found "1"'],
-    ["CALL t.f a=['x']", 13, 'invalid JSON in the value of "a" at column 13: expected a value, found "\'"'],
-    ["CALL t.f a=[tru]", 13, 'invalid JSON in the value of "a" at column 13: expected a value, found "t"'],
-    ["CALL t.f a=[1e999]", 13, 'invalid JSON in the value of "a" at column 13: number "1e999" is out of range'],
+    [
+      'CALL t.f o={"a": 1,}',
+      20,
+      'invalid JSON in the value of "o" at column 20: expected a key in double quotes, found "}"',
+    ],
+    [
+      "CALL t.f o={a: 1}",
+      13,
+      'invalid JSON in the value of "o" at column 13: expected a key in double quotes, found "a"',
+    ],
+    [
+      'CALL t.f o={"a" 1}',
+      17,
+      'invalid JSON in the value of "o" at column 17: expected ":" after the key, found "1"',
+    ],
+    [
+      "CALL t.f a=[1 2]",
+      15,
+      'invalid JSON in the value of "a" at column 15: expected "," or "]", found "2"',
+    ],
+    [
+      "CALL t.f a=[1,,2]",
+      15,
+      'invalid JSON in the value of "a" at column 15: expected a value, found ","',
+    ],
+    [
+      "CALL t.f a=[01]",
+      14,
+      'invalid JSON in the value of "a" at column 14: expected "," or "]", found "1"',
+    ],
+    [
+      "CALL t.f a=['x']",
+      13,
+      'invalid JSON in the value of "a" at column 13: expected a value, found "\'"',
+    ],
+    [
+      "CALL t.f a=[tru]",
+      13,
+      'invalid JSON in the value of "a" at column 13: expected a value, found "t"',
+    ],
+    [
+      "CALL t.f a=[1e999]",
+      13,
+      'invalid JSON in the value of "a" at column 13: number "1e999" is out of range',
+    ],
     ["CALL t.f n=-1e400", 12, 'number "-1e400" is out of range at column 12'],
-    ['CALL t.f s="a\\xb"', 14, 'invalid JSON in the value of "s" at column 14: invalid escape "\\\\x"'],
-    ['CALL t.f s="\\u12G4"', 13, 'invalid JSON in the value of "s" at column 13: invalid escape "\\\\u12G4"'],
-    ['CALL t.f s="a\tb"', 14, 'invalid JSON in the value of "s" at column 14: control character U+0009 in a string (escape it)'],
+    [
+      'CALL t.f s="a\\xb"',
+      14,
+      'invalid JSON in the value of "s" at column 14: invalid escape "\\\\x"',
+    ],
+    [
+      'CALL t.f s="\\u12G4"',
+      13,
+      'invalid JSON in the value of "s" at column 13: invalid escape "\\\\u12G4"',
+    ],
+    [
+      'CALL t.f s="a\tb"',
+      14,
+      'invalid JSON in the value of "s" at column 14: control character U+0009 in a string (escape it)',
+    ],
   ])("%s", (line, column, message) => {
     const { calls, errors } = parseCalls(`thinking first\n${line}\nmore prose`);
     expect(calls).toEqual([]);
@@ -221,14 +340,18 @@ describe("parseCalls", () => {
     for (let depth = 0; depth < 64; depth++) value = (value as JsonValue[])[0]!;
     expect(value).toBe(1);
     const deep = parseCalls(`CALL t.f a=${"[".repeat(65)}1${"]".repeat(65)}`);
-    expect(deep.errors[0]!.message).toBe('the value of "a" is nested deeper than 64 levels at column 76');
-    expect(parseCalls(`CALL t.f a=${"[".repeat(6)}${"]".repeat(6)}`, { maxDepth: 5 }).errors[0]!.message).toBe(
-      'the value of "a" is nested deeper than 5 levels at column 17',
+    expect(deep.errors[0]!.message).toBe(
+      'the value of "a" is nested deeper than 64 levels at column 76',
     );
+    expect(
+      parseCalls(`CALL t.f a=${"[".repeat(6)}${"]".repeat(6)}`, { maxDepth: 5 }).errors[0]!.message,
+    ).toBe('the value of "a" is nested deeper than 5 levels at column 17');
   });
 
   it("keeps reading after a bad line, and reports each one", () => {
-    const { calls, errors } = parseCalls('CALL a.b x=1\nCALL a.b x=[\nprose\nCALL a.b y="ok"\nCALL\n');
+    const { calls, errors } = parseCalls(
+      'CALL a.b x=1\nCALL a.b x=[\nprose\nCALL a.b y="ok"\nCALL\n',
+    );
     expect(calls.map((call) => [call.line, call.args])).toEqual([
       [1, { x: 1 }],
       [4, { y: "ok" }],
@@ -249,7 +372,8 @@ describe("parseCalls", () => {
         line: 65,
         column: 1,
         text: "CALL t.f i=64",
-        message: "more than 64 CALL lines in one message: this line and the ones after it were not read",
+        message:
+          "more than 64 CALL lines in one message: this line and the ones after it were not read",
       },
     ]);
     expect(parseCalls("CALL a.b\nCALL a.b\nCALL a.b", { maxCalls: 2 }).errors[0]!.line).toBe(3);
@@ -259,7 +383,12 @@ describe("parseCalls", () => {
     const line = `CALL t.f s="${"x".repeat(MAX_CALL_LINE_LENGTH)}"`;
     const { calls, errors } = parseCalls(`${line}\nCALL t.f ok=1`);
     expect(errors).toEqual([
-      { line: 1, column: MAX_CALL_LINE_LENGTH + 1, text: `${line.slice(0, 200)}…`, message: "line longer than 65536 characters" },
+      {
+        line: 1,
+        column: MAX_CALL_LINE_LENGTH + 1,
+        text: `${line.slice(0, 200)}…`,
+        message: "line longer than 65536 characters",
+      },
     ]);
     expect(calls).toEqual([{ line: 2, id: null, alias: "t.f", args: { ok: 1 } }]);
     const fits = `CALL t.f s="${"x".repeat(MAX_CALL_LINE_LENGTH - 13)}"`;
@@ -273,7 +402,9 @@ describe("formatCall", () => {
     expect(formatCall("b9634m", "weather.get_current", { city: "Shanghai", unit: "celsius" })).toBe(
       "CALL @b9634m weather.get_current city=Shanghai unit=celsius",
     );
-    expect(formatCall(null, "weather.get_current", { city: "New York" })).toBe('CALL weather.get_current city="New York"');
+    expect(formatCall(null, "weather.get_current", { city: "New York" })).toBe(
+      'CALL weather.get_current city="New York"',
+    );
     expect(formatCall("b9634m", null, { city: "Shanghai" })).toBe("CALL @b9634m city=Shanghai");
     expect(
       formatCall("x", "t.f", {
@@ -287,7 +418,9 @@ describe("formatCall", () => {
         skipped: undefined,
         u: "上海",
       }),
-    ).toBe('CALL @x t.f n=3 t="true" num="42" h=#T1 o={"a":[1,"x y"],"b":null} "a b"=1 ""="" u="上海"');
+    ).toBe(
+      'CALL @x t.f n=3 t="true" num="42" h=#T1 o={"a":[1,"x y"],"b":null} "a b"=1 ""="" u="上海"',
+    );
   });
 
   it("keeps the line on one line", () => {
@@ -297,9 +430,15 @@ describe("formatCall", () => {
   });
 
   it("refuses a call without a tool or with a malformed id or alias", () => {
-    expect(() => formatCall(null, null, {})).toThrow(new RangeError("formatCall: give a tool id, an alias or both"));
-    expect(() => formatCall("b 9", "a")).toThrow(new RangeError('formatCall: invalid tool id "b 9"'));
-    expect(() => formatCall(null, "a=b")).toThrow(new RangeError('formatCall: invalid tool alias "a=b"'));
+    expect(() => formatCall(null, null, {})).toThrow(
+      new RangeError("formatCall: give a tool id, an alias or both"),
+    );
+    expect(() => formatCall("b 9", "a")).toThrow(
+      new RangeError('formatCall: invalid tool id "b 9"'),
+    );
+    expect(() => formatCall(null, "a=b")).toThrow(
+      new RangeError('formatCall: invalid tool alias "a=b"'),
+    );
   });
 });
 
@@ -307,34 +446,64 @@ describe("formatReturn and parseReturn", () => {
   it("writes values, handles and errors", () => {
     expect(formatReturn("c1", { ok: true, value: { temp: 22 } })).toBe('RET c1 {"temp":22}');
     expect(formatReturn("c2", { ok: true, value: "a b" })).toBe('RET c2 "a b"');
-    expect(formatReturn("c3", handleResult)).toBe('RET c3 #T1 summary="3 rows: sku, qty" kind=table size=120 ttl=10m count=3');
-    expect(formatReturn("c4", { ok: true, handle: "#G2", summary: "", meta: { kind: "true", size: 0, ttl: "1e5" } })).toBe(
-      'RET c4 #G2 summary="" kind="true" size=0 ttl="1e5"',
+    expect(formatReturn("c3", handleResult)).toBe(
+      'RET c3 #T1 summary="3 rows: sku, qty" kind=table size=120 ttl=10m count=3',
     );
-    expect(formatReturn("c5", { ok: false, error: "invalid:$.city", hint: "expected one of: Shanghai, Beijing" })).toBe(
-      'ERR c5 invalid:$.city hint="expected one of: Shanghai, Beijing"',
-    );
+    expect(
+      formatReturn("c4", {
+        ok: true,
+        handle: "#G2",
+        summary: "",
+        meta: { kind: "true", size: 0, ttl: "1e5" },
+      }),
+    ).toBe('RET c4 #G2 summary="" kind="true" size=0 ttl="1e5"');
+    expect(
+      formatReturn("c5", {
+        ok: false,
+        error: "invalid:$.city",
+        hint: "expected one of: Shanghai, Beijing",
+      }),
+    ).toBe('ERR c5 invalid:$.city hint="expected one of: Shanghai, Beijing"');
     expect(formatReturn("c6", { ok: false, error: "timeout", hint: "" })).toBe("ERR c6 timeout");
-    expect(formatReturn("c7", { ok: false, error: 'unknown:a b"c', hint: "x" })).toBe('ERR c7 "unknown:a b\\"c" hint="x"');
+    expect(formatReturn("c7", { ok: false, error: 'unknown:a b"c', hint: "x" })).toBe(
+      'ERR c7 "unknown:a b\\"c" hint="x"',
+    );
   });
 
   it("reads them back", () => {
-    expect(parseReturn('RET c1 {"temp":22}')).toEqual({ cid: "c1", result: { ok: true, value: { temp: 22 } } });
-    expect(parseReturn('RET c1 #T1 summary="3 rows: sku, qty" kind=table size=120 ttl=10m count=3\n')).toEqual({ cid: "c1", result: handleResult });
+    expect(parseReturn('RET c1 {"temp":22}')).toEqual({
+      cid: "c1",
+      result: { ok: true, value: { temp: 22 } },
+    });
+    expect(
+      parseReturn('RET c1 #T1 summary="3 rows: sku, qty" kind=table size=120 ttl=10m count=3\n'),
+    ).toEqual({ cid: "c1", result: handleResult });
     expect(parseReturn("RET c1 #T1 summary=s kind=table size=1 ttl=1m extra=ignored")).toEqual({
       cid: "c1",
-      result: { ok: true, handle: "#T1", summary: "s", meta: { kind: "table", size: 1, ttl: "1m" } },
+      result: {
+        ok: true,
+        handle: "#T1",
+        summary: "s",
+        meta: { kind: "table", size: 1, ttl: "1m" },
+      },
     });
     expect(parseReturn('ERR c5 invalid:$.city hint="expected one of: Shanghai"')).toEqual({
       cid: "c5",
       result: { ok: false, error: "invalid:$.city", hint: "expected one of: Shanghai" },
     });
-    expect(parseReturn("ERR c6 timeout")).toEqual({ cid: "c6", result: { ok: false, error: "timeout", hint: "" } });
+    expect(parseReturn("ERR c6 timeout")).toEqual({
+      cid: "c6",
+      result: { ok: false, error: "timeout", hint: "" },
+    });
   });
 
   it("refuses malformed call ids and handles when writing", () => {
-    expect(() => formatReturn("c 1", { ok: true, value: 1 })).toThrow(new RangeError('formatReturn: invalid call id "c 1"'));
-    expect(() => formatReturn("c1", { ...handleResult, handle: "T1" })).toThrow(new RangeError('formatReturn: invalid handle "T1"'));
+    expect(() => formatReturn("c 1", { ok: true, value: 1 })).toThrow(
+      new RangeError('formatReturn: invalid call id "c 1"'),
+    );
+    expect(() => formatReturn("c1", { ...handleResult, handle: "T1" })).toThrow(
+      new RangeError('formatReturn: invalid handle "T1"'),
+    );
   });
 
   it.each([
@@ -344,8 +513,14 @@ describe("formatReturn and parseReturn", () => {
     ["RET c/1 1", 'invalid call id "c/1" at column 5'],
     ["RET c1", "expected a value or a handle at column 7"],
     ["ERR c1", "expected an error code at column 7"],
-    ["RET c1 {\"a\":1", 'invalid JSON in the returned value at column 14: expected "," or "}", found the end of the value'],
-    ["RET c1 1 2", 'invalid JSON in the returned value at column 10: unexpected "2" after the value'],
+    [
+      'RET c1 {"a":1',
+      'invalid JSON in the returned value at column 14: expected "," or "}", found the end of the value',
+    ],
+    [
+      "RET c1 1 2",
+      'invalid JSON in the returned value at column 10: unexpected "2" after the value',
+    ],
     ["RET c1 #T1 kind=table size=1 ttl=1m", 'missing summary=… after handle "#T1" at column 36'],
     ["RET c1 #T1 summary=s kind=table size=big ttl=1m", "size must be a number at column 38"],
     ["RET c1 # summary=s", 'expected a handle id after "#" at column 8'],
@@ -365,8 +540,40 @@ describe("formatReturn and parseReturn", () => {
   });
 });
 
-
-const TRICKY = ["", " ", "a b", "Shanghai", "true", "null", "42", "-1", "1e5", "#T1", "#", "@x", "x=y", "[", "]", "{", '"', "\\", "\n", "\r\n", "\t", "\u2028", "上海", "😀", "\ud800", "__proto__", "=", "CALL x", "RET", "a\u00a0b", "10m", "-"];
+const TRICKY = [
+  "",
+  " ",
+  "a b",
+  "Shanghai",
+  "true",
+  "null",
+  "42",
+  "-1",
+  "1e5",
+  "#T1",
+  "#",
+  "@x",
+  "x=y",
+  "[",
+  "]",
+  "{",
+  '"',
+  "\\",
+  "\n",
+  "\r\n",
+  "\t",
+  "\u2028",
+  "上海",
+  "😀",
+  "\ud800",
+  "__proto__",
+  "=",
+  "CALL x",
+  "RET",
+  "a\u00a0b",
+  "10m",
+  "-",
+];
 const CHARS = 'abcXYZ09_.-$#@=" \\/[]{}:,\n\t\u0000\u007f\u00e9\u4e0a😀';
 
 function randomString(rand: () => number): string {
@@ -397,7 +604,8 @@ function randomValue(rand: () => number, depth: number): JsonValue {
     if (scalar < 0.9) return rand() < 0.5;
     return null;
   }
-  if (pick < 0.7) return Array.from({ length: Math.floor(rand() * 4) }, () => randomValue(rand, depth + 1));
+  if (pick < 0.7)
+    return Array.from({ length: Math.floor(rand() * 4) }, () => randomValue(rand, depth + 1));
   return randomRecord(rand, depth + 1);
 }
 
@@ -405,8 +613,16 @@ function randomRecord(rand: () => number, depth: number): { [key: string]: JsonV
   const record: { [key: string]: JsonValue } = {};
   const size = Math.floor(rand() * 5);
   for (let i = 0; i < size; i++) {
-    const key = rand() < 0.5 ? (["city", "unit", "a.b", "content-type", "$ref", "_x", "k1"][Math.floor(rand() * 7)]!) : randomString(rand);
-    Object.defineProperty(record, key, { value: randomValue(rand, depth), enumerable: true, writable: true, configurable: true });
+    const key =
+      rand() < 0.5
+        ? ["city", "unit", "a.b", "content-type", "$ref", "_x", "k1"][Math.floor(rand() * 7)]!
+        : randomString(rand);
+    Object.defineProperty(record, key, {
+      value: randomValue(rand, depth),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return record;
 }
@@ -435,7 +651,11 @@ describe("round trips (seeded)", () => {
       let result: CallResult;
       if (pick < 0.4) result = { ok: true, value: randomValue(rand, 0) };
       else if (pick < 0.7) {
-        const meta = { kind: randomString(rand), size: Math.floor(rand() * 1e6), ttl: rand() < 0.5 ? "10m" : randomString(rand) };
+        const meta = {
+          kind: randomString(rand),
+          size: Math.floor(rand() * 1e6),
+          ttl: rand() < 0.5 ? "10m" : randomString(rand),
+        };
         result = {
           ok: true,
           handle: `#${["T", "G", "L"][Math.floor(rand() * 3)]}${Math.floor(rand() * 100)}`,
@@ -443,7 +663,10 @@ describe("round trips (seeded)", () => {
           meta: rand() < 0.5 ? { ...meta, count: Math.floor(rand() * 100) } : meta,
         };
       } else {
-        const code = rand() < 0.5 ? ["timeout", "invalid:$.city", "unknown:x.y", "expired:#T1"][Math.floor(rand() * 4)]! : randomString(rand);
+        const code =
+          rand() < 0.5
+            ? ["timeout", "invalid:$.city", "unknown:x.y", "expired:#T1"][Math.floor(rand() * 4)]!
+            : randomString(rand);
         result = { ok: false, error: code, hint: randomString(rand) };
       }
       const cid = `c${round}`;
@@ -475,14 +698,19 @@ describe("hostile input", () => {
     let result = parseCalls("");
     expect(fast(() => (result = parseCalls(`CALL t.f s="${"x".repeat(mb)}"`)))).toBeLessThan(1000);
     expect(result.errors[0]!.message).toBe("line longer than 65536 characters");
-    expect(fast(() => (result = parseCalls(`${"prose ".repeat(mb / 6)}\nCALL t.f a=1`)))).toBeLessThan(1000);
+    expect(
+      fast(() => (result = parseCalls(`${"prose ".repeat(mb / 6)}\nCALL t.f a=1`))),
+    ).toBeLessThan(1000);
     expect(result.calls).toHaveLength(1);
     expect(fast(() => (result = parseCalls("a\n".repeat(mb / 2))))).toBeLessThan(1000);
     expect(result).toEqual({ calls: [], errors: [] });
   });
 
   it("10,000 CALL lines: 64 read, one error, the rest not looked at", () => {
-    const message = Array.from({ length: 10_000 }, (_, i) => `CALL @x t.f i=${i} s="${"y".repeat(50)}"`).join("\n");
+    const message = Array.from(
+      { length: 10_000 },
+      (_, i) => `CALL @x t.f i=${i} s="${"y".repeat(50)}"`,
+    ).join("\n");
     let result = parseCalls("");
     expect(fast(() => (result = parseCalls(message)))).toBeLessThan(1000);
     expect(result.calls).toHaveLength(64);
@@ -490,7 +718,8 @@ describe("hostile input", () => {
   });
 
   it("deeply nested brackets, long runs of quotes, backslashes and pairs in lines at the length limit", () => {
-    const fill = (prefix: string, unit: string): string => prefix + unit.repeat(Math.floor((MAX_CALL_LINE_LENGTH - prefix.length) / unit.length));
+    const fill = (prefix: string, unit: string): string =>
+      prefix + unit.repeat(Math.floor((MAX_CALL_LINE_LENGTH - prefix.length) / unit.length));
     const lines = [
       fill("CALL t.f a=", "["),
       fill("CALL t.f a=", "[{"),
@@ -506,10 +735,15 @@ describe("hostile input", () => {
     ];
     for (const line of lines) {
       let result = parseCalls("");
-      expect(fast(() => (result = parseCalls(line))), line.slice(0, 30)).toBeLessThan(1000);
+      expect(
+        fast(() => (result = parseCalls(line))),
+        line.slice(0, 30),
+      ).toBeLessThan(1000);
       expect(result.calls.length + result.errors.length).toBe(1);
     }
-    expect(parseCalls(lines[0]!).errors[0]!.message).toBe('the value of "a" is nested deeper than 64 levels at column 76');
+    expect(parseCalls(lines[0]!).errors[0]!.message).toBe(
+      'the value of "a" is nested deeper than 64 levels at column 76',
+    );
   });
 
   it("random garbage never throws, and every CALL line gives a call or an error", () => {

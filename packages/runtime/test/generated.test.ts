@@ -24,7 +24,9 @@ describe("createRuntime: the generated module is checked at start-up", () => {
   });
 
   it("refuses what is not a generated module", () => {
-    expect(failure({ default: weather })).toBe("not a generated module: pass the default export of the zcp.gen/index.js that zcp gen wrote");
+    expect(failure({ default: weather })).toBe(
+      "not a generated module: pass the default export of the zcp.gen/index.js that zcp gen wrote",
+    );
     expect(failure(undefined)).toMatch(/^not a generated module/);
   });
 
@@ -35,14 +37,26 @@ describe("createRuntime: the generated module is checked at start-up", () => {
   });
 
   it("refuses artifacts of another run", () => {
-    const stale = artifactLoader("000000000000", { "openai-responses": "{}", "openai-chat": "{}", anthropic: "{}", gemini: "{}", mcp: "{}" });
+    const stale = artifactLoader("000000000000", {
+      "openai-responses": "{}",
+      "openai-chat": "{}",
+      anthropic: "{}",
+      gemini: "{}",
+      mcp: "{}",
+    });
     expect(failure({ ...weather, artifacts: stale })).toBe(
       `artifacts.ts was generated for registry 000000000000, registry.ts is ${weather.registry.hash}: the generated files come from different runs, run zcp gen`,
     );
   });
 
   it("refuses lean artifacts of another run, when lean.ts is imported", () => {
-    const texts = { "openai-responses": "{}", "openai-chat": "{}", anthropic: "{}", gemini: "{}", mcp: "{}" };
+    const texts = {
+      "openai-responses": "{}",
+      "openai-chat": "{}",
+      anthropic: "{}",
+      gemini: "{}",
+      mcp: "{}",
+    };
     expect(() => withLeanArtifacts(weather.artifacts, "000000000000", texts)).toThrow(
       `lean.ts was generated for registry 000000000000, artifacts.ts for ${weather.registry.hash}: the generated files come from different runs, run zcp gen`,
     );
@@ -57,8 +71,12 @@ describe("createRuntime: the generated module is checked at start-up", () => {
   it("refuses a tool without its validator or dispatcher", () => {
     const [first] = weather.registry.tools;
     const { [first!.id]: _validator, ...validators } = weather.validators;
-    expect(failure({ ...weather, validators })).toBe(`tool ${first!.alias} (${first!.id}) has no validator: the generated files come from different runs, run zcp gen`);
+    expect(failure({ ...weather, validators })).toBe(
+      `tool ${first!.alias} (${first!.id}) has no validator: the generated files come from different runs, run zcp gen`,
+    );
     const { [first!.id]: _dispatcher, ...dispatch } = weather.dispatch;
-    expect(failure({ ...weather, dispatch })).toBe(`tool ${first!.alias} (${first!.id}) has no dispatcher: the generated files come from different runs, run zcp gen`);
+    expect(failure({ ...weather, dispatch })).toBe(
+      `tool ${first!.alias} (${first!.id}) has no dispatcher: the generated files come from different runs, run zcp gen`,
+    );
   });
 });

@@ -12,13 +12,20 @@ function fakeClock(options: HandleStoreOptions = {}): { store: HandleStore; cloc
 }
 
 /** The id of a value the test knows to be storable. */
-async function make(store: HandleStore, session: string, kind: string, value: unknown, summary = "s"): Promise<string> {
+async function make(
+  store: HandleStore,
+  session: string,
+  kind: string,
+  value: unknown,
+  summary = "s",
+): Promise<string> {
   const created = await store.create(session, kind, value, summary);
   if (!created.ok) throw new Error(`create failed: ${created.error}`);
   return created.id;
 }
 
-const expiredHint = (id: string) => `${id} has expired or does not exist in this session: call the tool that made it again`;
+const expiredHint = (id: string) =>
+  `${id} has expired or does not exist in this session: call the tool that made it again`;
 const expired = (id: string) => ({ ok: false, error: `expired:${id}`, hint: expiredHint(id) });
 const invalid = (path: string, hint: string) => ({ ok: false, error: `invalid:${path}`, hint });
 
@@ -28,7 +35,8 @@ describe("ids, sizes and hashes", () => {
   it("numbers handles per session across kinds, lettered by kind", async () => {
     const store = new HandleStore();
     const ids = [];
-    for (const kind of ["table", "page", "*", "generic", "_raw", "9lives", "table"]) ids.push(await make(store, "a", kind, 1));
+    for (const kind of ["table", "page", "*", "generic", "_raw", "9lives", "table"])
+      ids.push(await make(store, "a", kind, 1));
     expect(ids).toEqual(["#T1", "#P2", "#G3", "#G4", "#G5", "#G6", "#T7"]);
     expect(await make(store, "b", "table", 1)).toBe("#T1");
   });
@@ -36,7 +44,9 @@ describe("ids, sizes and hashes", () => {
   it("answers size (UTF-8 bytes of compact JSON), hash (12 hex of its SHA-256), and a count for lists", async () => {
     const store = new HandleStore();
     const json = '{"city":"Zürich","temps":[1,2]}';
-    expect(await store.create("a", "weather", { city: "Zürich", temps: [1, 2] }, "Zürich weather")).toEqual({
+    expect(
+      await store.create("a", "weather", { city: "Zürich", temps: [1, 2] }, "Zürich weather"),
+    ).toEqual({
       ok: true,
       id: "#W1",
       kind: "weather",
@@ -51,8 +61,14 @@ describe("ids, sizes and hashes", () => {
 
   it("keeps the JSON form of the value and never reuses an id while the session lives", async () => {
     const store = new HandleStore();
-    const id = await make(store, "a", "event", { at: new Date("2024-01-02T03:04:05.000Z"), gone: undefined });
-    expect(await store.read("a", id)).toEqual({ ok: true, value: { at: "2024-01-02T03:04:05.000Z" } });
+    const id = await make(store, "a", "event", {
+      at: new Date("2024-01-02T03:04:05.000Z"),
+      gone: undefined,
+    });
+    expect(await store.read("a", id)).toEqual({
+      ok: true,
+      value: { at: "2024-01-02T03:04:05.000Z" },
+    });
     expect(await store.release("a", id)).toEqual({ ok: true });
     expect(await make(store, "a", "event", 2)).toBe("#E2");
   });
@@ -66,7 +82,8 @@ describe("ids, sizes and hashes", () => {
         throw new Error("boom");
       },
     };
-    const hint = "the result is not JSON (undefined, a function, a BigInt or a cycle), so it cannot be kept as a handle";
+    const hint =
+      "the result is not JSON (undefined, a function, a BigInt or a cycle), so it cannot be kept as a handle";
     for (const value of [undefined, () => 1, 1n, cycle, hostile]) {
       expect(await store.create("a", "x", value, "s")).toEqual(invalid("result", hint));
     }
@@ -81,8 +98,18 @@ describe("isolation", () => {
     expect(await make(store, "a", "table", { secret: true })).toBe("#T2");
     expect(await make(store, "b", "table", ["b"])).toBe("#T1");
 
-    expect(await store.get("a", "#T1")).toEqual({ ok: true, id: "#T1", kind: "table", value: ROWS });
-    expect(await store.get("b", "#T1")).toEqual({ ok: true, id: "#T1", kind: "table", value: ["b"] });
+    expect(await store.get("a", "#T1")).toEqual({
+      ok: true,
+      id: "#T1",
+      kind: "table",
+      value: ROWS,
+    });
+    expect(await store.get("b", "#T1")).toEqual({
+      ok: true,
+      id: "#T1",
+      kind: "table",
+      value: ["b"],
+    });
 
     // #T2 lives only in session a: every operation from b gets the answer of a never-created id.
     expect(await store.get("b", "#T2")).toEqual(expired("#T2"));
@@ -106,7 +133,17 @@ describe("isolation", () => {
     const store = new HandleStore();
     await make(store, "a", "table", 1);
     const hint = 'handle ids look like "#T1"';
-    for (const id of ["T1", "#t1", "#T0", "#T01", "#T1 ", "#TT1", "#T12345678901234567", "", "#T1\nERR c1 x"]) {
+    for (const id of [
+      "T1",
+      "#t1",
+      "#T0",
+      "#T01",
+      "#T1 ",
+      "#TT1",
+      "#T12345678901234567",
+      "",
+      "#T1\nERR c1 x",
+    ]) {
       expect(await store.get("a", id)).toEqual(invalid("handle", hint));
     }
     expect(await store.read("a", 1 as unknown as string)).toEqual(invalid("handle", hint));
@@ -176,7 +213,11 @@ describe("budgets", () => {
 
   it("evicts the session's least recently used handles beyond its budget", async () => {
     const store = new HandleStore({ sessionMaxBytes: 36 });
-    const [one, two, three] = [await make(store, "a", "v", value(1)), await make(store, "a", "v", value(2)), await make(store, "a", "v", value(3))];
+    const [one, two, three] = [
+      await make(store, "a", "v", value(1)),
+      await make(store, "a", "v", value(2)),
+      await make(store, "a", "v", value(3)),
+    ];
     expect(await store.usage("a")).toEqual({ bytes: 36, handles: 3 });
     expect((await store.read("a", one)).ok).toBe(true); // one is now the most recently used
     const four = await make(store, "a", "v", value(4));
@@ -200,7 +241,13 @@ describe("budgets", () => {
     expect(await store.get("b", b1)).toEqual(expired(b1));
     const c2 = await make(store, "c", "v", value(6));
     expect(await store.get("a", a2)).toEqual(expired(a2));
-    for (const [session, id] of [["a", a1], ["b", b2], ["c", c1], ["c", c2]] as const) expect((await store.get(session, id)).ok).toBe(true);
+    for (const [session, id] of [
+      ["a", a1],
+      ["b", b2],
+      ["c", c1],
+      ["c", c2],
+    ] as const)
+      expect((await store.get(session, id)).ok).toBe(true);
     expect(await store.usage()).toEqual({ bytes: 48, handles: 4 });
   });
 
@@ -208,10 +255,16 @@ describe("budgets", () => {
     const store = new HandleStore({ sessionMaxBytes: 2048 });
     const small = await make(store, "a", "v", "small");
     expect(await store.create("a", "v", "x".repeat(2047), "s")).toEqual(
-      invalid("result", "the result takes 2.1 KiB, over the 2 KiB a session can keep: ask for less (filter, narrow or page it)"),
+      invalid(
+        "result",
+        "the result takes 2.1 KiB, over the 2 KiB a session can keep: ask for less (filter, narrow or page it)",
+      ),
     );
     expect(await store.create("a", "v", "x".repeat(3000), "s")).toEqual(
-      invalid("result", "the result takes 3 KiB, over the 2 KiB a session can keep: ask for less (filter, narrow or page it)"),
+      invalid(
+        "result",
+        "the result takes 3 KiB, over the 2 KiB a session can keep: ask for less (filter, narrow or page it)",
+      ),
     );
     expect(await store.read("a", small)).toEqual({ ok: true, value: "small" });
     expect(await make(store, "a", "v", "x".repeat(2046))).toBe("#V2");
@@ -222,9 +275,20 @@ describe("budgets", () => {
     const store = new HandleStore({ sessionMaxBytes: 100 << 20, totalMaxBytes: 1 << 20 });
     expect(store.sessionMaxBytes).toBe(1 << 20);
     const created = await store.create("a", "v", "x".repeat(1 << 20), "s");
-    expect(created).toEqual(invalid("result", "the result takes 1.1 MiB, over the 1 MiB a session can keep: ask for less (filter, narrow or page it)"));
-    expect(new HandleStore()).toMatchObject({ ttlMs: 600_000, sessionMaxBytes: 16 << 20, totalMaxBytes: 64 << 20 });
-    expect(() => new HandleStore({ ttlMs: 0 })).toThrow("HandleStore: ttlMs must be a positive number, got 0");
+    expect(created).toEqual(
+      invalid(
+        "result",
+        "the result takes 1.1 MiB, over the 1 MiB a session can keep: ask for less (filter, narrow or page it)",
+      ),
+    );
+    expect(new HandleStore()).toMatchObject({
+      ttlMs: 600_000,
+      sessionMaxBytes: 16 << 20,
+      totalMaxBytes: 64 << 20,
+    });
+    expect(() => new HandleStore({ ttlMs: 0 })).toThrow(
+      "HandleStore: ttlMs must be a positive number, got 0",
+    );
     expect(() => new HandleStore({ totalMaxBytes: Number.NaN })).toThrow(RangeError);
   });
 });
@@ -244,9 +308,16 @@ describe("operations", () => {
 
   it("get: the value, checked against the expected kind; `*` takes any kind", async () => {
     const { store, table, record } = await fixture();
-    expect(await store.get("a", table, "table")).toEqual({ ok: true, id: table, kind: "table", value: ROWS });
+    expect(await store.get("a", table, "table")).toEqual({
+      ok: true,
+      id: table,
+      kind: "table",
+      value: ROWS,
+    });
     expect(await store.get("a", record, "*")).toMatchObject({ ok: true, kind: "profile" });
-    expect(await store.get("a", record, "table")).toEqual(invalid(record, 'expected a "table" handle, got "profile"'));
+    expect(await store.get("a", record, "table")).toEqual(
+      invalid(record, 'expected a "table" handle, got "profile"'),
+    );
   });
 
   it("get: a tool changing the value it received does not change the handle", async () => {
@@ -262,7 +333,9 @@ describe("operations", () => {
     expect(await store.count("a", table)).toEqual({ ok: true, count: 10 });
     expect(await store.count("a", empty)).toEqual({ ok: true, count: 0 });
     expect(await store.count("a", record)).toEqual({ ok: true, count: 3 });
-    expect(await store.count("a", scalar)).toEqual(invalid(scalar, `${scalar} is a number, not a list or a record: read it instead`));
+    expect(await store.count("a", scalar)).toEqual(
+      invalid(scalar, `${scalar} is a number, not a list or a record: read it instead`),
+    );
   });
 
   it("read: the whole value, one 0-based item, or some fields", async () => {
@@ -271,32 +344,64 @@ describe("operations", () => {
     expect(await store.read("a", scalar)).toEqual({ ok: true, value: 42 });
     expect(await store.read("a", table, { item: 0 })).toEqual({ ok: true, value: ROWS[0] });
     expect(await store.read("a", table, { item: 9 })).toEqual({ ok: true, value: ROWS[9] });
-    expect(await store.read("a", table, { item: 3, fields: ["qty", "name"] })).toEqual({ ok: true, value: { qty: 6, name: "n3" } });
-    expect(await store.read("a", record, { fields: ["tags"] })).toEqual({ ok: true, value: { tags: ["x"] } });
+    expect(await store.read("a", table, { item: 3, fields: ["qty", "name"] })).toEqual({
+      ok: true,
+      value: { qty: 6, name: "n3" },
+    });
+    expect(await store.read("a", record, { fields: ["tags"] })).toEqual({
+      ok: true,
+      value: { tags: ["x"] },
+    });
   });
 
   it("read: out-of-range and malformed items", async () => {
     const { store, table, empty, mixed } = await fixture();
-    expect(await store.read("a", table, { item: 12 })).toEqual(invalid("item", "item 12 is out of range: the list has 10 items (0-9)"));
-    expect(await store.read("a", table, { item: 10 })).toEqual(invalid("item", "item 10 is out of range: the list has 10 items (0-9)"));
-    expect(await store.read("a", table, { item: -1 })).toEqual(invalid("item", "item -1 is out of range: the list has 10 items (0-9)"));
-    expect(await store.read("a", empty, { item: 0 })).toEqual(invalid("item", "item 0 is out of range: the list is empty"));
+    expect(await store.read("a", table, { item: 12 })).toEqual(
+      invalid("item", "item 12 is out of range: the list has 10 items (0-9)"),
+    );
+    expect(await store.read("a", table, { item: 10 })).toEqual(
+      invalid("item", "item 10 is out of range: the list has 10 items (0-9)"),
+    );
+    expect(await store.read("a", table, { item: -1 })).toEqual(
+      invalid("item", "item -1 is out of range: the list has 10 items (0-9)"),
+    );
+    expect(await store.read("a", empty, { item: 0 })).toEqual(
+      invalid("item", "item 0 is out of range: the list is empty"),
+    );
     await store.create("a", "table", [1], "one");
-    expect(await store.read("a", "#T6", { item: 1 })).toEqual(invalid("item", "item 1 is out of range: the list has 1 item (0)"));
+    expect(await store.read("a", "#T6", { item: 1 })).toEqual(
+      invalid("item", "item 1 is out of range: the list has 1 item (0)"),
+    );
     const whole = "item must be a whole number (0 is the first item), got";
     expect(await store.read("a", table, { item: 1.5 })).toEqual(invalid("item", `${whole} 1.5`));
-    expect(await store.read("a", table, { item: Number.NaN })).toEqual(invalid("item", `${whole} NaN`));
-    expect(await store.read("a", table, { item: "2" as unknown as number })).toEqual(invalid("item", `${whole} "2"`));
-    expect(await store.read("a", table, { item: [2] as unknown as number })).toEqual(invalid("item", `${whole} a list`));
-    expect(await store.read("a", mixed, { item: 1, fields: ["a"] })).toEqual(invalid("fields", "item 1 is a string, not a record: read it without fields"));
+    expect(await store.read("a", table, { item: Number.NaN })).toEqual(
+      invalid("item", `${whole} NaN`),
+    );
+    expect(await store.read("a", table, { item: "2" as unknown as number })).toEqual(
+      invalid("item", `${whole} "2"`),
+    );
+    expect(await store.read("a", table, { item: [2] as unknown as number })).toEqual(
+      invalid("item", `${whole} a list`),
+    );
+    expect(await store.read("a", mixed, { item: 1, fields: ["a"] })).toEqual(
+      invalid("fields", "item 1 is a string, not a record: read it without fields"),
+    );
   });
 
   it("read: wrong shapes and fields", async () => {
     const { store, table, record, scalar } = await fixture();
-    expect(await store.read("a", record, { item: 0 })).toEqual(invalid("item", `${record} is a record, not a list: read it without item`));
-    expect(await store.read("a", scalar, { item: 0 })).toEqual(invalid("item", `${scalar} is a number, not a list: read it without item`));
-    expect(await store.read("a", table, { fields: ["id"] })).toEqual(invalid("fields", `${table} is a list, not a record: pass item to read one of its items`));
-    expect(await store.read("a", scalar, { fields: ["id"] })).toEqual(invalid("fields", `${scalar} is a number, not a record: read it without fields`));
+    expect(await store.read("a", record, { item: 0 })).toEqual(
+      invalid("item", `${record} is a record, not a list: read it without item`),
+    );
+    expect(await store.read("a", scalar, { item: 0 })).toEqual(
+      invalid("item", `${scalar} is a number, not a list: read it without item`),
+    );
+    expect(await store.read("a", table, { fields: ["id"] })).toEqual(
+      invalid("fields", `${table} is a list, not a record: pass item to read one of its items`),
+    );
+    expect(await store.read("a", scalar, { fields: ["id"] })).toEqual(
+      invalid("fields", `${scalar} is a number, not a record: read it without fields`),
+    );
     expect(await store.read("a", table, { item: 3, fields: ["nmae"] })).toEqual(
       invalid("fields", 'item 3 has no field "nmae" (its fields: "id", "name", "qty")'),
     );
@@ -305,18 +410,31 @@ describe("operations", () => {
     );
     const names = "fields must be a non-empty list of field names";
     expect(await store.read("a", record, { fields: [] })).toEqual(invalid("fields", names));
-    expect(await store.read("a", record, { fields: "name" as unknown as string[] })).toEqual(invalid("fields", names));
-    expect(await store.read("a", record, { fields: [1] as unknown as string[] })).toEqual(invalid("fields", names));
+    expect(await store.read("a", record, { fields: "name" as unknown as string[] })).toEqual(
+      invalid("fields", names),
+    );
+    expect(await store.read("a", record, { fields: [1] as unknown as string[] })).toEqual(
+      invalid("fields", names),
+    );
   });
 
   it("read: field names from the model stay plain data", async () => {
     const store = new HandleStore();
-    const id = await make(store, "a", "x", JSON.parse('{"__proto__":{"polluted":1},"constructor":2}'));
+    const id = await make(
+      store,
+      "a",
+      "x",
+      JSON.parse('{"__proto__":{"polluted":1},"constructor":2}'),
+    );
     const read = await store.read("a", id, { fields: ["__proto__", "constructor"] });
-    expect(JSON.stringify(read)).toBe('{"ok":true,"value":{"__proto__":{"polluted":1},"constructor":2}}');
+    expect(JSON.stringify(read)).toBe(
+      '{"ok":true,"value":{"__proto__":{"polluted":1},"constructor":2}}',
+    );
     expect(({} as { polluted?: number }).polluted).toBeUndefined();
     const plain = await make(store, "a", "x", { a: 1 });
-    expect(await store.read("a", plain, { fields: ["toString"] })).toEqual(invalid("fields", `${plain} has no field "toString" (its fields: "a")`));
+    expect(await store.read("a", plain, { fields: ["toString"] })).toEqual(
+      invalid("fields", `${plain} has no field "toString" (its fields: "a")`),
+    );
   });
 
   it("read: hints stay short whatever the value's keys", async () => {
@@ -333,7 +451,13 @@ describe("operations", () => {
 
   it("view: a page with offset, limit and columns", async () => {
     const { store, table, mixed } = await fixture();
-    expect(await store.view("a", table)).toEqual({ ok: true, rows: ROWS, offset: 0, limit: 10, total: 10 });
+    expect(await store.view("a", table)).toEqual({
+      ok: true,
+      rows: ROWS,
+      offset: 0,
+      limit: 10,
+      total: 10,
+    });
     expect(await store.view("a", table, { offset: 8, limit: 5, columns: ["name"] })).toEqual({
       ok: true,
       rows: [{ name: "n8" }, { name: "n9" }],
@@ -341,23 +465,53 @@ describe("operations", () => {
       limit: 5,
       total: 10,
     });
-    expect(await store.view("a", table, { offset: 10 })).toEqual({ ok: true, rows: [], offset: 10, limit: 10, total: 10 });
-    expect(await store.view("a", table, { limit: 100 })).toMatchObject({ ok: true, limit: 100, total: 10 });
+    expect(await store.view("a", table, { offset: 10 })).toEqual({
+      ok: true,
+      rows: [],
+      offset: 10,
+      limit: 10,
+      total: 10,
+    });
+    expect(await store.view("a", table, { limit: 100 })).toMatchObject({
+      ok: true,
+      limit: 100,
+      total: 10,
+    });
     // A row without a requested column leaves it out.
-    expect(await store.view("a", mixed, { offset: 2, columns: ["a", "b"] })).toEqual({ ok: true, rows: [{ b: 3 }], offset: 2, limit: 10, total: 3 });
+    expect(await store.view("a", mixed, { offset: 2, columns: ["a", "b"] })).toEqual({
+      ok: true,
+      rows: [{ b: 3 }],
+      offset: 2,
+      limit: 10,
+      total: 3,
+    });
   });
 
   it("view: bad arguments and shapes", async () => {
     const { store, table, record, mixed } = await fixture();
-    expect(await store.view("a", record)).toEqual(invalid(record, `${record} is a record, not a list: use read`));
-    expect(await store.view("a", table, { offset: -1 })).toEqual(invalid("offset", "offset must be a whole number from 0, got -1"));
-    expect(await store.view("a", table, { offset: 0.5 })).toEqual(invalid("offset", "offset must be a whole number from 0, got 0.5"));
-    expect(await store.view("a", table, { offset: 11 })).toEqual(invalid("offset", "offset 11 is past the end: the list has 10 items (0-9)"));
+    expect(await store.view("a", record)).toEqual(
+      invalid(record, `${record} is a record, not a list: use read`),
+    );
+    expect(await store.view("a", table, { offset: -1 })).toEqual(
+      invalid("offset", "offset must be a whole number from 0, got -1"),
+    );
+    expect(await store.view("a", table, { offset: 0.5 })).toEqual(
+      invalid("offset", "offset must be a whole number from 0, got 0.5"),
+    );
+    expect(await store.view("a", table, { offset: 11 })).toEqual(
+      invalid("offset", "offset 11 is past the end: the list has 10 items (0-9)"),
+    );
     for (const limit of [0, 101, 2.5, -3]) {
-      expect(await store.view("a", table, { limit })).toEqual(invalid("limit", `limit must be a whole number from 1 to 100, got ${limit}`));
+      expect(await store.view("a", table, { limit })).toEqual(
+        invalid("limit", `limit must be a whole number from 1 to 100, got ${limit}`),
+      );
     }
-    expect(await store.view("a", table, { columns: [] })).toEqual(invalid("columns", "columns must be a non-empty list of field names"));
-    expect(await store.view("a", mixed, { columns: ["a"] })).toEqual(invalid("columns", "columns need records, but item 1 is a string"));
+    expect(await store.view("a", table, { columns: [] })).toEqual(
+      invalid("columns", "columns must be a non-empty list of field names"),
+    );
+    expect(await store.view("a", mixed, { columns: ["a"] })).toEqual(
+      invalid("columns", "columns need records, but item 1 is a string"),
+    );
   });
 
   it("summary: what create answered, from the record alone", async () => {
@@ -381,10 +535,15 @@ describe("operations", () => {
     expect(await store.release("a", table)).toEqual({ ok: true });
     expect(await store.release("a", table)).toEqual(expired(table));
     expect(await store.view("a", table)).toEqual(expired(table));
-    expect((await store.usage("a")).bytes).toBe(before.bytes - Buffer.byteLength(JSON.stringify(ROWS)));
+    expect((await store.usage("a")).bytes).toBe(
+      before.bytes - Buffer.byteLength(JSON.stringify(ROWS)),
+    );
     await store.dropSession("a");
     expect(await store.usage("a")).toEqual({ bytes: 0, handles: 0 });
-    expect(await store.usage()).toEqual({ bytes: Buffer.byteLength(JSON.stringify(ROWS)), handles: 1 });
+    expect(await store.usage()).toEqual({
+      bytes: Buffer.byteLength(JSON.stringify(ROWS)),
+      handles: 1,
+    });
     expect(await store.read("a", record)).toEqual(expired(record));
     // A dropped session starts numbering again.
     expect(await make(store, "a", "table", 1)).toBe("#T1");

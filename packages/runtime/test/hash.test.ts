@@ -3,7 +3,9 @@ import { canonicalJson, combineToolHashes, sha12 } from "../src/hash.js";
 
 describe("hashes", () => {
   it("canonical JSON sorts keys at every depth and has no white space", () => {
-    expect(canonicalJson({ b: [{ d: 1, c: "x" }], a: null })).toBe('{"a":null,"b":[{"c":"x","d":1}]}');
+    expect(canonicalJson({ b: [{ d: 1, c: "x" }], a: null })).toBe(
+      '{"a":null,"b":[{"c":"x","d":1}]}',
+    );
     expect(() => canonicalJson({ a: Number.NaN })).toThrow("NaN is not JSON");
   });
 
@@ -16,6 +18,8 @@ describe("hashes", () => {
     const b = { id: "b", hash: "222222222222" };
     expect(combineToolHashes([a, b])).toBe(combineToolHashes([b, a]));
     expect(combineToolHashes([a, b])).not.toBe(combineToolHashes([a]));
-    expect(combineToolHashes([a, { ...b, hash: "333333333333" }])).not.toBe(combineToolHashes([a, b]));
+    expect(combineToolHashes([a, { ...b, hash: "333333333333" }])).not.toBe(
+      combineToolHashes([a, b]),
+    );
   });
 });

@@ -1,6 +1,12 @@
 /** Writing planner lines (`renderPlannerLine`, `renderType`); reading them is planner.test.ts. */
 import { describe, expect, it } from "vitest";
-import { firstSentence, parsePlannerLine, renderPlannerLine, renderType, SENTENCE_MAX } from "@zcp/runtime/codegen";
+import {
+  firstSentence,
+  parsePlannerLine,
+  renderPlannerLine,
+  renderType,
+  SENTENCE_MAX,
+} from "@zcp/runtime/codegen";
 
 describe("planner type grammar", () => {
   it.each([
@@ -11,8 +17,23 @@ describe("planner type grammar", () => {
     [{ type: "string", enum: ["a", "b c", "int"] }, 'a|"b c"|"int"'],
     [{ type: "string", const: "circle" }, '"circle"'],
     [{ type: "array", items: { type: "string", enum: ["x", "y"] } }, "(x|y)[]"],
-    [{ type: "array", prefixItems: [{ type: "number" }, { type: "string" }], items: { type: "boolean" }, minItems: 1 }, "[num,str?,...bool]"],
-    [{ type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"] }, "{a:str,b:int?}"],
+    [
+      {
+        type: "array",
+        prefixItems: [{ type: "number" }, { type: "string" }],
+        items: { type: "boolean" },
+        minItems: 1,
+      },
+      "[num,str?,...bool]",
+    ],
+    [
+      {
+        type: "object",
+        properties: { a: { type: "string" }, b: { type: "integer" } },
+        required: ["a"],
+      },
+      "{a:str,b:int?}",
+    ],
     [{ type: "object", properties: {}, additionalProperties: { type: "number" } }, "{*:num}"],
     [{ $ref: "#/$defs/TreeNode" }, "TreeNode"],
     [{ anyOf: [{ type: "string" }, { type: "array", items: { type: "number" } }] }, "str|num[]"],
@@ -22,13 +43,30 @@ describe("planner type grammar", () => {
   });
 
   it("shows large named objects by name and large anonymous ones by their keys", () => {
-    const properties = Object.fromEntries(["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"].map((k) => [k, { type: "string" }]));
-    expect(renderType({ type: "object", title: "Order", properties, required: [] })).toBe("Order{…}");
-    expect(renderType({ type: "object", properties, required: ["alpha"] })).toBe("{alpha,beta?,gamma?,delta?,epsilon?,zeta?,eta?,…}");
+    const properties = Object.fromEntries(
+      ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"].map(
+        (k) => [k, { type: "string" }],
+      ),
+    );
+    expect(renderType({ type: "object", title: "Order", properties, required: [] })).toBe(
+      "Order{…}",
+    );
+    expect(renderType({ type: "object", properties, required: ["alpha"] })).toBe(
+      "{alpha,beta?,gamma?,delta?,epsilon?,zeta?,eta?,…}",
+    );
   });
 
   it("never throws on malformed schemas", () => {
-    const odd: unknown[] = [{ type: 5 }, { type: ["string", 3] }, { enum: [] }, { anyOf: [null, 1] }, { type: "array", items: [1] }, { type: "object", properties: null }, { $ref: "" }, { type: "array", prefixItems: [null] }];
+    const odd: unknown[] = [
+      { type: 5 },
+      { type: ["string", 3] },
+      { enum: [] },
+      { anyOf: [null, 1] },
+      { type: "array", items: [1] },
+      { type: "object", properties: null },
+      { $ref: "" },
+      { type: "array", prefixItems: [null] },
+    ];
     for (const schema of odd) expect(() => renderType(schema as never)).not.toThrow();
   });
 
@@ -36,7 +74,12 @@ describe("planner type grammar", () => {
     const line = renderPlannerLine({
       id: "abc123",
       alias: "demo.run",
-      inputSchema: { type: "object", properties: { q: { type: "string" }, n: { type: "integer" }, src: { type: "string" } }, required: ["q", "src"], additionalProperties: false },
+      inputSchema: {
+        type: "object",
+        properties: { q: { type: "string" }, n: { type: "integer" }, src: { type: "string" } },
+        required: ["q", "src"],
+        additionalProperties: false,
+      },
       outputMode: "auto",
       handleKind: "rows",
       handleParams: { src: "table" },
@@ -44,7 +87,11 @@ describe("planner type grammar", () => {
       deprecated: null,
     });
     expect(line).toBe("TOOL @abc123 demo.run(q:str, n:int=10, src:h:table) -> auto:rows");
-    expect(parsePlannerLine(line).params.map((p) => [p.name, p.optional])).toEqual([["q", false], ["n", true], ["src", false]]);
+    expect(parsePlannerLine(line).params.map((p) => [p.name, p.optional])).toEqual([
+      ["q", false],
+      ["n", true],
+      ["src", false],
+    ]);
   });
 });
 
@@ -52,12 +99,22 @@ describe("planner lines with documentation", () => {
   const weather = {
     id: "b9634m",
     alias: "weather.get_current",
-    description: "Get the current weather for one city. Returns the temperature in the requested unit.\n\nMore text.",
+    description:
+      "Get the current weather for one city. Returns the temperature in the requested unit.\n\nMore text.",
     inputSchema: {
       type: "object",
       properties: {
-        city: { type: "string", description: 'City name, e.g. "Shanghai". Any other city is refused.', enum: ["Shanghai", "Beijing"] },
-        unit: { type: "string", description: "Unit of the\nreturned temperature.", enum: ["celsius", "fahrenheit"], default: "celsius" },
+        city: {
+          type: "string",
+          description: 'City name, e.g. "Shanghai". Any other city is refused.',
+          enum: ["Shanghai", "Beijing"],
+        },
+        unit: {
+          type: "string",
+          description: "Unit of the\nreturned temperature.",
+          enum: ["celsius", "fahrenheit"],
+          default: "celsius",
+        },
         rows: { type: "string", description: "" },
         note: { type: "string" },
       },
@@ -78,12 +135,23 @@ describe("planner lines with documentation", () => {
   });
 
   it("without documentation, is the bare signature", () => {
-    const bare = "TOOL @b9634m weather.get_current(city:Shanghai|Beijing, unit:celsius|fahrenheit=celsius, rows:h:table, note:str?, *:num) -> scalar";
+    const bare =
+      "TOOL @b9634m weather.get_current(city:Shanghai|Beijing, unit:celsius|fahrenheit=celsius, rows:h:table, note:str?, *:num) -> scalar";
     expect(renderPlannerLine(weather, { toolDocs: false, paramDocs: false })).toBe(bare);
-    expect(renderPlannerLine({ ...weather, description: "", inputSchema: { ...weather.inputSchema, properties: { city: { type: "string", enum: ["Shanghai", "Beijing"] } }, additionalProperties: false } })).toBe(
-      "TOOL @b9634m weather.get_current(city:Shanghai|Beijing) -> scalar",
+    expect(
+      renderPlannerLine({
+        ...weather,
+        description: "",
+        inputSchema: {
+          ...weather.inputSchema,
+          properties: { city: { type: "string", enum: ["Shanghai", "Beijing"] } },
+          additionalProperties: false,
+        },
+      }),
+    ).toBe("TOOL @b9634m weather.get_current(city:Shanghai|Beijing) -> scalar");
+    expect(renderPlannerLine(weather, { paramDocs: false })).toBe(
+      `${bare} -- "Get the current weather for one city."`,
     );
-    expect(renderPlannerLine(weather, { paramDocs: false })).toBe(`${bare} -- "Get the current weather for one city."`);
     expect(renderPlannerLine(weather, { toolDocs: false })).not.toContain(" -- ");
   });
 
@@ -101,13 +169,25 @@ describe("planner lines with documentation", () => {
 
   it("keeps any text safe: quotes, backslashes, separators, control characters, line breaks", () => {
     const nasty = 'Say "hi" \\ then, -- ) -> scalar (x:str) \u0001\u2028end';
-    const tool = { ...weather, description: nasty, inputSchema: { type: "object", properties: { s: { type: "string", description: nasty } }, required: ["s"] }, handleParams: {}, defaults: {} };
+    const tool = {
+      ...weather,
+      description: nasty,
+      inputSchema: {
+        type: "object",
+        properties: { s: { type: "string", description: nasty } },
+        required: ["s"],
+      },
+      handleParams: {},
+      defaults: {},
+    };
     const text = renderPlannerLine(tool);
     expect(text).not.toMatch(/[\n\r\u2028\u2029]/);
     const line = parsePlannerLine(text);
     const expected = 'Say "hi" \\ then, -- ) -> scalar (x:str) \u0001 end';
     expect(line.description).toBe(expected);
-    expect(line.params).toEqual([{ name: "s", type: "str", optional: false, default: null, description: expected }]);
+    expect(line.params).toEqual([
+      { name: "s", type: "str", optional: false, default: null, description: expected },
+    ]);
   });
 });
 
@@ -124,7 +204,10 @@ describe("firstSentence", () => {
     ["Really? Yes.", "Really?"],
     ["Stop!", "Stop!"],
     ["No stop at all", "No stop at all"],
-    ["First paragraph\nstill first. Second sentence.\n\nSecond paragraph.", "First paragraph still first."],
+    [
+      "First paragraph\nstill first. Second sentence.\n\nSecond paragraph.",
+      "First paragraph still first.",
+    ],
     ["  Spaced   out.  ", "Spaced out."],
     ["", ""],
     ["A new .xlsx file. Next.", "A new .xlsx file."],

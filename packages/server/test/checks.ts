@@ -6,7 +6,12 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "vitest";
 
-export const WEATHER_TOOLS = ["math_average", "math_subtract", "unit_celsius_to_fahrenheit", "weather_get_current"];
+export const WEATHER_TOOLS = [
+  "math_average",
+  "math_subtract",
+  "unit_celsius_to_fahrenheit",
+  "weather_get_current",
+];
 
 /** The servers under test list 3 tools per page. */
 export const PAGE_SIZE = 3;
@@ -25,18 +30,27 @@ export async function listAllTools(client: Client): Promise<string[]> {
   return names;
 }
 
-export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
 export function text(result: CallToolResult, index = 0): string {
   const block = result.content[index] as ContentBlock | undefined;
-  if (block?.type !== "text") throw new Error(`content[${index}] is not text: ${JSON.stringify(block)}`);
+  if (block?.type !== "text")
+    throw new Error(`content[${index}] is not text: ${JSON.stringify(block)}`);
   return block.text;
 }
 
 /** Rejects with a JSON-RPC error of `code`. */
-export async function expectRpcError(promise: Promise<unknown>, code: number, message?: RegExp): Promise<void> {
+export async function expectRpcError(
+  promise: Promise<unknown>,
+  code: number,
+  message?: RegExp,
+): Promise<void> {
   const error = (await promise.then(
     () => undefined,
     (reason: unknown) => reason,
@@ -48,10 +62,16 @@ export async function expectRpcError(promise: Promise<unknown>, code: number, me
 
 /** The weather fixture end to end: list (paginated), every tool, a tool error, an unknown tool, ping. */
 export async function checkWeather(client: Client): Promise<void> {
-  expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true }, resources: {} });
+  expect(client.getServerCapabilities()).toMatchObject({
+    tools: { listChanged: true },
+    resources: {},
+  });
   expect(await listAllTools(client)).toEqual(WEATHER_TOOLS);
   const first = await client.listTools();
-  const weather = first.nextCursor === undefined ? undefined : (await client.listTools({ cursor: first.nextCursor })).tools[0];
+  const weather =
+    first.nextCursor === undefined
+      ? undefined
+      : (await client.listTools({ cursor: first.nextCursor })).tools[0];
   expect(weather?.inputSchema.required).toEqual(["city"]);
   expect(weather?.outputSchema?.required).toContain("temperature");
   await expectRpcError(client.listTools({ cursor: "not-a-cursor" }), -32602, /Invalid cursor/);
@@ -64,20 +84,41 @@ export async function checkWeather(client: Client): Promise<void> {
   expect(text(await call(client, "unit_celsius_to_fahrenheit", { celsius: 21 }))).toBe("69.8");
 
   const shanghai = await call(client, "weather_get_current", { city: "Shanghai" });
-  const value = { city: "Shanghai", temperature: 22, unit: "celsius", condition: "cloudy", humidity: 71 };
+  const value = {
+    city: "Shanghai",
+    temperature: 22,
+    unit: "celsius",
+    condition: "cloudy",
+    humidity: 71,
+  };
   expect(shanghai.structuredContent).toEqual(value);
   expect(text(shanghai)).toBe(JSON.stringify(value)); // compact JSON, the structured content serialized
-  const beijing = await call(client, "weather_get_current", { city: "Beijing", unit: "fahrenheit" });
-  expect(beijing.structuredContent).toMatchObject({ city: "Beijing", temperature: 64, unit: "fahrenheit" });
+  const beijing = await call(client, "weather_get_current", {
+    city: "Beijing",
+    unit: "fahrenheit",
+  });
+  expect(beijing.structuredContent).toMatchObject({
+    city: "Beijing",
+    temperature: 64,
+    unit: "fahrenheit",
+  });
 
   const paris = await call(client, "weather_get_current", { city: "Paris" });
   expect(paris.isError).toBe(true);
-  expect(JSON.parse(text(paris))).toEqual({ ok: false, error: "invalid:$.city", hint: "expected one of: Shanghai, Beijing, Shenzhen, Hangzhou" });
+  expect(JSON.parse(text(paris))).toEqual({
+    ok: false,
+    error: "invalid:$.city",
+    hint: "expected one of: Shanghai, Beijing, Shenzhen, Hangzhou",
+  });
   const missing = await call(client, "math_subtract", { a: 1 });
   expect(missing.isError).toBe(true);
   expect(JSON.parse(text(missing))).toMatchObject({ error: "missing:$.b" });
 
-  await expectRpcError(call(client, "weather_get_forecast", {}), -32602, /Unknown tool: weather_get_forecast/);
+  await expectRpcError(
+    call(client, "weather_get_forecast", {}),
+    -32602,
+    /Unknown tool: weather_get_forecast/,
+  );
   expect(await client.ping()).toEqual({});
 }
 
@@ -91,16 +132,28 @@ export async function checkHandle(client: Client): Promise<string> {
   expect(names).toContain("tables_load");
   expect(names.at(-1)).toBe("zcp_handle");
   const templates = await client.listResourceTemplates();
-  expect(templates.resourceTemplates.map((template) => template.uriTemplate)).toEqual(["zcp://handle/{session}/{handle}"]);
+  expect(templates.resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+    "zcp://handle/{session}/{handle}",
+  ]);
 
   const loaded = await call(client, "tables_load", { name: "orders" });
   expect(loaded.isError).toBeFalsy();
   expect(loaded.structuredContent).toBeUndefined();
-  const summary = JSON.parse(text(loaded)) as { ok: boolean; handle: string; summary: string; meta: { kind: string; count: number } };
+  const summary = JSON.parse(text(loaded)) as {
+    ok: boolean;
+    handle: string;
+    summary: string;
+    meta: { kind: string; count: number };
+  };
   expect(summary).toMatchObject({ ok: true, handle: "#T1", meta: { kind: "table", count: 3 } });
   const link = loaded.content[1];
-  if (link?.type !== "resource_link") throw new Error(`expected a resource_link, got ${JSON.stringify(link)}`);
-  expect(link).toMatchObject({ name: "#T1", mimeType: "application/json", description: summary.summary });
+  if (link?.type !== "resource_link")
+    throw new Error(`expected a resource_link, got ${JSON.stringify(link)}`);
+  expect(link).toMatchObject({
+    name: "#T1",
+    mimeType: "application/json",
+    description: summary.summary,
+  });
   expect(link.uri).toMatch(/^zcp:\/\/handle\/[0-9a-f-]{36}\/%23T1$/);
 
   const read = await client.readResource({ uri: link.uri });
@@ -112,29 +165,46 @@ export async function checkHandle(client: Client): Promise<string> {
     { sku: "orders-1", qty: 1 },
     { sku: "orders-2", qty: 2 },
   ]);
-  expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([link.uri]);
+  expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual([
+    link.uri,
+  ]);
 
-  expect(JSON.parse(text(await call(client, "zcp_handle", { op: "count", handle: "#T1" })))).toEqual({ count: 3 });
+  expect(
+    JSON.parse(text(await call(client, "zcp_handle", { op: "count", handle: "#T1" }))),
+  ).toEqual({ count: 3 });
   expect(text(await call(client, "tables_sum", { rows: "#T1", column: "qty" }))).toBe("3");
 
   // A handle tool whose value type has an output schema: the listing drops that schema, so the
   // SDK client accepts a handle result without structured content. (The client checks results
   // against the schemas of the last page it listed only: list up to the tool's page.)
   let page = await client.listTools();
-  while (!page.tools.some((tool) => tool.name === "people_find")) page = await client.listTools({ cursor: page.nextCursor! });
+  while (!page.tools.some((tool) => tool.name === "people_find"))
+    page = await client.listTools({ cursor: page.nextCursor! });
   expect(page.tools.find((tool) => tool.name === "people_find")).not.toHaveProperty("outputSchema");
-  const people = await call(client, "people_find", { filter: {}, weights: {}, byLevel: { low: 1, high: 2 } });
+  const people = await call(client, "people_find", {
+    filter: {},
+    weights: {},
+    byLevel: { low: 1, high: 2 },
+  });
   expect(people.isError).toBeFalsy();
   expect(people.content[1]).toMatchObject({ type: "resource_link", name: "#P2" });
 
-  await expectRpcError(client.readResource({ uri: link.uri.replace("%23T1", "%23T9") }), -32002, /Resource not found/);
+  await expectRpcError(
+    client.readResource({ uri: link.uri.replace("%23T1", "%23T9") }),
+    -32002,
+    /Resource not found/,
+  );
   await expectRpcError(client.readResource({ uri: "file:///etc/passwd" }), -32002);
   return link.uri;
 }
 
 /** `zcp_handle` release: the resource is gone from the listing and from `resources/read`. */
 export async function checkRelease(client: Client, uri: string): Promise<void> {
-  expect(text(await call(client, "zcp_handle", { op: "release", handle: "#T1" }))).toBe('{"released":"#T1"}');
-  expect((await client.listResources()).resources.map((resource) => resource.uri)).not.toContain(uri);
+  expect(text(await call(client, "zcp_handle", { op: "release", handle: "#T1" }))).toBe(
+    '{"released":"#T1"}',
+  );
+  expect((await client.listResources()).resources.map((resource) => resource.uri)).not.toContain(
+    uri,
+  );
   await expectRpcError(client.readResource({ uri }), -32002, /Resource not found/);
 }

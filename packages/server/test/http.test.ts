@@ -5,16 +5,40 @@
 import http from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { createRuntime, type Session } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { serveHttp, type McpHttpServer } from "../src/index.js";
-import { call, checkHandle, checkRelease, checkWeather, expectRpcError, listAllTools, PAGE_SIZE, text } from "./checks.js";
+import {
+  call,
+  checkHandle,
+  checkRelease,
+  checkWeather,
+  expectRpcError,
+  listAllTools,
+  PAGE_SIZE,
+  text,
+} from "./checks.js";
 
-const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
-const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "0" },
+  },
+};
+const POST_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
 
 interface Served {
   readonly server: McpHttpServer;
@@ -25,12 +49,20 @@ interface Served {
 
 async function serve(fixture: "weather" | "kitchen-sink"): Promise<Served> {
   const sessions: Session[] = [];
-  const runtime = createRuntime(fixture === "weather" ? weather : kitchenSink, { approve: () => true });
-  const { server, url } = await serveHttp(runtime, { name: `zcp-${fixture}`, pageSize: PAGE_SIZE, onSession: (session) => sessions.push(session) });
+  const runtime = createRuntime(fixture === "weather" ? weather : kitchenSink, {
+    approve: () => true,
+  });
+  const { server, url } = await serveHttp(runtime, {
+    name: `zcp-${fixture}`,
+    pageSize: PAGE_SIZE,
+    onSession: (session) => sessions.push(session),
+  });
   return { server, url, sessions };
 }
 
-async function connect(url: URL): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(
+  url: URL,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: "zcp-test", version: "0" });
   const transport = new StreamableHTTPClientTransport(url);
   await client.connect(transport);
@@ -44,14 +76,23 @@ function stop(server: McpHttpServer): Promise<void> {
 /** A raw request with any headers (fetch cannot set Host) and an optional streamed body. */
 function request(
   url: URL,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; chunks?: Buffer[] },
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    chunks?: Buffer[];
+  },
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: options.method ?? "POST", headers: options.headers ?? {} }, (res) => {
-      let body = "";
-      res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
+    const req = http.request(
+      url,
+      { method: options.method ?? "POST", headers: options.headers ?? {} },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
     if (options.chunks) {
       for (const chunk of options.chunks) req.write(chunk);
@@ -72,7 +113,9 @@ describe("MCP over Streamable HTTP", () => {
 
   it("serves the weather fixture: paginated list, every tool, tool errors, unknown tools, ping", async () => {
     const { client, transport } = await connect(weatherServer.url);
-    expect(transport.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(transport.sessionId).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
     expect(transport.protocolVersion).toBe("2025-11-25");
     await checkWeather(client);
     await client.close();
@@ -81,7 +124,10 @@ describe("MCP over Streamable HTTP", () => {
   it("turns a handle into a resource_link that only its own session can read", async () => {
     const { client } = await connect(sinkServer.url);
     const logs: unknown[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params));
+    client.setNotificationHandler(
+      LoggingMessageNotificationSchema,
+      (notification) => void logs.push(notification.params),
+    );
     const uri = await checkHandle(client);
     expect(logs).toContainEqual({ level: "info", logger: "tables_load", data: "loading orders" });
 
@@ -91,7 +137,9 @@ describe("MCP over Streamable HTTP", () => {
     const mine = await call(other.client, "tables_load", { name: "stock", limit: 2 });
     const otherUri = (mine.content[1] as { uri: string }).uri;
     expect(otherUri).not.toBe(uri);
-    const read = (await other.client.readResource({ uri: otherUri })).contents[0] as { text: string };
+    const read = (await other.client.readResource({ uri: otherUri })).contents[0] as {
+      text: string;
+    };
     expect(JSON.parse(read.text)).toHaveLength(2);
     await expectRpcError(client.readResource({ uri: otherUri }), -32002);
 
@@ -131,8 +179,14 @@ describe("MCP over Streamable HTTP", () => {
     expect(weatherServer.server.sessionCount).toBe(count + 1);
     await transport.terminateSession();
     expect(weatherServer.server.sessionCount).toBe(count);
-    expect(await session.call("math_subtract", { a: 1, b: 1 })).toMatchObject({ ok: false, error: "cancelled" });
-    const stale = await request(weatherServer.url, { headers: { ...POST_HEADERS, "mcp-session-id": sessionId }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) });
+    expect(await session.call("math_subtract", { a: 1, b: 1 })).toMatchObject({
+      ok: false,
+      error: "cancelled",
+    });
+    const stale = await request(weatherServer.url, {
+      headers: { ...POST_HEADERS, "mcp-session-id": sessionId },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+    });
     expect(stale.status).toBe(404);
     expect(JSON.parse(stale.body)).toMatchObject({ error: { code: -32001 } });
     await client.close();
@@ -141,16 +195,31 @@ describe("MCP over Streamable HTTP", () => {
   it("refuses a foreign Host or Origin (DNS-rebinding protection)", async () => {
     const { url } = weatherServer;
     const body = JSON.stringify(INITIALIZE);
-    const badHost = await request(url, { headers: { ...POST_HEADERS, host: `evil.example:${url.port}` }, body });
+    const badHost = await request(url, {
+      headers: { ...POST_HEADERS, host: `evil.example:${url.port}` },
+      body,
+    });
     expect(badHost.status).toBe(403);
-    expect(JSON.parse(badHost.body)).toMatchObject({ error: { message: expect.stringContaining("Host") } });
-    const badOrigin = await request(url, { headers: { ...POST_HEADERS, origin: "http://evil.example" }, body });
+    expect(JSON.parse(badHost.body)).toMatchObject({
+      error: { message: expect.stringContaining("Host") },
+    });
+    const badOrigin = await request(url, {
+      headers: { ...POST_HEADERS, origin: "http://evil.example" },
+      body,
+    });
     expect(badOrigin.status).toBe(403);
-    expect(JSON.parse(badOrigin.body)).toMatchObject({ error: { message: expect.stringContaining("Origin") } });
-    expect((await request(url, { headers: { ...POST_HEADERS, origin: "null" }, body })).status).toBe(403);
+    expect(JSON.parse(badOrigin.body)).toMatchObject({
+      error: { message: expect.stringContaining("Origin") },
+    });
+    expect(
+      (await request(url, { headers: { ...POST_HEADERS, origin: "null" }, body })).status,
+    ).toBe(403);
 
     const count = weatherServer.server.sessionCount;
-    const local = await request(url, { headers: { ...POST_HEADERS, host: `localhost:${url.port}`, origin: "http://localhost:5173" }, body });
+    const local = await request(url, {
+      headers: { ...POST_HEADERS, host: `localhost:${url.port}`, origin: "http://localhost:5173" },
+      body,
+    });
     expect(local.status).toBe(200);
     expect(local.headers["content-type"]).toBe("text/event-stream");
     expect(local.body).toContain('"serverInfo"');
@@ -167,15 +236,29 @@ describe("MCP over Streamable HTTP", () => {
     const big = `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"${"x".repeat(1024 * 1024)}"}}`;
     const declared = await request(weatherServer.url, { headers, body: big });
     expect(declared.status).toBe(413);
-    expect(JSON.parse(declared.body)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
+    expect(JSON.parse(declared.body)).toMatchObject({
+      jsonrpc: "2.0",
+      error: { code: -32000 },
+      id: null,
+    });
     // Streamed without a length: cut off at the first byte over the limit.
-    const streamed = await request(weatherServer.url, { headers, chunks: Array.from({ length: 5 }, () => Buffer.alloc(300 * 1024, "x")) });
+    const streamed = await request(weatherServer.url, {
+      headers,
+      chunks: Array.from({ length: 5 }, () => Buffer.alloc(300 * 1024, "x")),
+    });
     expect(streamed.status).toBe(413);
 
     for (const sent of [headers, POST_HEADERS]) {
-      const malformed = await request(weatherServer.url, { headers: sent, body: '{"jsonrpc":"2.0","id":3,' });
+      const malformed = await request(weatherServer.url, {
+        headers: sent,
+        body: '{"jsonrpc":"2.0","id":3,',
+      });
       expect(malformed.status).toBe(400);
-      expect(JSON.parse(malformed.body)).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: expect.any(String) }, id: null });
+      expect(JSON.parse(malformed.body)).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32700, message: expect.any(String) },
+        id: null,
+      });
     }
     expect(text(await call(client, "math_subtract", { a: 10, b: 4 }))).toBe("6");
     await client.close();
@@ -184,12 +267,35 @@ describe("MCP over Streamable HTTP", () => {
   it("answers what is not MCP with plain HTTP errors, and health checks", async () => {
     const { url } = weatherServer;
     const count = weatherServer.server.sessionCount;
-    expect((await request(url, { headers: { ...POST_HEADERS, "mcp-session-id": "no-such-session" }, body: "{}" })).status).toBe(404);
-    expect((await request(url, { method: "GET", headers: { accept: "text/event-stream" } })).status).toBe(400);
-    expect((await request(url, { headers: POST_HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) })).status).toBe(400);
+    expect(
+      (
+        await request(url, {
+          headers: { ...POST_HEADERS, "mcp-session-id": "no-such-session" },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await request(url, { method: "GET", headers: { accept: "text/event-stream" } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await request(url, {
+          headers: POST_HEADERS,
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+        })
+      ).status,
+    ).toBe(400);
     expect((await request(url, { method: "PUT", body: "{}" })).status).toBe(405);
     // An initialize the transport refuses (it must accept SSE) leaves no session behind.
-    expect((await request(url, { headers: { ...POST_HEADERS, accept: "application/json" }, body: JSON.stringify(INITIALIZE) })).status).toBe(406);
+    expect(
+      (
+        await request(url, {
+          headers: { ...POST_HEADERS, accept: "application/json" },
+          body: JSON.stringify(INITIALIZE),
+        })
+      ).status,
+    ).toBe(406);
     expect(weatherServer.server.sessionCount).toBe(count);
 
     const health = await request(new URL("/healthz", url), { method: "GET" });
@@ -201,25 +307,38 @@ describe("MCP over Streamable HTTP", () => {
 
   it("closes sessions idle past idleTimeoutMs, not those with an open stream", async () => {
     const sessions: Session[] = [];
-    const { server, url } = await serveHttp(createRuntime(weather), { idleTimeoutMs: 200, onSession: (session) => sessions.push(session) });
+    const { server, url } = await serveHttp(createRuntime(weather), {
+      idleTimeoutMs: 200,
+      onSession: (session) => sessions.push(session),
+    });
     const raw = await request(url, { headers: POST_HEADERS, body: JSON.stringify(INITIALIZE) }); // no GET stream, then silence
     expect(raw.status).toBe(200);
     const { client } = await connect(url); // keeps its GET stream open
     expect(server.sessionCount).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(server.sessionCount).toBe(1);
-    expect(await sessions[0]!.call("math_subtract", { a: 1, b: 1 })).toMatchObject({ error: "cancelled" });
+    expect(await sessions[0]!.call("math_subtract", { a: 1, b: 1 })).toMatchObject({
+      error: "cancelled",
+    });
     expect(text(await call(client, "math_subtract", { a: 1, b: 1 }))).toBe("0");
     await client.close();
     await stop(server);
   });
 
   it("closes native sessions idle past their idleTimeoutMs, through the same sweep", async () => {
-    const { server, url } = await serveHttp(createRuntime(weather), { native: { idleTimeoutMs: 200 } });
+    const { server, url } = await serveHttp(createRuntime(weather), {
+      native: { idleTimeoutMs: 200 },
+    });
     const zcp = new URL("/zcp", url);
-    const opened = await request(zcp, { headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize" }) });
+    const opened = await request(zcp, {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize" }),
+    });
     expect(opened.status).toBe(200);
-    const session = { "content-type": "application/json", "zcp-session-id": String(opened.headers["zcp-session-id"]) };
+    const session = {
+      "content-type": "application/json",
+      "zcp-session-id": String(opened.headers["zcp-session-id"]),
+    };
     const ping = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" });
     expect((await request(zcp, { headers: session, body: ping })).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 700));
@@ -234,7 +353,10 @@ describe("MCP over Streamable HTTP", () => {
     await stop(served.server);
     expect(served.server.sessionCount).toBe(0);
     expect(served.server.listening).toBe(false);
-    for (const session of served.sessions) expect(await session.call("math_subtract", { a: 1, b: 1 })).toMatchObject({ error: "cancelled" });
+    for (const session of served.sessions)
+      expect(await session.call("math_subtract", { a: 1, b: 1 })).toMatchObject({
+        error: "cancelled",
+      });
     await Promise.all(clients.map(({ client }) => client.close()));
   });
 });

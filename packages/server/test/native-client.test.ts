@@ -34,19 +34,42 @@ async function checkClient(client: Client): Promise<void> {
   expect(openai.tools).toHaveLength(2);
   expect(openai.tools[0]).toMatchObject({ type: "function", name: "shapes_area" });
 
-  expect(await client.call("orders.add", { sku: "A1", qty: 2 })).toEqual({ ok: true, value: "2 x A1" });
+  expect(await client.call("orders.add", { sku: "A1", qty: 2 })).toEqual({
+    ok: true,
+    value: "2 x A1",
+  });
   const pinged = await client.call("ping_server", { echo: "hey", times: 2 });
   if (!pinged.ok || !("value" in pinged)) throw new Error("expected a value");
   const echoed: string = pinged.value;
   expect(echoed).toBe("heyhey");
-  expect(await client.call("ping_server", { echo: "UPPER" })).toMatchObject({ ok: false, error: "invalid:$.echo" });
+  expect(await client.call("ping_server", { echo: "UPPER" })).toMatchObject({
+    ok: false,
+    error: "invalid:$.echo",
+  });
 
   const loaded = await client.call("tables.load", { name: "orders" });
-  expect(loaded).toMatchObject({ ok: true, handle: "#T1", summary: "3 records; fields: sku, qty", meta: { kind: "table", count: 3 } });
+  expect(loaded).toMatchObject({
+    ok: true,
+    handle: "#T1",
+    summary: "3 records; fields: sku, qty",
+    meta: { kind: "table", count: 3 },
+  });
   expect(await client.handles.count("#T1")).toEqual({ ok: true, count: 3 });
-  expect(await client.handles.read("#T1", { item: 2 })).toEqual({ ok: true, value: { sku: "orders-2", qty: 2 } });
-  expect(await client.handles.view("#T1", { columns: ["qty"], limit: 2 })).toEqual({ ok: true, rows: [{ qty: 0 }, { qty: 1 }], offset: 0, limit: 2, total: 3 });
-  expect(await client.call("tables.sum", { rows: "#T1", column: "qty" })).toEqual({ ok: true, value: 3 });
+  expect(await client.handles.read("#T1", { item: 2 })).toEqual({
+    ok: true,
+    value: { sku: "orders-2", qty: 2 },
+  });
+  expect(await client.handles.view("#T1", { columns: ["qty"], limit: 2 })).toEqual({
+    ok: true,
+    rows: [{ qty: 0 }, { qty: 1 }],
+    offset: 0,
+    limit: 2,
+    total: 3,
+  });
+  expect(await client.call("tables.sum", { rows: "#T1", column: "qty" })).toEqual({
+    ok: true,
+    value: 3,
+  });
   expect(await client.handles.release("#T1")).toEqual({ ok: true });
   expect(await client.handles.read("#T1")).toMatchObject({ ok: false, error: "expired:#T1" });
 
@@ -55,9 +78,15 @@ async function checkClient(client: Client): Promise<void> {
   const listed = await client.listTools();
   expect(listed.hash).toBe(staged.hash);
   expect(listed.tools).not.toContain("tables.sum");
-  expect(await client.call("tables.sum", { rows: "#T1", column: "qty" })).toMatchObject({ ok: false, error: "forbidden:tables.sum" });
+  expect(await client.call("tables.sum", { rows: "#T1", column: "qty" })).toMatchObject({
+    ok: false,
+    error: "forbidden:tables.sum",
+  });
 
-  await expect(client.request("tools/list", { format: "yaml" })).rejects.toMatchObject({ name: "ZcpRpcError", code: -32602 });
+  await expect(client.request("tools/list", { format: "yaml" })).rejects.toMatchObject({
+    name: "ZcpRpcError",
+    code: -32602,
+  });
   await expect(client.request("no/such")).rejects.toBeInstanceOf(ZcpRpcError);
   await client.ping();
 }
@@ -80,7 +109,11 @@ export async function typeChecks(client: Client): Promise<void> {
 
 describe("native client over stdio", () => {
   it("initializes, lists, calls, reads handles and moves the stage", async () => {
-    const client = connectStdio<ToolArgs, ToolResults>(process.execPath, ["--import", "tsx", SERVER], { stderr: "ignore" });
+    const client = connectStdio<ToolArgs, ToolResults>(
+      process.execPath,
+      ["--import", "tsx", SERVER],
+      { stderr: "ignore" },
+    );
     try {
       await checkClient(client);
     } finally {
@@ -90,7 +123,9 @@ describe("native client over stdio", () => {
 
   it("answers malformed and oversized lines and writes only responses to stdout", async () => {
     const { spawn } = await import("node:child_process");
-    const child = spawn(process.execPath, ["--import", "tsx", SERVER], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, ["--import", "tsx", SERVER], {
+      stdio: ["pipe", "pipe", "ignore"],
+    });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -101,12 +136,27 @@ describe("native client over stdio", () => {
     child.stdin.write(`[]\n`);
     child.stdin.end(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "initialize" }));
     expect(await exited).toBe(0);
-    const lines = out.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines).toHaveLength(5);
-    expect(lines).toContainEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the line is not JSON" } });
+    expect(lines).toContainEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error: the line is not JSON" },
+    });
     expect(lines).toContainEqual({ jsonrpc: "2.0", id: 1, result: {} });
-    expect(lines).toContainEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: the line is longer than 1048576 bytes" } });
-    expect(lines).toContainEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: empty batch" } });
+    expect(lines).toContainEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid Request: the line is longer than 1048576 bytes" },
+    });
+    expect(lines).toContainEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid Request: empty batch" },
+    });
     expect(lines.find((line) => line.id === 2)?.result.protocolVersion).toBe("zcp/1");
   });
 });
@@ -118,7 +168,8 @@ describe("native client over HTTP", () => {
   beforeAll(async () => {
     const runtime = createRuntime(kitchenSink, { approve: () => true });
     handler = createNativeHttpHandler(runtime, {
-      identity: (req) => (typeof req.headers.authorization === "string" ? req.headers.authorization : null),
+      identity: (req) =>
+        typeof req.headers.authorization === "string" ? req.headers.authorization : null,
     });
     server = http.createServer((req, res) => {
       if (new URL(req.url ?? "/", "http://localhost").pathname === "/zcp") handler(req, res);
@@ -133,9 +184,20 @@ describe("native client over HTTP", () => {
   });
 
   const post = async (body: unknown, headers: Record<string, string> = {}, method = "POST") => {
-    const response = await fetch(url, { method, headers: { "content-type": "application/json", authorization: "alice", ...headers }, ...(method === "POST" ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}) });
+    const response = await fetch(url, {
+      method,
+      headers: { "content-type": "application/json", authorization: "alice", ...headers },
+      ...(method === "POST"
+        ? { body: typeof body === "string" ? body : JSON.stringify(body) }
+        : {}),
+    });
     const text = await response.text();
-    return { status: response.status, session: response.headers.get("zcp-session-id"), allow: response.headers.get("allow"), body: text === "" ? undefined : JSON.parse(text) };
+    return {
+      status: response.status,
+      session: response.headers.get("zcp-session-id"),
+      allow: response.headers.get("allow"),
+      body: text === "" ? undefined : JSON.parse(text),
+    };
   };
 
   it("initializes, lists, calls, reads handles and moves the stage; close ends the session", async () => {
@@ -147,38 +209,92 @@ describe("native client over HTTP", () => {
   });
 
   it("sessions come from the server, belong to their identity, and refuse what they should", async () => {
-    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize" }, { "zcp-session-id": "chosen-by-client" });
+    const init = await post(
+      { jsonrpc: "2.0", id: 1, method: "initialize" },
+      { "zcp-session-id": "chosen-by-client" },
+    );
     expect(init.status).toBe(404);
     const opened = await post({ jsonrpc: "2.0", id: 1, method: "initialize" });
     expect(opened.status).toBe(200);
     expect(opened.session).toMatch(/^[0-9a-f-]{36}$/);
     const session = { "zcp-session-id": opened.session! };
 
-    const loaded = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "tables.load", arguments: { name: "x" } } }, session);
+    const loaded = await post(
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "tables.load", arguments: { name: "x" } },
+      },
+      session,
+    );
     expect(loaded.body.result).toMatchObject({ ok: true, handle: "#T1" });
     // Bob cannot reach Alice's session (the same 404 as an unknown one), nor can nobody.
-    const bob = await post({ jsonrpc: "2.0", id: 3, method: "handles/read", params: { handle: "#T1" } }, { ...session, authorization: "bob" });
+    const bob = await post(
+      { jsonrpc: "2.0", id: 3, method: "handles/read", params: { handle: "#T1" } },
+      { ...session, authorization: "bob" },
+    );
     expect(bob).toMatchObject({ status: 404, body: { error: { code: -32001 } } });
-    const anonymous = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...session }, body: "{}" });
+    const anonymous = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...session },
+      body: "{}",
+    });
     expect(anonymous.status).toBe(401);
     // Another session of Alice's has its own #T1.
     const other = await post({ jsonrpc: "2.0", id: 1, method: "initialize" });
-    const foreign = await post({ jsonrpc: "2.0", id: 4, method: "handles/read", params: { handle: "#T1" } }, { "zcp-session-id": other.session! });
+    const foreign = await post(
+      { jsonrpc: "2.0", id: 4, method: "handles/read", params: { handle: "#T1" } },
+      { "zcp-session-id": other.session! },
+    );
     expect(foreign.body.result).toMatchObject({ ok: false, error: "expired:#T1" });
 
-    const batch = await post([{ jsonrpc: "2.0", id: 5, method: "handles/count", params: { handle: "#T1" } }, { jsonrpc: "2.0", method: "ping" }, { jsonrpc: "2.0", id: 6, method: "ping" }], session);
-    expect(batch.body).toEqual([{ jsonrpc: "2.0", id: 5, result: { ok: true, count: 3 } }, { jsonrpc: "2.0", id: 6, result: {} }]);
-    expect(await post({ jsonrpc: "2.0", method: "ping" }, session)).toMatchObject({ status: 202, body: undefined });
-    expect(await post("{oops", session)).toMatchObject({ status: 400, body: { id: null, error: { code: -32700 } } });
-    expect(await post([], session)).toMatchObject({ status: 200, body: { error: { code: -32600 } } });
+    const batch = await post(
+      [
+        { jsonrpc: "2.0", id: 5, method: "handles/count", params: { handle: "#T1" } },
+        { jsonrpc: "2.0", method: "ping" },
+        { jsonrpc: "2.0", id: 6, method: "ping" },
+      ],
+      session,
+    );
+    expect(batch.body).toEqual([
+      { jsonrpc: "2.0", id: 5, result: { ok: true, count: 3 } },
+      { jsonrpc: "2.0", id: 6, result: {} },
+    ]);
+    expect(await post({ jsonrpc: "2.0", method: "ping" }, session)).toMatchObject({
+      status: 202,
+      body: undefined,
+    });
+    expect(await post("{oops", session)).toMatchObject({
+      status: 400,
+      body: { id: null, error: { code: -32700 } },
+    });
+    expect(await post([], session)).toMatchObject({
+      status: 200,
+      body: { error: { code: -32600 } },
+    });
     expect(await post({ jsonrpc: "2.0", id: 7, method: "ping" })).toMatchObject({ status: 400 });
     expect(await post(undefined, session, "GET")).toMatchObject({ status: 405, allow: "POST" });
     expect(await post(`"${"x".repeat(1024 * 1024)}"`, session)).toMatchObject({ status: 413 });
     // Still serving after all of that.
-    expect((await post({ jsonrpc: "2.0", id: 8, method: "handles/count", params: { handle: "#T1" } }, session)).body.result).toEqual({ ok: true, count: 3 });
+    expect(
+      (
+        await post(
+          { jsonrpc: "2.0", id: 8, method: "handles/count", params: { handle: "#T1" } },
+          session,
+        )
+      ).body.result,
+    ).toEqual({ ok: true, count: 3 });
 
-    expect((await post({ jsonrpc: "2.0", id: 9, method: "session/close" }, session)).body.result).toEqual({});
-    expect(await post({ jsonrpc: "2.0", id: 10, method: "ping" }, session)).toMatchObject({ status: 404 });
-    await post({ jsonrpc: "2.0", id: 11, method: "session/close" }, { "zcp-session-id": other.session! });
+    expect(
+      (await post({ jsonrpc: "2.0", id: 9, method: "session/close" }, session)).body.result,
+    ).toEqual({});
+    expect(await post({ jsonrpc: "2.0", id: 10, method: "ping" }, session)).toMatchObject({
+      status: 404,
+    });
+    await post(
+      { jsonrpc: "2.0", id: 11, method: "session/close" },
+      { "zcp-session-id": other.session! },
+    );
   });
 });

@@ -8,6 +8,8 @@ import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { serveNativeStdio } from "../src/index.js";
 
 const [fixture = "kitchen-sink"] = process.argv.slice(2);
-const runtime = createRuntime(fixture === "weather" ? weather : kitchenSink, { approve: () => true });
+const runtime = createRuntime(fixture === "weather" ? weather : kitchenSink, {
+  approve: () => true,
+});
 serveNativeStdio(runtime, { name: `zcp-${fixture}` });
 console.error(`zcp: serving ${fixture} natively on stdio`);

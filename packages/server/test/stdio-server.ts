@@ -10,5 +10,8 @@ import { serveStdio } from "../src/index.js";
 const [fixture = "weather", pageSize] = process.argv.slice(2);
 const generated = fixture === "kitchen-sink" ? kitchenSink : weather;
 const runtime = createRuntime(generated, { approve: () => true });
-await serveStdio(runtime, { name: `zcp-${fixture}`, ...(pageSize ? { pageSize: Number(pageSize) } : {}) });
+await serveStdio(runtime, {
+  name: `zcp-${fixture}`,
+  ...(pageSize ? { pageSize: Number(pageSize) } : {}),
+});
 console.error(`zcp: serving ${fixture} on stdio`);

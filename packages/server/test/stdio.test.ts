@@ -20,7 +20,12 @@ afterEach(async () => {
 
 async function connect(fixture: string): Promise<Client> {
   const client = new Client({ name: "zcp-test", version: "0" });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...ARGS, fixture, String(PAGE_SIZE)], cwd: ROOT, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...ARGS, fixture, String(PAGE_SIZE)],
+    cwd: ROOT,
+    stderr: "pipe",
+  });
   await client.connect(transport);
   clients.push(client);
   return client;
@@ -43,7 +48,10 @@ describe("MCP over stdio", () => {
   });
 
   it("writes only protocol messages to stdout, answers malformed lines with JSON-RPC errors and keeps serving", async () => {
-    const child = spawn(process.execPath, [...ARGS, "weather"], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...ARGS, "weather"], {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const lines: string[] = [];
@@ -63,7 +71,18 @@ describe("MCP over stdio", () => {
     };
     const send = (line: string) => child.stdin.write(`${line}\n`);
 
-    send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "0" },
+        },
+      }),
+    );
     await until(1);
     send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
     send("{not json");
@@ -72,18 +91,32 @@ describe("MCP over stdio", () => {
     await until(3);
     send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }));
     await until(4);
-    send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "math_subtract", arguments: { a: 3, b: 1 } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "math_subtract", arguments: { a: 3, b: 1 } },
+      }),
+    );
     await until(5);
     child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
 
-    const messages = lines.map((line) => JSON.parse(line) as { id?: unknown; result?: unknown; error?: { code: number } });
-    expect(messages.every((message) => (message as { jsonrpc?: string }).jsonrpc === "2.0")).toBe(true);
+    const messages = lines.map(
+      (line) => JSON.parse(line) as { id?: unknown; result?: unknown; error?: { code: number } },
+    );
+    expect(messages.every((message) => (message as { jsonrpc?: string }).jsonrpc === "2.0")).toBe(
+      true,
+    );
     expect(messages[0]).toMatchObject({ id: 1, result: { serverInfo: { name: "zcp-weather" } } });
     expect(messages[1]).toMatchObject({ id: null, error: { code: -32700 } });
     expect(messages[2]).toMatchObject({ id: null, error: { code: -32600 } });
     expect(messages[3]).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
-    expect(messages[4]).toMatchObject({ id: 3, result: { content: [{ type: "text", text: "2" }] } });
+    expect(messages[4]).toMatchObject({
+      id: 3,
+      result: { content: [{ type: "text", text: "2" }] },
+    });
     expect(buffered).toBe("");
     expect(code).toBe(0); // stdin ended: the server closed its session and exited
     expect(stderr).toContain("serving weather on stdio");

@@ -8,36 +8,62 @@
 import path from "node:path";
 import type { ToolDefinition } from "@zcp/runtime/codegen";
 import { relativePath } from "../diagnostics.js";
-import { moduleNames, toolNames } from "./names.js";
-import { tsFile, type EmitContext } from "./ts-file.js";
+import { toolNames } from "../model/index.js";
+import { moduleNames } from "./names.js";
+import { comment, tsFile, type EmitContext } from "./ts-file.js";
 import { Identifier, PRINT_WIDTH, printStatement, printString } from "./print.js";
-import { comment } from "./registry.js";
 
 /** Names the file declares besides the tools' functions and the module namespaces. */
-const FIXED_NAMES = ["DispatchTable", "ToolArguments", "ToolContext", "reviveDates", "dispatch", "Parameters", "args", "_args", "context", "_context"];
+const FIXED_NAMES = [
+  "DispatchTable",
+  "ToolArguments",
+  "ToolContext",
+  "reviveDates",
+  "dispatch",
+  "Parameters",
+  "args",
+  "_args",
+  "context",
+  "_context",
+];
 
 /**
  * `root` is the config folder (tool sources are relative to it), `outDir` where the file goes.
  * Each tool's function is `call_<tool name>` (see `toolNames`), each module's namespace is named
  * after its file (see `moduleNames`).
  */
-export function dispatchFile(context: EmitContext, tools: readonly ToolDefinition[], root: string, outDir: string): string {
+export function dispatchFile(
+  context: EmitContext,
+  tools: readonly ToolDefinition[],
+  root: string,
+  outDir: string,
+): string {
   const functions = new Map([...toolNames(tools)].map(([tool, name]) => [tool, `call_${name}`]));
   const modules = moduleNames(
     tools.map((tool) => tool.source.file),
     new Set([...FIXED_NAMES, ...functions.values()]),
   );
   const files = [...modules.keys()].sort();
-  const imports = files.map((file) => `import * as ${modules.get(file)!} from ${printString(importPath(root, outDir, file))};`).join("\n");
+  const imports = files
+    .map(
+      (file) =>
+        `import * as ${modules.get(file)!} from ${printString(importPath(root, outDir, file))};`,
+    )
+    .join("\n");
   const header = [
     `import type { DispatchTable, ToolArguments, ToolContext } from "@zcp/runtime/codegen";`,
-    ...(tools.some((tool) => tool.dates.length > 0) ? [`import { reviveDates } from "@zcp/runtime/codegen";`] : []),
+    ...(tools.some((tool) => tool.dates.length > 0)
+      ? [`import { reviveDates } from "@zcp/runtime/codegen";`]
+      : []),
     imports,
   ].filter(Boolean);
   return tsFile(context, [
     `${header.join("\n")}\n`,
     ...tools.map((tool) => dispatcher(tool, functions.get(tool)!, modules.get(tool.source.file)!)),
-    printStatement("export const dispatch: DispatchTable = ", Object.fromEntries(tools.map((tool) => [tool.id, new Identifier(functions.get(tool)!)]))),
+    printStatement(
+      "export const dispatch: DispatchTable = ",
+      Object.fromEntries(tools.map((tool) => [tool.id, new Identifier(functions.get(tool)!)])),
+    ),
   ]);
 }
 
@@ -48,12 +74,15 @@ function dispatcher(tool: ToolDefinition, name: string, module: string): string 
   if (tool.call.kind === "object") {
     // Through unknown: TypeScript refuses a direct cast from an index signature to an interface
     // whose required properties it cannot see in it.
-    const value = tool.dates.length > 0 ? `reviveDates(args, ${datesList(tool.dates)})` : "args as unknown";
+    const value =
+      tool.dates.length > 0 ? `reviveDates(args, ${datesList(tool.dates)})` : "args as unknown";
     args.push(typed(value, tool.call.context === 0 ? 1 : 0));
   } else {
     tool.call.params.forEach((param, index) => {
       const position = tool.call.context !== null && index >= tool.call.context ? index + 1 : index;
-      const own = tool.dates.filter((date) => date === param || date.startsWith(`${param}.`)).map((date) => date.slice(param.length + 1));
+      const own = tool.dates
+        .filter((date) => date === param || date.startsWith(`${param}.`))
+        .map((date) => date.slice(param.length + 1));
       // Bracket access: `ToolArguments` is an index signature (noPropertyAccessFromIndexSignature).
       const arg = `args[${printString(param)}]`;
       const value = own.length > 0 ? `reviveDates(${arg}, ${datesList(own)})` : arg;
@@ -64,11 +93,20 @@ function dispatcher(tool: ToolDefinition, name: string, module: string): string 
   const usesContext = tool.call.context !== null;
   // A positional tool without parameters reads no arguments (noUnusedParameters).
   const usesArgs = tool.call.kind === "object" || tool.call.params.length > 0;
-  const params = [`${usesArgs ? "" : "_"}args: ToolArguments`, `${usesContext ? "" : "_"}context: ToolContext`];
+  const params = [
+    `${usesArgs ? "" : "_"}args: ToolArguments`,
+    `${usesContext ? "" : "_"}context: ToolContext`,
+  ];
   const flatSignature = `function ${name}(${params.join(", ")}): unknown {`;
-  const signature = flatSignature.length <= PRINT_WIDTH ? flatSignature : `function ${name}(\n${params.map((param) => `  ${param},`).join("\n")}\n): unknown {`;
+  const signature =
+    flatSignature.length <= PRINT_WIDTH
+      ? flatSignature
+      : `function ${name}(\n${params.map((param) => `  ${param},`).join("\n")}\n): unknown {`;
   const flat = `  return ${fn}(${args.join(", ")});`;
-  const body = flat.length <= PRINT_WIDTH ? flat : `  return ${fn}(\n${args.map(brokenArgument).join("\n")}\n  );`;
+  const body =
+    flat.length <= PRINT_WIDTH
+      ? flat
+      : `  return ${fn}(\n${args.map(brokenArgument).join("\n")}\n  );`;
   return `/** ${comment(tool.alias)} */\n${signature}\n${body}\n}\n`;
 }
 

@@ -1,19 +1,72 @@
 /**
- * emit: the names generated code declares, after what they stand for, so that a reader (or a
- * stack trace) can tell which tool and which file a line belongs to: a tool's function and
- * constant after its alias (`weather.get_current` → `call_weather_get_current`,
- * `validate_weather_get_current`, `tool_weather_get_current`), a module namespace after its file
- * (`import * as weather from "../weather.js"`). Names depend on the tools and files only, never
- * on line numbers or hashes, and are resolved deterministically when two would be equal.
+ * emit: the names of the modules generated code imports, after their files, so that a reader
+ * can tell which file a line belongs to (`import * as weather from "../weather.js"`), and the
+ * rule that turns any text into an identifier. (The tools' own names are the model's:
+ * `toolNames`.) Names depend on the files only and are resolved deterministically when two
+ * would be equal.
  */
-import type { ToolDefinition } from "@zcp/runtime/codegen";
-
 /** Words that cannot name a binding in a strict-mode module, and globals not to shadow. */
 const RESERVED = new Set([
-  ...["break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum", "export", "extends"],
-  ...["false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null", "return", "super", "switch", "this"],
-  ...["throw", "true", "try", "typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface", "package"],
-  ...["private", "protected", "public", "await", "eval", "arguments", "undefined", "NaN", "Infinity", "globalThis"],
+  ...[
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+  ],
+  ...[
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "instanceof",
+    "new",
+    "null",
+    "return",
+    "super",
+    "switch",
+    "this",
+  ],
+  ...[
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+    "let",
+    "static",
+    "implements",
+    "interface",
+    "package",
+  ],
+  ...[
+    "private",
+    "protected",
+    "public",
+    "await",
+    "eval",
+    "arguments",
+    "undefined",
+    "NaN",
+    "Infinity",
+    "globalThis",
+  ],
 ]);
 
 /**
@@ -28,65 +81,27 @@ export function identifier(text: string): string {
 }
 
 /**
- * The name part of a tool's generated identifiers, derived from its alias alone: `.` and `-`
- * become `_` (an alias starts with a letter or `_`, and every use adds a prefix, so it is always
- * a valid identifier). Two aliases that differ only there (`a-b`, `a_b`) share it: see
- * `toolNames`.
- */
-export function toolBaseName(tool: ToolDefinition): string {
-  return tool.alias.replace(/[^A-Za-z0-9_]/g, "_");
-}
-
-/**
- * Every tool's name part, unique among `tools`: its base name, except where tools share one.
- * Then the tool whose alias has no `-` keeps it (there is at most one: two aliases equal up to
- * `.` and `_` are a ZCP1403 collision and left out), and the others, in alias order, take
- * `<base>_2`, `<base>_3`... (skipping names in use).
- */
-export function toolNames(tools: readonly ToolDefinition[]): Map<ToolDefinition, string> {
-  const groups = new Map<string, ToolDefinition[]>();
-  for (const tool of tools) {
-    const base = toolBaseName(tool);
-    const group = groups.get(base);
-    if (group) group.push(tool);
-    else groups.set(base, [tool]);
-  }
-  const names = new Map<ToolDefinition, string>();
-  const used = new Set(groups.keys());
-  for (const [base, group] of groups) {
-    const [first, ...rest] = group.length === 1 ? group : [...group].sort(byDashThenAlias);
-    names.set(first!, base);
-    let n = 2;
-    for (const tool of rest) {
-      while (used.has(`${base}_${n}`)) n++;
-      used.add(`${base}_${n}`);
-      names.set(tool, `${base}_${n}`);
-    }
-  }
-  return names;
-}
-
-function byDashThenAlias(a: ToolDefinition, b: ToolDefinition): number {
-  const dash = Number(a.alias.includes("-")) - Number(b.alias.includes("-"));
-  return dash || (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0);
-}
-
-/**
  * Namespace names for the modules `files` (paths relative to the config folder, posix), unique
  * and outside `taken`: the file's name without its extension (`src/weather.ts` → `weather`);
  * files that share one get as many of their folders as tell them apart (`src/api/tools.ts` and
  * `src/db/tools.ts` → `api_tools`, `db_tools`); a name still shared or taken (`a-b.ts` beside
  * `a_b.ts`, a file named `dispatch.ts`) gets `_2`, `_3`... in path order.
  */
-export function moduleNames(files: readonly string[], taken: ReadonlySet<string>): Map<string, string> {
+export function moduleNames(
+  files: readonly string[],
+  taken: ReadonlySet<string>,
+): Map<string, string> {
   const sorted = [...new Set(files)].sort();
-  const parts = new Map(sorted.map((file) => [file, file.replace(/\.[cm]?[jt]sx?$/, "").split("/")]));
+  const parts = new Map(
+    sorted.map((file) => [file, file.replace(/\.[cm]?[jt]sx?$/, "").split("/")]),
+  );
   const depth = new Map(sorted.map((file) => [file, 1]));
   const nameOf = (file: string) => identifier(parts.get(file)!.slice(-depth.get(file)!).join("_"));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     const groups = new Map<string, string[]>();
-    for (const file of sorted) groups.set(nameOf(file), [...(groups.get(nameOf(file)) ?? []), file]);
+    for (const file of sorted)
+      groups.set(nameOf(file), [...(groups.get(nameOf(file)) ?? []), file]);
     for (const group of groups.values()) {
       if (group.length < 2) continue;
       for (const file of group) {

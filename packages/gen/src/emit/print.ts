@@ -18,14 +18,19 @@ export const PRINT_WIDTH = 100;
 const TAB = 2;
 
 /** The prettier options whose output this module reproduces (the tests' oracle). */
-export const PRETTIER_STYLE = { parser: "typescript", printWidth: PRINT_WIDTH, trailingComma: "all" } as const;
+export const PRETTIER_STYLE = {
+  parser: "typescript",
+  printWidth: PRINT_WIDTH,
+  trailingComma: "all",
+} as const;
 
 /** A reference to a declared identifier, printed bare. */
 export class Identifier {
   constructor(readonly name: string) {}
 }
 
-export type Printable = JsonValue | Identifier | readonly Printable[] | { readonly [key: string]: Printable };
+export type Printable =
+  JsonValue | Identifier | readonly Printable[] | { readonly [key: string]: Printable };
 
 /** `prefix` followed by `value` and `;`, e.g. `export const x: T = {...};`, with a final newline. */
 export function printStatement(prefix: string, value: Printable): string {
@@ -48,9 +53,14 @@ function printScalar(value: string | number | boolean | null): string {
   if (typeof value === "string") return printString(value);
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new TypeError(`cannot print ${value} as JSON`);
-    return JSON.stringify(value).replace("e+", "e");
+    return printNumber(value);
   }
   return String(value);
+}
+
+/** A (finite) number as prettier prints it: `1e21`, not `1e+21`. */
+export function printNumber(value: number): string {
+  return JSON.stringify(value).replace("e+", "e");
 }
 
 function printObject(object: { readonly [key: string]: Printable }, indent: number): string {
@@ -67,7 +77,10 @@ function printObject(object: { readonly [key: string]: Printable }, indent: numb
       const text = printString(value);
       // Prettier breaks after the colon when the string does not fit, unless the key is short.
       const fits = inner + keyWidth + 2 + width(text) + 1 <= PRINT_WIDTH;
-      out += fits || keyWidth < TAB + 3 ? `${pad}${printedKey}: ${text},\n` : `${pad}${printedKey}:\n${pad}${" ".repeat(TAB)}${text},\n`;
+      out +=
+        fits || keyWidth < TAB + 3
+          ? `${pad}${printedKey}: ${text},\n`
+          : `${pad}${printedKey}:\n${pad}${" ".repeat(TAB)}${text},\n`;
     } else {
       out += `${pad}${printedKey}: ${printValue(value, inner, inner + keyWidth + 2, 1)},\n`;
     }
@@ -75,14 +88,20 @@ function printObject(object: { readonly [key: string]: Printable }, indent: numb
   return `${out}${" ".repeat(indent)}}`;
 }
 
-function printArray(items: readonly Printable[], indent: number, column: number, trail: number): string {
+function printArray(
+  items: readonly Printable[],
+  indent: number,
+  column: number,
+  trail: number,
+): string {
   if (items.length === 0) return "[]";
   const inner = indent + TAB;
   const pad = " ".repeat(inner);
   if (!mustBreak(items)) {
     const flat = flatText(items, PRINT_WIDTH - column - trail);
     if (flat !== null) return flat;
-    if (items.length > 1 && items.every((item) => typeof item === "number")) return fill(items as number[], indent);
+    if (items.length > 1 && items.every((item) => typeof item === "number"))
+      return fill(items as number[], indent);
   }
   let out = "[\n";
   for (const item of items) out += `${pad}${printValue(item, inner, inner, 1)},\n`;
@@ -92,9 +111,17 @@ function printArray(items: readonly Printable[], indent: number, column: number,
 /** Prettier's rule: 2+ elements, all objects (or all arrays) with more than one entry each. */
 function mustBreak(items: readonly Printable[]): boolean {
   if (items.length < 2) return false;
-  const kind = (item: Printable) => (Array.isArray(item) ? "array" : item !== null && typeof item === "object" && !(item instanceof Identifier) ? "object" : null);
+  const kind = (item: Printable) =>
+    Array.isArray(item)
+      ? "array"
+      : item !== null && typeof item === "object" && !(item instanceof Identifier)
+        ? "object"
+        : null;
   const first = kind(items[0]!);
-  return first !== null && items.every((item) => kind(item) === first && Object.keys(item as object).length > 1);
+  return (
+    first !== null &&
+    items.every((item) => kind(item) === first && Object.keys(item as object).length > 1)
+  );
 }
 
 /**
@@ -166,7 +193,8 @@ function fill(numbers: readonly number[], indent: number): string {
 }
 
 /** ES5 identifier names (Unicode letters included), the keys prettier leaves unquoted. */
-const IDENTIFIER = /^[$_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}][$_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}\u200c\u200d]*$/u;
+const IDENTIFIER =
+  /^[$_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}][$_\p{Lu}\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}\u200c\u200d]*$/u;
 
 /** An object key: bare when it is an identifier name, else a quoted string. */
 export function printKey(key: string): string {
@@ -210,7 +238,8 @@ export function width(text: string): number {
   // selector or a keycap mark is there (every RGI emoji has one of them).
   for (const ch of MAYBE_EMOJI.test(text) ? text.replace(EMOJI, "  ") : text) {
     const code = ch.codePointAt(0)!;
-    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x300 && code <= 0x36f)) continue;
+    if (code <= 0x1f || (code >= 0x7f && code <= 0x9f) || (code >= 0x300 && code <= 0x36f))
+      continue;
     total += isWide(code) ? 2 : 1;
   }
   return total;

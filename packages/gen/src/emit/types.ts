@@ -32,7 +32,11 @@ export function typesFile(context: EmitContext, tools: readonly ToolDefinition[]
   }
   return tsFile(context, [
     ...printer.declarations,
-    mapInterface("ToolArgs", "The arguments of each tool, by alias (as sent: handle ids and dates are strings).", argsMap),
+    mapInterface(
+      "ToolArgs",
+      "The arguments of each tool, by alias (as sent: handle ids and dates are strings).",
+      argsMap,
+    ),
     mapInterface("ToolResults", "The result value of each tool, by alias.", resultMap),
     "/** Every tool alias. */\nexport type ToolAlias = keyof ToolArgs;\n",
   ]);
@@ -63,7 +67,8 @@ class TypePrinter {
   defs(root: Node, base: string): void {
     this.refs = new Map();
     const defs = (root.$defs ?? {}) as { [name: string]: Node };
-    for (const name of Object.keys(defs)) this.refs.set(name, this.reserve(`${base}${pascalCase(name)}`, "def"));
+    for (const name of Object.keys(defs))
+      this.refs.set(name, this.reserve(`${base}${pascalCase(name)}`, "def"));
     for (const [name, def] of Object.entries(defs)) this.declare(this.refs.get(name)!, def);
   }
 
@@ -81,7 +86,11 @@ class TypePrinter {
   }
 
   private declare(name: string, schema: Node): void {
-    this.declarations.push(isObject(schema) ? this.interfaceText(name, schema) : aliasText(name, this.members(schema), schema.description));
+    this.declarations.push(
+      isObject(schema)
+        ? this.interfaceText(name, schema)
+        : aliasText(name, this.members(schema), schema.description),
+    );
   }
 
   /**
@@ -93,7 +102,10 @@ class TypePrinter {
     const key = shapeKey(schema);
     const known = this.shapes.get(key);
     if (known && !root) return known;
-    const name = this.reserve(!root && typeof schema.title === "string" ? schema.title : hint, "shape");
+    const name = this.reserve(
+      !root && typeof schema.title === "string" ? schema.title : hint,
+      "shape",
+    );
     this.shapes.set(key, name);
     this.declarations.push(this.interfaceText(name, schema, root));
     return name;
@@ -104,21 +116,42 @@ class TypePrinter {
     const properties = (schema.properties ?? {}) as { [key: string]: Node };
     const required = new Set((schema.required ?? []) as string[]);
     const members = Object.entries(properties).map(([key, value]) =>
-      member(printKey(key), !required.has(key), this.union(value, `${name}${pascalCase(key)}`), value.description),
+      member(
+        printKey(key),
+        !required.has(key),
+        this.union(value, `${name}${pascalCase(key)}`),
+        value.description,
+      ),
     );
     if (schema.additionalProperties && typeof schema.additionalProperties === "object") {
-      members.push(member("[key: string]", false, this.union(schema.additionalProperties as Node, `${name}Value`), undefined));
+      members.push(
+        member(
+          "[key: string]",
+          false,
+          this.union(schema.additionalProperties as Node, `${name}Value`),
+          undefined,
+        ),
+      );
     }
     return `${described ? doc(schema.description, "") : ""}export interface ${name} ${body(members)}\n`;
   }
 
   /** The members of a union type for `schema` (one member for a non-union). */
   private members(schema: Node, hint = "Item"): string[] {
-    if (typeof schema.$ref === "string") return [this.refs.get(schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1)) ?? "unknown"];
+    if (typeof schema.$ref === "string")
+      return [this.refs.get(schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1)) ?? "unknown"];
     if (schema.const !== undefined) return [literal(schema.const)];
     if (Array.isArray(schema.enum)) return schema.enum.map(literal);
-    if (Array.isArray(schema.anyOf)) return unique((schema.anyOf as Node[]).flatMap((branch, i) => this.members(branch, `${hint}${i + 1}`)));
-    const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : [];
+    if (Array.isArray(schema.anyOf))
+      return unique(
+        (schema.anyOf as Node[]).flatMap((branch, i) => this.members(branch, `${hint}${i + 1}`)),
+      );
+    const types =
+      typeof schema.type === "string"
+        ? [schema.type]
+        : Array.isArray(schema.type)
+          ? (schema.type as string[])
+          : [];
     if (types.length === 0) return ["unknown"];
     return unique(types.flatMap((type) => this.single(type, schema, hint)));
   }
@@ -138,7 +171,10 @@ class TypePrinter {
         return [this.array(schema, hint)];
       case "object":
         if (!schema.properties || Object.keys(schema.properties).length === 0) {
-          const values = schema.additionalProperties && typeof schema.additionalProperties === "object" ? this.union(schema.additionalProperties as Node, `${hint}Value`) : null;
+          const values =
+            schema.additionalProperties && typeof schema.additionalProperties === "object"
+              ? this.union(schema.additionalProperties as Node, `${hint}Value`)
+              : null;
           // An index signature, not Record<>: a recursive alias may refer to itself through it.
           return [values === null ? "Record<string, never>" : `{ [key: string]: ${values} }`];
         }
@@ -151,11 +187,17 @@ class TypePrinter {
   private array(schema: Node, hint: string): string {
     if (Array.isArray(schema.prefixItems)) {
       const min = typeof schema.minItems === "number" ? schema.minItems : 0;
-      const items = (schema.prefixItems as Node[]).map((item, i) => `${this.union(item, `${hint}${i}`)}${i >= min ? "?" : ""}`);
-      if (schema.items && typeof schema.items === "object") items.push(`...${wrap(this.union(schema.items as Node, `${hint}Rest`))}[]`);
+      const items = (schema.prefixItems as Node[]).map(
+        (item, i) => `${this.union(item, `${hint}${i}`)}${i >= min ? "?" : ""}`,
+      );
+      if (schema.items && typeof schema.items === "object")
+        items.push(`...${wrap(this.union(schema.items as Node, `${hint}Rest`))}[]`);
       return `[${items.join(", ")}]`;
     }
-    const items = schema.items && typeof schema.items === "object" ? this.union(schema.items as Node, hint) : "unknown";
+    const items =
+      schema.items && typeof schema.items === "object"
+        ? this.union(schema.items as Node, hint)
+        : "unknown";
     return `${wrap(items)}[]`;
   }
 
@@ -163,7 +205,6 @@ class TypePrinter {
   private union(schema: Node, hint: string): string {
     return this.members(schema, hint).join(" | ");
   }
-
 }
 
 /**
@@ -176,7 +217,12 @@ function aliasText(name: string, members: readonly string[], description: unknow
   let text = flat;
   if (width(flat) > PRINT_WIDTH) {
     const hugged = members.length === 1 ? huggedObject(members[0]!, "") : null;
-    text = hugged !== null ? `export type ${name} = ${hugged};` : members.length < 2 || width(`  ${union};`) <= PRINT_WIDTH ? `export type ${name} =\n  ${union};` : `export type ${name} =${members.map((m) => `\n  | ${m}`).join("")};`;
+    text =
+      hugged !== null
+        ? `export type ${name} = ${hugged};`
+        : members.length < 2 || width(`  ${union};`) <= PRINT_WIDTH
+          ? `export type ${name} =\n  ${union};`
+          : `export type ${name} =${members.map((m) => `\n  | ${m}`).join("")};`;
   }
   return `${doc(description, "")}${text}\n`;
 }
@@ -191,8 +237,14 @@ function member(key: string, optional: boolean, type: string, description: unkno
   const head = `  ${key}${optional ? "?" : ""}: `;
   const line = `${head}${type};`;
   const members = splitUnion(type);
-  const hugged = width(line) > PRINT_WIDTH && members.length === 1 ? huggedObject(type, "  ") : null;
-  const text = hugged !== null ? `${head}${hugged};` : width(line) <= PRINT_WIDTH || members.length < 2 ? line : `${head.trimEnd()}${members.map((m) => `\n    | ${m}`).join("")};`;
+  const hugged =
+    width(line) > PRINT_WIDTH && members.length === 1 ? huggedObject(type, "  ") : null;
+  const text =
+    hugged !== null
+      ? `${head}${hugged};`
+      : width(line) <= PRINT_WIDTH || members.length < 2
+        ? line
+        : `${head.trimEnd()}${members.map((m) => `\n    | ${m}`).join("")};`;
   return `${doc(description, "  ")}${text}\n`;
 }
 
@@ -247,7 +299,11 @@ function unique(members: string[]): string[] {
 }
 
 function isObject(schema: Node): boolean {
-  return schema.type === "object" && !!schema.properties && Object.keys(schema.properties as object).length > 0;
+  return (
+    schema.type === "object" &&
+    !!schema.properties &&
+    Object.keys(schema.properties as object).length > 0
+  );
 }
 
 /** Shape keys by schema object: schemas are immutable and shared between tools. */
@@ -255,7 +311,8 @@ const SHAPE_KEYS = new WeakMap<Node, string>();
 
 function shapeKey(schema: Node): string {
   let key = SHAPE_KEYS.get(schema);
-  if (key === undefined) SHAPE_KEYS.set(schema, (key = canonicalJson(stripAnnotations(schema) as JsonValue)));
+  if (key === undefined)
+    SHAPE_KEYS.set(schema, (key = canonicalJson(stripAnnotations(schema) as JsonValue)));
   return key;
 }
 
@@ -265,8 +322,14 @@ function stripAnnotations(schema: unknown): unknown {
   if (schema === null || typeof schema !== "object") return schema;
   const out: { [key: string]: unknown } = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === "description" || key === "examples" || key === "default" || key === "deprecated") continue;
-    out[key] = key === "properties" || key === "$defs" ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, stripAnnotations(v)])) : stripAnnotations(value);
+    if (key === "description" || key === "examples" || key === "default" || key === "deprecated")
+      continue;
+    out[key] =
+      key === "properties" || key === "$defs"
+        ? Object.fromEntries(
+            Object.entries(value as object).map(([k, v]) => [k, stripAnnotations(v)]),
+          )
+        : stripAnnotations(value);
   }
   return out;
 }

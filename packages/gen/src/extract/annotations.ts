@@ -1,26 +1,43 @@
 /**
- * Constraint and annotation tags (`@minimum`, `@pattern`, `@default`, ...) applied to a schema.
+ * extract: constraint and annotation tags (`@minimum`, `@pattern`, `@default`, ...) applied to a schema.
  * Tags use JSON Schema keyword names; each one is checked against the type it is applied to.
  */
 import type { Code } from "../diagnostics.js";
 import type { Tag } from "./jsdoc.js";
 import type { Schema } from "./schema.js";
 
-export type Report = (node: Tag["node"], code: Code, message: string) => void;
+/** Where a problem with a tag goes: a diagnostic at `node`. */
+export type Diagnose = (node: Tag["node"], code: Code, message: string) => void;
 
 type Kind = "number" | "string" | "array" | "any";
 
 const NUMBER_TAGS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
-const LENGTH_TAGS = { minLength: "string", maxLength: "string", minItems: "array", maxItems: "array" } as const;
+const LENGTH_TAGS = {
+  minLength: "string",
+  maxLength: "string",
+  minItems: "array",
+  maxItems: "array",
+} as const;
 
 /**
  * The formats `@format` accepts: those the generated validators check, and that OpenAI strict
  * mode and Anthropic accept too (`uri` is described, not kept, for OpenAI; see the providers).
  */
-export const FORMATS = new Set(["date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uri", "uuid"]);
+const FORMATS = new Set([
+  "date-time",
+  "date",
+  "time",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uri",
+  "uuid",
+]);
 
 /** Tag names this module handles; others (`@returns`, `@see`, ...) are left alone. */
-export const SCHEMA_TAGS = new Set([
+const SCHEMA_TAGS = new Set([
   ...NUMBER_TAGS,
   ...Object.keys(LENGTH_TAGS),
   "pattern",
@@ -33,44 +50,58 @@ export const SCHEMA_TAGS = new Set([
 ]);
 
 /** Applies every schema tag in `tags` to `schema` (in place); bad tags are reported and skipped. */
-export function applySchemaTags(schema: Schema, tags: readonly Tag[], report: Report): void {
+export function applySchemaTags(schema: Schema, tags: readonly Tag[], diagnose: Diagnose): void {
   for (const tag of tags) {
     if (!SCHEMA_TAGS.has(tag.name)) continue;
-    const fail = (code: Code, message: string) => report(tag.node, code, `@${tag.name}: ${message}`);
+    const fail = (code: Code, message: string) =>
+      diagnose(tag.node, code, `@${tag.name}: ${message}`);
     const needs = (kind: Kind): boolean => {
       if (kind === "any" || appliesTo(schema, kind)) return true;
-      fail("ZCP1302", `applies to ${kind === "number" ? "numbers" : `${kind}s`}, not to ${describeTypes(schema)}`);
+      fail(
+        "ZCP1302",
+        `applies to ${kind === "number" ? "numbers" : `${kind}s`}, not to ${describeTypes(schema)}`,
+      );
       return false;
     };
     const name = tag.name;
     if (NUMBER_TAGS.includes(name)) {
       const value = Number(tag.text);
-      if (tag.text === "" || !Number.isFinite(value)) fail("ZCP1301", `expected a number, got "${tag.text}"`);
+      if (tag.text === "" || !Number.isFinite(value))
+        fail("ZCP1301", `expected a number, got "${tag.text}"`);
       else if (name === "multipleOf" && value <= 0) fail("ZCP1301", "must be greater than 0");
       else if (needs("number")) schema[name] = value;
     } else if (name in LENGTH_TAGS) {
       const value = Number(tag.text);
-      if (!/^\d+$/.test(tag.text)) fail("ZCP1301", `expected a non-negative integer, got "${tag.text}"`);
+      if (!/^\d+$/.test(tag.text))
+        fail("ZCP1301", `expected a non-negative integer, got "${tag.text}"`);
       else if (needs(LENGTH_TAGS[name as keyof typeof LENGTH_TAGS])) schema[name] = value;
     } else if (name === "pattern") {
       if (tag.text === "") fail("ZCP1301", "expected a regular expression");
-      else if (!isRegExp(tag.text)) fail("ZCP1301", `"${tag.text}" is not a valid regular expression`);
+      else if (!isRegExp(tag.text))
+        fail("ZCP1301", `"${tag.text}" is not a valid regular expression`);
       else if (needs("string")) schema.pattern = tag.text;
     } else if (name === "format") {
-      if (!FORMATS.has(tag.text)) fail("ZCP1301", `unknown format "${tag.text}" (known: ${[...FORMATS].join(", ")})`);
+      if (!FORMATS.has(tag.text))
+        fail("ZCP1301", `unknown format "${tag.text}" (known: ${[...FORMATS].join(", ")})`);
       else if (needs("string")) schema.format = tag.text;
     } else if (name === "uniqueItems") {
-      if (tag.text !== "" && tag.text !== "true" && tag.text !== "false") fail("ZCP1301", `expected nothing, true or false, got "${tag.text}"`);
+      if (tag.text !== "" && tag.text !== "true" && tag.text !== "false")
+        fail("ZCP1301", `expected nothing, true or false, got "${tag.text}"`);
       else if (needs("array")) schema.uniqueItems = tag.text !== "false";
     } else if (name === "default") {
       schema.default = jsonOrString(tag.text);
     } else if (name === "example") {
-      schema.examples = [...((schema.examples as unknown[] | undefined) ?? []), jsonOrString(tag.text)];
+      schema.examples = [
+        ...((schema.examples as unknown[] | undefined) ?? []),
+        jsonOrString(tag.text),
+      ];
     } else if (name === "deprecated") {
       schema.deprecated = true;
     } else if (name === "type") {
-      if (tag.text !== "integer") fail("ZCP1301", `only "@type integer" is supported, got "${tag.text}"`);
-      else if (!toInteger(schema)) fail("ZCP1302", `applies to numbers, not to ${describeTypes(schema)}`);
+      if (tag.text !== "integer")
+        fail("ZCP1301", `only "@type integer" is supported, got "${tag.text}"`);
+      else if (!toInteger(schema))
+        fail("ZCP1302", `applies to numbers, not to ${describeTypes(schema)}`);
     }
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Reading JSDoc: descriptions and tags, normalized to plain text.
+ * extract: reading JSDoc (descriptions and tags), normalized to plain text.
  */
 import { ts } from "ts-morph";
 
@@ -42,18 +42,13 @@ function entityName(name: ts.EntityName): string {
 }
 
 /** Collapses runs of spaces and single line breaks; keeps blank lines as paragraph breaks. */
-export function normalizeText(text: string): string {
+function normalizeText(text: string): string {
   return text
     .replace(/\r\n?/g, "\n")
     .split(/\n\s*\n/)
     .map((paragraph) => paragraph.replace(/\s+/g, " ").trim())
     .filter((paragraph) => paragraph !== "")
     .join("\n\n");
-}
-
-/** The first paragraph of a description. */
-export function firstParagraph(text: string): string {
-  return text.split("\n\n", 1)[0] ?? "";
 }
 
 /** Documentation text of a symbol (interfaces, enums, aliases, properties). */

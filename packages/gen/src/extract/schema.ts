@@ -1,4 +1,4 @@
-/** The mutable JSON Schema objects the extract stage builds, and their canonical key order. */
+/** extract: the mutable JSON Schema objects the extract stage builds, and their canonical key order. */
 
 export type Schema = { [keyword: string]: unknown };
 
@@ -64,7 +64,10 @@ function reorder(schema: Schema): Schema {
       out[key] = map;
     } else if (key === "anyOf" || key === "prefixItems") {
       out[key] = (value as Schema[]).map(orderKeys);
-    } else if ((key === "items" || key === "additionalProperties" || key === "propertyNames") && typeof value === "object") {
+    } else if (
+      (key === "items" || key === "additionalProperties" || key === "propertyNames") &&
+      typeof value === "object"
+    ) {
       out[key] = orderKeys(value as Schema);
     } else {
       out[key] = value;

@@ -3,13 +3,22 @@
  * defaults, handle parameters and call signature.
  */
 import { ts } from "ts-morph";
-import { HANDLE_ID_PATTERN, type CallSignature, type JsonValue, type OutputMode, type ToolFlag } from "@zcp/runtime/codegen";
+import {
+  HANDLE_ID_PATTERN,
+  type CallSignature,
+  type JsonValue,
+  type OutputMode,
+  type ToolFlag,
+} from "@zcp/runtime/codegen";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../diagnostics.js";
-import type { ToolDeclaration } from "../scan.js";
+import { nodePosition, type ToolDeclaration } from "../scan/index.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
-import { nodePosition } from "./position.js";
+import { readToolTags } from "./tags.js";
 import { orderKeys, type Schema } from "./schema.js";
-import { SchemaCache, SchemaConverter, faithful, includesUndefined, type ConvertHost } from "./types.js";
+import { SchemaCache, type ConvertHost } from "./convert-host.js";
+import { bindingPatternDefaults, literal, NOT_LITERAL } from "./literals.js";
+import { faithful, includesUndefined } from "./type-facts.js";
+import { SchemaConverter } from "./types.js";
 
 /** Everything extract learns about one tool; `model` turns it into a ToolDefinition. */
 export interface ExtractedTool {
@@ -47,41 +56,57 @@ export interface Extraction {
   readonly diagnostics: Diagnostic[];
 }
 
-const OUTPUT_MODES = new Set<OutputMode>(["scalar", "handle", "auto"]);
-/** Tags that say one thing; a second one is a mistake, not an override. */
-const ONCE = new Set(["tool", "id", "title", "output", "handleKind", "deprecated"]);
-const FLAGS = new Set<ToolFlag>(["readonly", "idempotent", "destructive", "approval"]);
-const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
-const ID = /^[A-Za-z0-9_]{1,32}$/;
-const WORD = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$/;
-const KIND = /^[a-z][a-z0-9_]*$/;
-
-export function extractTool(declaration: ToolDeclaration, checker: ts.TypeChecker, cache: SchemaCache = new SchemaCache()): Extraction {
+export function extractTool(
+  declaration: ToolDeclaration,
+  checker: ts.TypeChecker,
+  cache: SchemaCache = new SchemaCache(),
+): Extraction {
   const diagnostics: Diagnostic[] = [];
   const deps = new Set<string>([declaration.sourceFile.fileName]);
-  const report = (node: ts.Node, code: Code, message: string, severity: Severity = "error") =>
+  const diagnose = (node: ts.Node, code: Code, message: string, severity: Severity = "error") =>
     diagnostics.push(diagnostic(severity, code, message, nodePosition(node)));
-  const host = (direction: ConvertHost["direction"]): ConvertHost => ({ checker, cache, direction, report, deps });
+  const host = (direction: ConvertHost["direction"]): ConvertHost => ({
+    checker,
+    cache,
+    direction,
+    diagnose,
+    deps,
+  });
 
   const { fn, jsDoc } = declaration;
   const tags = tagsOf(jsDoc);
-  const options = readToolTags(tags, report);
+  const options = readToolTags(tags, diagnose);
   const description = docText(jsDoc);
-  if (!description) report(declaration.jsDoc, "ZCP1305", "tool has no description; the model picks tools by it", "warning");
+  if (!description)
+    diagnose(
+      declaration.jsDoc,
+      "ZCP1305",
+      "tool has no description; the model picks tools by it",
+      "warning",
+    );
 
   if (fn.typeParameters?.length) {
-    report(fn.typeParameters[0]!, "ZCP1205", "a tool cannot be generic: its parameters need one JSON Schema; use concrete types");
+    diagnose(
+      fn.typeParameters[0]!,
+      "ZCP1205",
+      "a tool cannot be generic: its parameters need one JSON Schema; use concrete types",
+    );
     return { tool: null, diagnostics };
   }
-  const input = extractParameters(fn, tags, new SchemaConverter(host("input")), checker, report);
+  const input = extractParameters(fn, tags, new SchemaConverter(host("input")), checker, diagnose);
 
   const signature = checker.getSignatureFromDeclaration(fn);
-  const returned = signature ? checker.getAwaitedType(checker.getReturnTypeOfSignature(signature)) : undefined;
+  const returned = signature
+    ? checker.getAwaitedType(checker.getReturnTypeOfSignature(signature))
+    : undefined;
   let outputSchema: Schema | null = null;
   if (returned && !isNothing(returned)) {
     const converter = new SchemaConverter(host("output"));
     const written = fn.type && unwrapPromiseNode(fn.type);
-    outputSchema = withDefs(converter.convert(returned, faithful(checker, written, returned), fn.type ?? fn), converter);
+    outputSchema = withDefs(
+      converter.convert(returned, faithful(checker, written, returned), fn.type ?? fn),
+      converter,
+    );
   }
 
   const position = nodePosition(fn.parent && ts.isVariableDeclaration(fn.parent) ? fn.parent : fn);
@@ -104,84 +129,6 @@ export function extractTool(declaration: ToolDeclaration, checker: ts.TypeChecke
   return { tool: diagnostics.some((d) => d.severity === "error") ? null : tool, diagnostics };
 }
 
-type ToolOptions = {
-  -readonly [K in "alias" | "id" | "title" | "outputMode" | "groups" | "stages" | "flags" | "scopes" | "deprecated"]: ExtractedTool[K];
-} & { handleKind: string | null };
-
-function readToolTags(tags: Tag[], report: (node: ts.Node, code: Code, message: string) => void): ToolOptions {
-  const options: ToolOptions = {
-    alias: null,
-    id: null,
-    title: null,
-    outputMode: "auto",
-    handleKind: null,
-    groups: [],
-    stages: [],
-    flags: [],
-    scopes: [],
-    deprecated: null,
-  };
-  const words = (tag: Tag, pattern: RegExp, what: string): string[] => {
-    const list = tag.text.split(/[\s,]+/).filter(Boolean);
-    const bad = list.find((word) => !pattern.test(word));
-    if (bad !== undefined) report(tag.node, "ZCP1301", `@${tag.name}: "${bad}" is not a valid ${what}`);
-    if (list.length === 0) report(tag.node, "ZCP1301", `@${tag.name}: expected at least one ${what}`);
-    return [...new Set(list.filter((word) => pattern.test(word)))].sort();
-  };
-  const seen = new Set<string>();
-  for (const tag of tags) {
-    if (ONCE.has(tag.name) && seen.has(tag.name)) {
-      report(tag.node, "ZCP1301", `@${tag.name} is given more than once`);
-      continue;
-    }
-    seen.add(tag.name);
-    switch (tag.name) {
-      case "tool":
-        if (tag.text === "") break;
-        if (ALIAS.test(tag.text) && tag.text.length <= 64) options.alias = tag.text;
-        else report(tag.node, "ZCP1301", `@tool: "${tag.text}" is not a valid alias (dotted names of letters, digits, "_" and "-", at most 64 characters)`);
-        break;
-      case "id":
-        if (ID.test(tag.text)) options.id = tag.text;
-        else report(tag.node, "ZCP1301", `@id: "${tag.text}" is not a valid id (1 to 32 letters, digits or "_")`);
-        break;
-      case "title":
-        if (tag.text) options.title = tag.text;
-        else report(tag.node, "ZCP1301", "@title: expected a title");
-        break;
-      case "output":
-        if (OUTPUT_MODES.has(tag.text as OutputMode)) options.outputMode = tag.text as OutputMode;
-        else report(tag.node, "ZCP1301", `@output: expected scalar, handle or auto, got "${tag.text}"`);
-        break;
-      case "handleKind":
-        if (KIND.test(tag.text)) options.handleKind = tag.text;
-        else report(tag.node, "ZCP1301", `@handleKind: "${tag.text}" is not a valid kind (lower-case letters, digits, "_")`);
-        break;
-      case "groups":
-        options.groups = words(tag, WORD, "group name");
-        break;
-      case "stages":
-        options.stages = words(tag, WORD, "stage name");
-        break;
-      case "scopes":
-        options.scopes = words(tag, WORD, "scope");
-        break;
-      case "flags": {
-        const flags = tag.text.split(/[\s,]+/).filter(Boolean);
-        const unknown = flags.filter((flag) => !FLAGS.has(flag as ToolFlag));
-        if (flags.length === 0) report(tag.node, "ZCP1301", `@flags: expected at least one flag (${[...FLAGS].join(", ")})`);
-        else if (unknown.length > 0) report(tag.node, "ZCP1301", `@flags: unknown flag "${unknown[0]}" (known: ${[...FLAGS].join(", ")})`);
-        options.flags = [...new Set(flags.filter((flag): flag is ToolFlag => FLAGS.has(flag as ToolFlag)))].sort();
-        break;
-      }
-      case "deprecated":
-        options.deprecated = tag.text;
-        break;
-    }
-  }
-  return options;
-}
-
 interface InputShape {
   schema: Schema;
   dates: string[];
@@ -195,7 +142,7 @@ function extractParameters(
   tags: Tag[],
   converter: SchemaConverter,
   checker: ts.TypeChecker,
-  report: (node: ts.Node, code: Code, message: string, severity?: Severity) => void,
+  diagnose: (node: ts.Node, code: Code, message: string, severity?: Severity) => void,
 ): InputShape {
   let context: number | null = null;
   const params: { node: ts.ParameterDeclaration; type: ts.Type }[] = [];
@@ -203,9 +150,11 @@ function extractParameters(
     const type = checker.getTypeAtLocation(node);
     // `this: T` is a type annotation, not an argument.
     if (ts.isIdentifier(node.name) && node.name.text === "this") return;
-    if (node.dotDotDotToken) report(node, "ZCP1205", "rest parameters are not supported; use an array parameter");
+    if (node.dotDotDotToken)
+      diagnose(node, "ZCP1205", "rest parameters are not supported; use an array parameter");
     else if (converter.special(nonUndefined(type))?.kind === "context") context = index;
-    else if (!node.type && type.flags & ts.TypeFlags.Any) report(node, "ZCP1204", `parameter "${node.name.getText()}" has no type annotation`);
+    else if (!node.type && type.flags & ts.TypeFlags.Any)
+      diagnose(node, "ZCP1204", `parameter "${node.name.getText()}" has no type annotation`);
     else params.push({ node, type });
   });
   const paramTags = new Map<string, Tag>();
@@ -232,14 +181,20 @@ function extractParameters(
   let additional: Schema | false = false;
 
   const single = params.length === 1 ? params[0]! : undefined;
-  if (single && (ts.isObjectBindingPattern(single.node.name) || isPlainObject(checker, converter, nonUndefined(single.type)))) {
+  if (
+    single &&
+    (ts.isObjectBindingPattern(single.node.name) ||
+      isPlainObject(checker, converter, nonUndefined(single.type)))
+  ) {
     // One object parameter: its properties are the tool's parameters.
     const objectType = nonUndefined(single.type);
     const outer = ts.isIdentifier(single.node.name) ? single.node.name.text : null;
     const { properties: props, required: req } = converter.properties(objectType, single.node);
     const index = checker.getIndexInfoOfType(objectType, ts.IndexKind.String);
     if (index) additional = converter.convert(index.type, undefined, single.node);
-    const bindingDefaults = ts.isObjectBindingPattern(single.node.name) ? bindingPatternDefaults(single.node.name, checker, report) : {};
+    const bindingDefaults = ts.isObjectBindingPattern(single.node.name)
+      ? bindingPatternDefaults(single.node.name, checker, diagnose)
+      : {};
     for (const [name, schema] of Object.entries(props)) {
       let described = describeFromTag(schema, outer ? [`${outer}.${name}`, name] : [name]);
       if (name in bindingDefaults) {
@@ -255,27 +210,49 @@ function extractParameters(
     const names: string[] = [];
     for (const { node, type } of params) {
       if (!ts.isIdentifier(node.name)) {
-        report(node, "ZCP1205", "a destructured parameter must be the tool's only parameter (besides the context)");
+        diagnose(
+          node,
+          "ZCP1205",
+          "a destructured parameter must be the tool's only parameter (besides the context)",
+        );
         continue;
       }
       const name = node.name.text;
       names.push(name);
-      const optional = node.questionToken !== undefined || node.initializer !== undefined || includesUndefined(type);
+      const optional =
+        node.questionToken !== undefined ||
+        node.initializer !== undefined ||
+        includesUndefined(type);
       const valueType = nonUndefined(type);
       const special = converter.special(valueType);
       let schema: Schema;
       if (special?.kind === "handle") {
         handleParams[name] = special.handleKind;
         const what = special.handleKind === "*" ? "a result" : `a "${special.handleKind}" result`;
-        schema = { type: "string", pattern: HANDLE_ID_PATTERN, description: `Handle id (e.g. "#T1") of ${what}.` };
+        schema = {
+          type: "string",
+          pattern: HANDLE_ID_PATTERN,
+          description: `Handle id (e.g. "#T1") of ${what}.`,
+        };
       } else {
-        schema = converter.at(name, () => converter.convert(type, faithful(checker, node.type, type) ?? faithful(checker, node.type, valueType), node.type ?? node));
+        schema = converter.at(name, () =>
+          converter.convert(
+            type,
+            faithful(checker, node.type, type) ?? faithful(checker, node.type, valueType),
+            node.type ?? node,
+          ),
+        );
       }
       schema = converter.describe(describeFromTag(schema, [name]), node, node);
       if (node.initializer) {
         const value = literal(node.initializer, checker);
         if (value === NOT_LITERAL) {
-          report(node.initializer, "ZCP1304", `default of "${name}" is not a literal; the parameter is optional without a recorded default`, "warning");
+          diagnose(
+            node.initializer,
+            "ZCP1304",
+            `default of "${name}" is not a literal; the parameter is optional without a recorded default`,
+            "warning",
+          );
         } else if (value !== undefined) {
           defaults[name] = value;
           schema = { ...schema, default: value };
@@ -288,10 +265,17 @@ function extractParameters(
   }
 
   for (const [name, tag] of paramTags) {
-    if (!used.has(name)) report(tag.node, "ZCP1303", `@param "${name}" names no parameter of this tool`, "warning");
+    if (!used.has(name))
+      diagnose(tag.node, "ZCP1303", `@param "${name}" names no parameter of this tool`, "warning");
   }
   const schema: Schema = { type: "object", properties, required, additionalProperties: additional };
-  return { schema: orderKeys(withDefs(schema, converter)), dates: [...converter.dates].sort(), defaults, handleParams, call };
+  return {
+    schema: orderKeys(withDefs(schema, converter)),
+    dates: [...converter.dates].sort(),
+    defaults,
+    handleParams,
+    call,
+  };
 }
 
 function withDefs(schema: Schema, converter: SchemaConverter): Schema {
@@ -300,10 +284,16 @@ function withDefs(schema: Schema, converter: SchemaConverter): Schema {
 }
 
 /** An object type whose properties can be a tool's parameters (not an array, function, Date, Handle...). */
-function isPlainObject(checker: ts.TypeChecker, converter: SchemaConverter, type: ts.Type): boolean {
+function isPlainObject(
+  checker: ts.TypeChecker,
+  converter: SchemaConverter,
+  type: ts.Type,
+): boolean {
   if (!(type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection))) return false;
-  if (type.isIntersection() && type.types.some((t) => !(t.flags & ts.TypeFlags.Object))) return false;
-  if (checker.isArrayType(type) || checker.isTupleType(type) || converter.special(type)) return false;
+  if (type.isIntersection() && type.types.some((t) => !(t.flags & ts.TypeFlags.Object)))
+    return false;
+  if (checker.isArrayType(type) || checker.isTupleType(type) || converter.special(type))
+    return false;
   if (checker.getSignaturesOfType(type, ts.SignatureKind.Call).length > 0) return false;
   const name = type.getSymbol()?.getName();
   return name !== "Date" && name !== "Map" && name !== "Set";
@@ -320,16 +310,40 @@ function isNothing(type: ts.Type): boolean {
 }
 
 function unwrapPromiseNode(node: ts.TypeNode): ts.TypeNode {
-  if (ts.isTypeReferenceNode(node) && node.typeName.getText() === "Promise" && node.typeArguments?.length === 1) return node.typeArguments[0]!;
+  if (
+    ts.isTypeReferenceNode(node) &&
+    node.typeName.getText() === "Promise" &&
+    node.typeArguments?.length === 1
+  )
+    return node.typeArguments[0]!;
   return node;
 }
 
 /** `@handleKind` default: the snake_case name of the returned type (its element type for arrays). */
 function kindFromType(checker: ts.TypeChecker, type: ts.Type): string {
-  const named = checker.isArrayType(type) ? checker.getTypeArguments(type as ts.TypeReference)[0]! : type;
+  const named = checker.isArrayType(type)
+    ? checker.getTypeArguments(type as ts.TypeReference)[0]!
+    : type;
   const symbol = named.aliasSymbol ?? named.getSymbol();
   const name = symbol?.getName();
-  if (!name || name.startsWith("__") || ["Array", "Object", "Date", "String", "Number", "Boolean", "Record", "Partial", "Pick", "Omit", "Required", "Readonly"].includes(name)) {
+  if (
+    !name ||
+    name.startsWith("__") ||
+    [
+      "Array",
+      "Object",
+      "Date",
+      "String",
+      "Number",
+      "Boolean",
+      "Record",
+      "Partial",
+      "Pick",
+      "Omit",
+      "Required",
+      "Readonly",
+    ].includes(name)
+  ) {
     return "generic";
   }
   return snakeCase(name);
@@ -342,63 +356,4 @@ export function snakeCase(name: string): string {
     .replace(/[^A-Za-z0-9]+/g, "_")
     .replace(/^_+|_+$/g, "")
     .toLowerCase();
-}
-
-const NOT_LITERAL = Symbol("not a literal");
-
-/** The JSON value of a literal initializer, undefined for `undefined`, or NOT_LITERAL. */
-function literal(node: ts.Expression, checker: ts.TypeChecker): JsonValue | undefined | typeof NOT_LITERAL {
-  if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node)) return literal(node.expression, checker);
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  if (ts.isNumericLiteral(node)) return Number(node.text);
-  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(node.operand)) return -Number(node.operand.text);
-  if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
-  if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
-  if (node.kind === ts.SyntaxKind.NullKeyword) return null;
-  if (ts.isIdentifier(node) && node.text === "undefined") return undefined;
-  if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
-    // An enum member (`Color.Red`); ask through its declaration, which needs no prior check.
-    const symbol = checker.getSymbolAtLocation(ts.isPropertyAccessExpression(node) ? node.name : node.argumentExpression);
-    const member = symbol?.valueDeclaration;
-    const value = member && ts.isEnumMember(member) ? checker.getConstantValue(member) : undefined;
-    return value === undefined ? NOT_LITERAL : value;
-  }
-  if (ts.isArrayLiteralExpression(node)) {
-    const items: JsonValue[] = [];
-    for (const element of node.elements) {
-      const value = literal(element, checker);
-      if (value === NOT_LITERAL || value === undefined) return NOT_LITERAL;
-      items.push(value);
-    }
-    return items;
-  }
-  if (ts.isObjectLiteralExpression(node)) {
-    const object: Record<string, JsonValue> = {};
-    for (const property of node.properties) {
-      if (!ts.isPropertyAssignment(property) || !(ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) return NOT_LITERAL;
-      const value = literal(property.initializer, checker);
-      if (value === NOT_LITERAL) return NOT_LITERAL;
-      if (value !== undefined) object[property.name.text] = value;
-    }
-    return object;
-  }
-  return NOT_LITERAL;
-}
-
-function bindingPatternDefaults(
-  pattern: ts.ObjectBindingPattern,
-  checker: ts.TypeChecker,
-  report: (node: ts.Node, code: Code, message: string, severity?: Severity) => void,
-): Record<string, JsonValue> {
-  const defaults: Record<string, JsonValue> = {};
-  for (const element of pattern.elements) {
-    if (!element.initializer) continue;
-    const key = element.propertyName ?? element.name;
-    const name = ts.isIdentifier(key) || ts.isStringLiteral(key) ? key.text : key.getText();
-    const value = literal(element.initializer, checker);
-    if (value === NOT_LITERAL) {
-      report(element.initializer, "ZCP1304", `default of "${name}" is not a literal; the parameter is optional without a recorded default`, "warning");
-    } else if (value !== undefined) defaults[name] = value;
-  }
-  return defaults;
 }

@@ -13,11 +13,25 @@ import { isDeepStrictEqual } from "node:util";
 import { transformJSONSchema } from "@anthropic-ai/sdk/lib/transform-json-schema";
 import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { toStrictJsonSchema } from "openai/lib/transform";
-import { ARTIFACT_PROVIDERS, type ArtifactProvider, type JsonSchema, type Registry, type ToolDefinition } from "@zcp/runtime";
+import {
+  ARTIFACT_PROVIDERS,
+  type ArtifactProvider,
+  type JsonSchema,
+  type Registry,
+  type ToolDefinition,
+} from "@zcp/runtime";
 import { firstSentence } from "@zcp/runtime/codegen";
 import { afterAll, describe, expect, it } from "vitest";
 import { ajv, FIXTURES, runZcp, scratchProject, STRICT_TSCONFIG } from "../helpers.js";
-import { CHECKERS, checkAnthropic, checkGemini, checkMcp, checkOpenAIChat, checkOpenAIResponses, type Checker } from "./checkers/index.js";
+import {
+  CHECKERS,
+  checkAnthropic,
+  checkGemini,
+  checkMcp,
+  checkOpenAIChat,
+  checkOpenAIResponses,
+  type Checker,
+} from "./checkers/index.js";
 import { isObject, type Obj } from "./checkers/shared.js";
 
 const NAMES = ["weather", "kitchen-sink", "diagnostics", "workbench"];
@@ -25,13 +39,19 @@ const NAMES = ["weather", "kitchen-sink", "diagnostics", "workbench"];
 type Sets = { [P in ArtifactProvider]: { [toolId: string]: Obj } };
 
 /** Registry and artifacts (full, or the lean sets) of a generated output folder (`src/zcp.gen` of a project). */
-function loadOutput(project: string, lean = false): { registry: Registry; sets: Sets; raw: { [P in ArtifactProvider]: string } } {
+function loadOutput(
+  project: string,
+  lean = false,
+): { registry: Registry; sets: Sets; raw: { [P in ArtifactProvider]: string } } {
   const out = path.join(project, "src/zcp.gen");
   const registry = JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8")) as Registry;
   const raw = {} as { [P in ArtifactProvider]: string };
   const sets = {} as Sets;
   for (const provider of ARTIFACT_PROVIDERS) {
-    raw[provider] = fs.readFileSync(path.join(out, lean ? "artifacts/lean" : "artifacts", `${provider}.json`), "utf8");
+    raw[provider] = fs.readFileSync(
+      path.join(out, lean ? "artifacts/lean" : "artifacts", `${provider}.json`),
+      "utf8",
+    );
     sets[provider] = JSON.parse(raw[provider]) as Sets[typeof provider];
   }
   return { registry, sets, raw };
@@ -39,8 +59,15 @@ function loadOutput(project: string, lean = false): { registry: Registry; sets: 
 
 /** Aliases the diagnostics fixture's golden output names with `code` (ZCP15xx lines name the alias first). */
 function diagnosed(code: string): string[] {
-  const golden = fs.readFileSync(path.join(FIXTURES, "diagnostics/expected-diagnostics.txt"), "utf8");
-  return [...golden.matchAll(new RegExp(`^\\S+ - (?:error|warning) ${code}: ([A-Za-z0-9_.-]+): `, "gm"))].map((match) => match[1]!).sort();
+  const golden = fs.readFileSync(
+    path.join(FIXTURES, "diagnostics/expected-diagnostics.txt"),
+    "utf8",
+  );
+  return [
+    ...golden.matchAll(new RegExp(`^\\S+ - (?:error|warning) ${code}: ([A-Za-z0-9_.-]+): `, "gm")),
+  ]
+    .map((match) => match[1]!)
+    .sort();
 }
 
 /** A tool whose input schema refers to itself: only `$defs` (and `$ref`) can write it. */
@@ -58,10 +85,14 @@ function strictExpressible(schema: JsonSchema): boolean {
   const visit = (value: unknown) => {
     if (Array.isArray(value)) return value.forEach(visit);
     if (!isObject(value)) return;
-    if (value.additionalProperties !== undefined && value.additionalProperties !== false) ok = false;
-    if (!["type", "enum", "const", "anyOf", "oneOf", "$ref"].some((key) => key in value)) ok = false;
-    for (const key of ["properties", "$defs"]) if (isObject(value[key])) Object.values(value[key] as Obj).forEach(visit);
-    for (const key of ["anyOf", "oneOf", "prefixItems"]) if (Array.isArray(value[key])) visit(value[key]);
+    if (value.additionalProperties !== undefined && value.additionalProperties !== false)
+      ok = false;
+    if (!["type", "enum", "const", "anyOf", "oneOf", "$ref"].some((key) => key in value))
+      ok = false;
+    for (const key of ["properties", "$defs"])
+      if (isObject(value[key])) Object.values(value[key] as Obj).forEach(visit);
+    for (const key of ["anyOf", "oneOf", "prefixItems"])
+      if (Array.isArray(value[key])) visit(value[key]);
     if (isObject(value.items)) visit(value.items);
   };
   visit(schema);
@@ -72,9 +103,12 @@ function strictExpressible(schema: JsonSchema): boolean {
 function differences(ours: unknown, theirs: unknown, at = "$"): string[] {
   if (isDeepStrictEqual(ours, theirs)) return [];
   if (isObject(ours) && isObject(theirs)) {
-    return [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].flatMap((key) => differences(ours[key], theirs[key], `${at}.${key}`));
+    return [...new Set([...Object.keys(ours), ...Object.keys(theirs)])].flatMap((key) =>
+      differences(ours[key], theirs[key], `${at}.${key}`),
+    );
   }
-  if (Array.isArray(ours) && Array.isArray(theirs) && ours.length === theirs.length) return ours.flatMap((item, i) => differences(item, theirs[i], `${at}[${i}]`));
+  if (Array.isArray(ours) && Array.isArray(theirs) && ours.length === theirs.length)
+    return ours.flatMap((item, i) => differences(item, theirs[i], `${at}[${i}]`));
   return [`${at}: ours ${JSON.stringify(ours)}, SDK ${JSON.stringify(theirs)}`];
 }
 
@@ -85,12 +119,15 @@ function differences(ours: unknown, theirs: unknown, at = "$"): string[] {
  * open-ended objects (non-strict tool use keeps them open).
  */
 function anthropicBenign(ours: unknown, theirs: unknown): unknown {
-  if (Array.isArray(ours) && Array.isArray(theirs)) return theirs.map((item, i) => anthropicBenign(ours[i], item));
+  if (Array.isArray(ours) && Array.isArray(theirs))
+    return theirs.map((item, i) => anthropicBenign(ours[i], item));
   if (!isObject(ours) || !isObject(theirs)) return theirs;
   const out: { [key: string]: unknown } = {};
   for (const [key, value] of Object.entries(theirs)) out[key] = anthropicBenign(ours[key], value);
-  if ("type" in ours && !("type" in theirs) && ("enum" in ours || "const" in ours)) out.type = ours.type;
-  if (isObject(ours.additionalProperties) && theirs.additionalProperties === false) out.additionalProperties = ours.additionalProperties;
+  if ("type" in ours && !("type" in theirs) && ("enum" in ours || "const" in ours))
+    out.type = ours.type;
+  if (isObject(ours.additionalProperties) && theirs.additionalProperties === false)
+    out.additionalProperties = ours.additionalProperties;
   // An object of any shape (the object branch of an `unknown` value): strict mode would close it.
   if (ours.type === "object" && !("properties" in ours) && !("additionalProperties" in ours)) {
     delete out.properties;
@@ -108,18 +145,25 @@ function withoutRefSiblings(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutRefSiblings);
   if (!isObject(schema)) return schema;
   if ("$ref" in schema) return { $ref: schema.$ref };
-  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withoutRefSiblings(value)]));
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, withoutRefSiblings(value)]),
+  );
 }
 
 function checkerViolations(sets: Sets, provider: ArtifactProvider): string[] {
-  return Object.entries(sets[provider]).flatMap(([id, entry]) => CHECKERS[provider](entry, id).map((violation) => `${provider} ${violation}`));
+  return Object.entries(sets[provider]).flatMap(([id, entry]) =>
+    CHECKERS[provider](entry, id).map((violation) => `${provider} ${violation}`),
+  );
 }
 
 /** The MCP SDK's zod `ToolSchema` accepts every entry, and strips nothing (it knows every field). */
 function mcpSdkProblems(sets: Sets): string[] {
   return Object.entries(sets.mcp).flatMap(([id, entry]) => {
     const parsed = ToolSchema.safeParse(entry);
-    if (!parsed.success) return parsed.error.issues.map((issue) => `mcp ${id} $.${issue.path.join(".")}: ${issue.message}`);
+    if (!parsed.success)
+      return parsed.error.issues.map(
+        (issue) => `mcp ${id} $.${issue.path.join(".")}: ${issue.message}`,
+      );
     return differences(entry, parsed.data).map((difference) => `mcp ${id} ${difference}`);
   });
 }
@@ -130,7 +174,9 @@ function openaiSdkProblems(sets: Sets): string[] {
     if (entry.strict !== true) return [];
     const parameters = entry.parameters as Parameters<typeof toStrictJsonSchema>[0];
     try {
-      return differences(parameters, toStrictJsonSchema(parameters)).map((difference) => `openai ${id} ${difference}`);
+      return differences(parameters, toStrictJsonSchema(parameters)).map(
+        (difference) => `openai ${id} ${difference}`,
+      );
     } catch (error) {
       return [`openai ${id}: toStrictJsonSchema throws: ${(error as Error).message}`];
     }
@@ -142,7 +188,10 @@ function anthropicSdkProblems(sets: Sets): string[] {
   return Object.entries(sets.anthropic).flatMap(([id, entry]) => {
     const schema = entry.input_schema as Parameters<typeof transformJSONSchema>[0];
     try {
-      return differences(withoutRefSiblings(schema), anthropicBenign(schema, transformJSONSchema(schema))).map((difference) => `anthropic ${id} ${difference}`);
+      return differences(
+        withoutRefSiblings(schema),
+        anthropicBenign(schema, transformJSONSchema(schema)),
+      ).map((difference) => `anthropic ${id} ${difference}`);
     } catch (error) {
       return [`anthropic ${id}: transformJSONSchema throws: ${(error as Error).message}`];
     }
@@ -152,11 +201,19 @@ function anthropicSdkProblems(sets: Sets): string[] {
 /** Every JSON Schema listed (OpenAI, Anthropic, MCP) compiles under Ajv, draft 2020-12, strict. */
 function ajvProblems(sets: Sets): string[] {
   const schemas: [string, unknown][] = [
-    ...Object.entries(sets["openai-responses"]).map(([id, entry]): [string, unknown] => [`openai-responses ${id}`, entry.parameters]),
-    ...Object.entries(sets.anthropic).map(([id, entry]): [string, unknown] => [`anthropic ${id}`, entry.input_schema]),
+    ...Object.entries(sets["openai-responses"]).map(([id, entry]): [string, unknown] => [
+      `openai-responses ${id}`,
+      entry.parameters,
+    ]),
+    ...Object.entries(sets.anthropic).map(([id, entry]): [string, unknown] => [
+      `anthropic ${id}`,
+      entry.input_schema,
+    ]),
     ...Object.entries(sets.mcp).flatMap(([id, entry]): [string, unknown][] => [
       [`mcp ${id} input`, entry.inputSchema],
-      ...(entry.outputSchema ? [[`mcp ${id} output`, entry.outputSchema] as [string, unknown]] : []),
+      ...(entry.outputSchema
+        ? [[`mcp ${id} output`, entry.outputSchema] as [string, unknown]]
+        : []),
     ]),
   ];
   const validator = ajv();
@@ -174,13 +231,35 @@ function ajvProblems(sets: Sets): string[] {
 function schemaNodes(schema: unknown, at: string, out: [string, Obj][] = []): [string, Obj][] {
   if (!isObject(schema)) return out;
   out.push([at, schema]);
-  for (const key of ["properties", "$defs"]) if (isObject(schema[key])) for (const [name, sub] of Object.entries(schema[key] as Obj)) schemaNodes(sub, `${at}.${key}.${name}`, out);
-  for (const key of ["items", "additionalProperties"]) schemaNodes(schema[key], `${at}.${key}`, out);
-  for (const key of ["anyOf", "oneOf", "prefixItems"]) if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((sub, i) => schemaNodes(sub, `${at}.${key}[${i}]`, out));
+  for (const key of ["properties", "$defs"])
+    if (isObject(schema[key]))
+      for (const [name, sub] of Object.entries(schema[key] as Obj))
+        schemaNodes(sub, `${at}.${key}.${name}`, out);
+  for (const key of ["items", "additionalProperties"])
+    schemaNodes(schema[key], `${at}.${key}`, out);
+  for (const key of ["anyOf", "oneOf", "prefixItems"])
+    if (Array.isArray(schema[key]))
+      (schema[key] as unknown[]).forEach((sub, i) => schemaNodes(sub, `${at}.${key}[${i}]`, out));
   return out;
 }
 
-const CONSTRAINTS = ["pattern", "format", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "propertyNames", "examples", "title"];
+const CONSTRAINTS = [
+  "pattern",
+  "format",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "propertyNames",
+  "examples",
+  "title",
+];
 
 /**
  * What makes a set lean: no constraint keyword on any schema node (a tuple made an array keeps
@@ -190,20 +269,36 @@ const CONSTRAINTS = ["pattern", "format", "minLength", "maxLength", "minimum", "
 function leanProblems(sets: Sets): string[] {
   const problems: string[] = [];
   const schemas: [string, unknown][] = [
-    ...Object.entries(sets["openai-responses"]).map(([id, entry]): [string, unknown] => [`openai-responses ${id}`, entry.parameters]),
-    ...Object.entries(sets.anthropic).map(([id, entry]): [string, unknown] => [`anthropic ${id}`, entry.input_schema]),
-    ...Object.entries(sets.gemini).map(([id, entry]): [string, unknown] => [`gemini ${id}`, entry.parameters]),
-    ...Object.entries(sets.mcp).flatMap(([id, entry]): [string, unknown][] => [[`mcp ${id} input`, entry.inputSchema], [`mcp ${id} output`, entry.outputSchema]]),
+    ...Object.entries(sets["openai-responses"]).map(([id, entry]): [string, unknown] => [
+      `openai-responses ${id}`,
+      entry.parameters,
+    ]),
+    ...Object.entries(sets.anthropic).map(([id, entry]): [string, unknown] => [
+      `anthropic ${id}`,
+      entry.input_schema,
+    ]),
+    ...Object.entries(sets.gemini).map(([id, entry]): [string, unknown] => [
+      `gemini ${id}`,
+      entry.parameters,
+    ]),
+    ...Object.entries(sets.mcp).flatMap(([id, entry]): [string, unknown][] => [
+      [`mcp ${id} input`, entry.inputSchema],
+      [`mcp ${id} output`, entry.outputSchema],
+    ]),
   ];
   for (const [where, schema] of schemas) {
     for (const [at, node] of schemaNodes(schema, "$")) {
-      const tuple = typeof node.description === "string" && node.description.includes("{tuple: ") || Array.isArray(node.prefixItems);
+      const tuple =
+        (typeof node.description === "string" && node.description.includes("{tuple: ")) ||
+        Array.isArray(node.prefixItems);
       for (const key of CONSTRAINTS) {
         if (!(key in node) || (tuple && (key === "minItems" || key === "maxItems"))) continue;
         if (key === "title" && where.startsWith("mcp") && at === "$") continue;
         problems.push(`lean ${where} ${at}: has ${key}`);
       }
-      const described = tuple ? /\{(pattern|format|minLength|maxLength|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|uniqueItems): / : /\{(pattern|format|minLength|maxLength|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|minItems|maxItems|uniqueItems): /;
+      const described = tuple
+        ? /\{(pattern|format|minLength|maxLength|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|uniqueItems): /
+        : /\{(pattern|format|minLength|maxLength|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|minItems|maxItems|uniqueItems): /;
       if (typeof node.description === "string" && described.test(node.description)) {
         problems.push(`lean ${where} ${at}: describes a constraint: ${node.description}`);
       }
@@ -211,20 +306,30 @@ function leanProblems(sets: Sets): string[] {
   }
   for (const provider of ARTIFACT_PROVIDERS) {
     for (const [id, entry] of Object.entries(sets[provider])) {
-      const description = (provider === "openai-chat" ? (entry.function as Obj).description : entry.description) as string;
-      if (description !== firstSentence(description)) problems.push(`lean ${provider} ${id}: description is not one sentence: ${description}`);
+      const description = (
+        provider === "openai-chat" ? (entry.function as Obj).description : entry.description
+      ) as string;
+      if (description !== firstSentence(description))
+        problems.push(`lean ${provider} ${id}: description is not one sentence: ${description}`);
     }
   }
   return problems;
 }
 
-for (const [name, lean] of NAMES.flatMap((name) => [[name, false], [name, true]] as const)) {
+for (const [name, lean] of NAMES.flatMap(
+  (name) =>
+    [
+      [name, false],
+      [name, true],
+    ] as const,
+)) {
   describe(`${lean ? "lean " : ""}artifacts of fixture ${name}`, () => {
     const { registry, sets, raw } = loadOutput(path.join(FIXTURES, name), lean);
     const byId = new Map(registry.tools.map((tool) => [tool.id, tool]));
     const ids = registry.tools.map((tool) => tool.id);
     const aliasesOf = (toolIds: string[]) => toolIds.map((id) => byId.get(id)!.alias).sort();
-    const missing = (provider: ArtifactProvider) => aliasesOf(ids.filter((id) => !(id in sets[provider])));
+    const missing = (provider: ArtifactProvider) =>
+      aliasesOf(ids.filter((id) => !(id in sets[provider])));
 
     it("has one parseable JSON file per provider, holding an object of entries by registry tool id", () => {
       for (const provider of ARTIFACT_PROVIDERS) {
@@ -253,7 +358,10 @@ for (const [name, lean] of NAMES.flatMap((name) => [[name, false], [name, true]]
         const full = loadOutput(path.join(FIXTURES, name)).sets;
         for (const provider of ARTIFACT_PROVIDERS) {
           expect(Object.keys(sets[provider]), provider).toEqual(Object.keys(full[provider]));
-          const names = (set: Sets[ArtifactProvider]) => Object.values(set).map((entry) => (provider === "openai-chat" ? (entry.function as Obj).name : entry.name));
+          const names = (set: Sets[ArtifactProvider]) =>
+            Object.values(set).map((entry) =>
+              provider === "openai-chat" ? (entry.function as Obj).name : entry.name,
+            );
           expect(names(sets[provider]), provider).toEqual(names(full[provider]));
         }
       });
@@ -284,10 +392,18 @@ for (const [name, lean] of NAMES.flatMap((name) => [[name, false], [name, true]]
       const loose = (provider: "openai-responses" | "openai-chat") =>
         aliasesOf(
           Object.entries(sets[provider])
-            .filter(([, entry]) => (provider === "openai-chat" ? (entry.function as Obj).strict : entry.strict) === false)
+            .filter(
+              ([, entry]) =>
+                (provider === "openai-chat" ? (entry.function as Obj).strict : entry.strict) ===
+                false,
+            )
             .map(([id]) => id),
         );
-      const inexpressible = aliasesOf(ids.filter((id) => id in sets["openai-responses"] && !strictExpressible(byId.get(id)!.inputSchema)));
+      const inexpressible = aliasesOf(
+        ids.filter(
+          (id) => id in sets["openai-responses"] && !strictExpressible(byId.get(id)!.inputSchema),
+        ),
+      );
       expect(loose("openai-responses")).toEqual(inexpressible);
       expect(loose("openai-chat")).toEqual(inexpressible);
       if (name === "diagnostics") expect(loose("openai-responses")).toEqual(diagnosed("ZCP1501"));
@@ -309,7 +425,9 @@ for (const [name, lean] of NAMES.flatMap((name) => [[name, false], [name, true]]
           expect(registry.names[tool.name], `${provider} ${id}`).toBe(tool.alias);
         }
       }
-      expect(Object.keys(registry.names).sort()).toEqual(registry.tools.map((tool) => tool.name).sort());
+      expect(Object.keys(registry.names).sort()).toEqual(
+        registry.tools.map((tool) => tool.name).sort(),
+      );
     });
 
     it("MCP: every entry is accepted, unchanged, by the MCP SDK's ToolSchema", () => {
@@ -399,14 +517,30 @@ describe("artifacts of types beyond the fixtures", () => {
     for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
   });
   const problems = (source: string): string[] => {
-    const dir = scratchProject({ "zcp.config.json": JSON.stringify({ include: ["src/**/*.ts"], outDir: "src/zcp.gen", leanArtifacts: true }), "tsconfig.json": STRICT_TSCONFIG, "src/probe.ts": source });
+    const dir = scratchProject({
+      "zcp.config.json": JSON.stringify({
+        include: ["src/**/*.ts"],
+        outDir: "src/zcp.gen",
+        leanArtifacts: true,
+      }),
+      "tsconfig.json": STRICT_TSCONFIG,
+      "src/probe.ts": source,
+    });
     scratch.push(dir);
     const result = runZcp(dir, ["gen"]);
     expect(result.status, result.stderr + result.stdout).toBe(0);
     return [false, true].flatMap((lean) => {
       const { sets } = loadOutput(dir, lean);
-      const problems = [...ARTIFACT_PROVIDERS.flatMap((provider) => checkerViolations(sets, provider)), ...mcpSdkProblems(sets), ...openaiSdkProblems(sets), ...anthropicSdkProblems(sets), ...ajvProblems(sets)];
-      return lean ? [...problems.map((problem) => `lean ${problem}`), ...leanProblems(sets)] : problems;
+      const problems = [
+        ...ARTIFACT_PROVIDERS.flatMap((provider) => checkerViolations(sets, provider)),
+        ...mcpSdkProblems(sets),
+        ...openaiSdkProblems(sets),
+        ...anthropicSdkProblems(sets),
+        ...ajvProblems(sets),
+      ];
+      return lean
+        ? [...problems.map((problem) => `lean ${problem}`), ...leanProblems(sets)]
+        : problems;
     });
   };
 
@@ -416,7 +550,8 @@ describe("artifacts of types beyond the fixtures", () => {
 
   // An `unknown` value: Anthropic gets an anyOf of every JSON type (every node needs a type,
   // anyOf, $ref, const or enum); Gemini cannot declare it, so the tool has no Gemini entry.
-  const unknownProblems = (providers: RegExp) => problems(UNKNOWN).filter((problem) => providers.test(problem));
+  const unknownProblems = (providers: RegExp) =>
+    problems(UNKNOWN).filter((problem) => providers.test(problem));
   it("an unknown value: the OpenAI (strict: false) and MCP artifacts conform", () => {
     expect(unknownProblems(/^(openai|mcp)/)).toEqual([]);
   });
@@ -436,11 +571,23 @@ const ADDRESS = {
 };
 
 function responsesEntry(parameters: unknown, extra: Obj = {}): Obj {
-  return { type: "function", name: "people_update", description: "Update a person.", parameters, strict: true, ...extra };
+  return {
+    type: "function",
+    name: "people_update",
+    description: "Update a person.",
+    parameters,
+    strict: true,
+    ...extra,
+  };
 }
 
 function strictParameters(properties: Obj): Obj {
-  return { type: "object", properties, required: Object.keys(properties), additionalProperties: false };
+  return {
+    type: "object",
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
 }
 
 /** A nest of `levels` objects (the root included), each with one property `next`. */
@@ -451,11 +598,22 @@ function nested(levels: number): Obj {
 }
 
 /** Runs `checker` on `entry` and expects each `[path, message fragment]` among the violations. */
-function expectViolations(checker: Checker, entry: unknown, expected: [string, string | RegExp][]): void {
+function expectViolations(
+  checker: Checker,
+  entry: unknown,
+  expected: [string, string | RegExp][],
+): void {
   const violations = checker(entry, "t1");
   for (const [at, message] of expected) {
-    const hits = violations.filter((violation) => violation.startsWith(`t1 ${at}: `) && (typeof message === "string" ? violation.includes(message) : message.test(violation)));
-    expect(hits, `expected "${at}: ${String(message)}" among ${JSON.stringify(violations, null, 2)}`).not.toEqual([]);
+    const hits = violations.filter(
+      (violation) =>
+        violation.startsWith(`t1 ${at}: `) &&
+        (typeof message === "string" ? violation.includes(message) : message.test(violation)),
+    );
+    expect(
+      hits,
+      `expected "${at}: ${String(message)}" among ${JSON.stringify(violations, null, 2)}`,
+    ).not.toEqual([]);
   }
 }
 
@@ -466,11 +624,15 @@ describe("OpenAI checker", () => {
       age: { type: ["integer", "null"], minimum: 0 },
       address: { anyOf: [ADDRESS, { type: "null" }] },
       color: { type: ["string", "null"], enum: ["red", "blue", null] },
-      tags: { anyOf: [{ type: "array", items: { type: "string" }, maxItems: 3 }, { type: "null" }] },
+      tags: {
+        anyOf: [{ type: "array", items: { type: "string" }, maxItems: 3 }, { type: "null" }],
+      },
       tree: { $ref: "#/$defs/Tree" },
     }),
   );
-  (valid.parameters as { $defs?: Obj }).$defs = { Tree: strictParameters({ children: { type: "array", items: { $ref: "#/$defs/Tree" } } }) };
+  (valid.parameters as { $defs?: Obj }).$defs = {
+    Tree: strictParameters({ children: { type: "array", items: { $ref: "#/$defs/Tree" } } }),
+  };
 
   it("accepts a valid strict entry, in both shapes", () => {
     expect(checkOpenAIResponses(valid, "t1")).toEqual([]);
@@ -479,47 +641,98 @@ describe("OpenAI checker", () => {
   });
 
   it("reports shape and name problems", () => {
-    expectViolations(checkOpenAIResponses, { ...valid, name: "people.update", type: "tool", extra: 1 }, [
-      ["$.name", "does not match ^[A-Za-z0-9_-]{1,64}$"],
-      ["$.type", 'type must be "function"'],
-      ["$.extra", 'unexpected key "extra"'],
-    ]);
-    expectViolations(checkOpenAIResponses, { type: "function", name: "x".repeat(65), description: "d", parameters: strictParameters({}) }, [
-      ["$", 'missing required key "strict"'],
-      ["$.name", "does not match"],
-    ]);
+    expectViolations(
+      checkOpenAIResponses,
+      { ...valid, name: "people.update", type: "tool", extra: 1 },
+      [
+        ["$.name", "does not match ^[A-Za-z0-9_-]{1,64}$"],
+        ["$.type", 'type must be "function"'],
+        ["$.extra", 'unexpected key "extra"'],
+      ],
+    );
+    expectViolations(
+      checkOpenAIResponses,
+      {
+        type: "function",
+        name: "x".repeat(65),
+        description: "d",
+        parameters: strictParameters({}),
+      },
+      [
+        ["$", 'missing required key "strict"'],
+        ["$.name", "does not match"],
+      ],
+    );
     expectViolations(checkOpenAIChat, { type: "function", name: "x", parameters: {} }, [
       ["$", 'missing required key "function"'],
       ["$.name", 'unexpected key "name"'],
     ]);
-    expectViolations(checkOpenAIChat, { type: "function", function: { name: "a b", description: "d", parameters: { type: "array" }, strict: "yes" } }, [
-      ["$.function.name", "does not match"],
-      ["$.function.strict", "strict must be a boolean"],
-      ["$.function.parameters", 'the root must have type "object"'],
-    ]);
+    expectViolations(
+      checkOpenAIChat,
+      {
+        type: "function",
+        function: { name: "a b", description: "d", parameters: { type: "array" }, strict: "yes" },
+      },
+      [
+        ["$.function.name", "does not match"],
+        ["$.function.strict", "strict must be a boolean"],
+        ["$.function.parameters", 'the root must have type "object"'],
+      ],
+    );
   });
 
   it("reports a root that is not an object or is a union", () => {
-    expectViolations(checkOpenAIResponses, responsesEntry({ anyOf: [strictParameters({}), { type: "null" }] }), [
-      ["$.parameters", 'the root must have type "object"'],
-      ["$.parameters.anyOf", "the root must not be a union"],
-    ]);
+    expectViolations(
+      checkOpenAIResponses,
+      responsesEntry({ anyOf: [strictParameters({}), { type: "null" }] }),
+      [
+        ["$.parameters", 'the root must have type "object"'],
+        ["$.parameters.anyOf", "the root must not be a union"],
+      ],
+    );
   });
 
   it("reports open objects and incomplete required lists", () => {
-    const parameters = strictParameters({ address: { ...ADDRESS, required: ["street"], additionalProperties: undefined } });
+    const parameters = strictParameters({
+      address: { ...ADDRESS, required: ["street"], additionalProperties: undefined },
+    });
     expectViolations(checkOpenAIResponses, responsesEntry(JSON.parse(JSON.stringify(parameters))), [
-      ["$.parameters.properties.address.additionalProperties", "every object needs additionalProperties: false"],
-      ["$.parameters.properties.address.required", "required must list every property; missing zip"],
+      [
+        "$.parameters.properties.address.additionalProperties",
+        "every object needs additionalProperties: false",
+      ],
+      [
+        "$.parameters.properties.address.required",
+        "required must list every property; missing zip",
+      ],
     ]);
-    expectViolations(checkOpenAIResponses, responsesEntry({ type: "object", properties: { a: { type: "string" } }, additionalProperties: false }), [
-      ["$.parameters.required", "every object needs required listing all its properties"],
-    ]);
-    expectViolations(checkOpenAIResponses, responsesEntry({ type: "object", properties: { a: { type: "string" } }, required: ["a", "b", "a"], additionalProperties: false }), [
-      ["$.parameters.required", "not properties: b"],
-      ["$.parameters.required", "names twice: a"],
-    ]);
-    expectViolations(checkOpenAIResponses, responsesEntry({ type: "object", required: [], additionalProperties: false }), [["$.parameters.properties", "every object needs properties"]]);
+    expectViolations(
+      checkOpenAIResponses,
+      responsesEntry({
+        type: "object",
+        properties: { a: { type: "string" } },
+        additionalProperties: false,
+      }),
+      [["$.parameters.required", "every object needs required listing all its properties"]],
+    );
+    expectViolations(
+      checkOpenAIResponses,
+      responsesEntry({
+        type: "object",
+        properties: { a: { type: "string" } },
+        required: ["a", "b", "a"],
+        additionalProperties: false,
+      }),
+      [
+        ["$.parameters.required", "not properties: b"],
+        ["$.parameters.required", "names twice: a"],
+      ],
+    );
+    expectViolations(
+      checkOpenAIResponses,
+      responsesEntry({ type: "object", required: [], additionalProperties: false }),
+      [["$.parameters.properties", "every object needs properties"]],
+    );
   });
 
   it("reports keywords strict mode does not support", () => {
@@ -540,8 +753,14 @@ describe("OpenAI checker", () => {
       ["$.parameters.properties.shape", "every schema needs a type, an anyOf, an enum or a $ref"],
       ["$.parameters.properties.both.allOf", "allOf is not supported"],
       ["$.parameters.properties.named.title", "title is not a supported keyword"],
-      ["$.parameters.properties.short.minLength", '"minLength" is not a keyword strict mode supports'],
-      ["$.parameters.properties.site.format", 'format string "uri" is not one strict mode supports'],
+      [
+        "$.parameters.properties.short.minLength",
+        '"minLength" is not a keyword strict mode supports',
+      ],
+      [
+        "$.parameters.properties.site.format",
+        'format string "uri" is not one strict mode supports',
+      ],
       ["$.parameters.properties.count.pattern", "pattern only applies to string schemas"],
     ]);
   });
@@ -555,7 +774,10 @@ describe("OpenAI checker", () => {
       size: { type: "integer", enum: [1, "big"] },
     });
     expectViolations(checkOpenAIResponses, responsesEntry(parameters), [
-      ["$.parameters.properties.anything", "every schema needs a type, an anyOf, an enum or a $ref"],
+      [
+        "$.parameters.properties.anything",
+        "every schema needs a type, an anyOf, an enum or a $ref",
+      ],
       ["$.parameters.properties.tags.type", 'a type list may not contain "array" or "object"'],
       ["$.parameters.properties.address.type", 'a type list may not contain "array" or "object"'],
       ["$.parameters.properties.color.type", 'an enum with null needs "null" in its type'],
@@ -574,7 +796,10 @@ describe("OpenAI checker", () => {
       $defs: { Tree: strictParameters({}) },
     };
     expectViolations(checkOpenAIResponses, responsesEntry(parameters), [
-      ["$.parameters.properties.a.$ref", "points to a missing definition (no $defs.Missing at the root)"],
+      [
+        "$.parameters.properties.a.$ref",
+        "points to a missing definition (no $defs.Missing at the root)",
+      ],
       ["$.parameters.properties.b.$ref", 'must point to "#/$defs/<name>"'],
       ["$.parameters.properties.c", "$ref must stand alone, found sibling keywords description"],
       ["$.parameters.properties.d.$defs", "$defs is only allowed at the root"],
@@ -583,32 +808,74 @@ describe("OpenAI checker", () => {
 
   it("reports the size limits", () => {
     expect(checkOpenAIResponses(responsesEntry(nested(10)), "t1")).toEqual([]);
-    expectViolations(checkOpenAIResponses, responsesEntry(nested(11)), [[`$.parameters${".properties.next".repeat(10)}`, "11 levels of object nesting exceed the limit of 10"]]);
-    const many = (count: number, width = 1) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${String(i).padStart(width, "0")}`, { type: "string" }]));
+    expectViolations(checkOpenAIResponses, responsesEntry(nested(11)), [
+      [
+        `$.parameters${".properties.next".repeat(10)}`,
+        "11 levels of object nesting exceed the limit of 10",
+      ],
+    ]);
+    const many = (count: number, width = 1) =>
+      Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [
+          `p${String(i).padStart(width, "0")}`,
+          { type: "string" },
+        ]),
+      );
     expect(checkOpenAIResponses(responsesEntry(strictParameters(many(5000))), "t1")).toEqual([]);
-    expectViolations(checkOpenAIResponses, responsesEntry(strictParameters(many(5001))), [["$.parameters", "5001 object properties exceed the limit of 5000"]]);
+    expectViolations(checkOpenAIResponses, responsesEntry(strictParameters(many(5001))), [
+      ["$.parameters", "5001 object properties exceed the limit of 5000"],
+    ]);
     const values = (count: number) => Array.from({ length: count }, (_, i) => i);
-    expectViolations(checkOpenAIResponses, responsesEntry(strictParameters({ a: { type: "integer", enum: values(600) }, b: { type: "integer", enum: values(401) } })), [
-      ["$.parameters", "1001 enum values exceed the limit of 1000"],
-    ]);
-    const long = (count: number, length: number) => Array.from({ length: count }, (_, i) => String(i).padStart(length, "x"));
-    expectViolations(checkOpenAIResponses, responsesEntry(strictParameters({ a: { type: "string", enum: long(251, 60) } })), [
-      ["$.parameters.properties.a.enum", "a string enum of more than 250 values may total at most 15000 characters, got 15060"],
-    ]);
+    expectViolations(
+      checkOpenAIResponses,
+      responsesEntry(
+        strictParameters({
+          a: { type: "integer", enum: values(600) },
+          b: { type: "integer", enum: values(401) },
+        }),
+      ),
+      [["$.parameters", "1001 enum values exceed the limit of 1000"]],
+    );
+    const long = (count: number, length: number) =>
+      Array.from({ length: count }, (_, i) => String(i).padStart(length, "x"));
+    expectViolations(
+      checkOpenAIResponses,
+      responsesEntry(strictParameters({ a: { type: "string", enum: long(251, 60) } })),
+      [
+        [
+          "$.parameters.properties.a.enum",
+          "a string enum of more than 250 values may total at most 15000 characters, got 15060",
+        ],
+      ],
+    );
     // 120,000 characters: property names, definition names and enum strings together.
     const chars = strictParameters({ a: { type: "string", enum: long(240, 500) } });
     (chars as { $defs?: Obj }).$defs = { ["D".repeat(1000)]: { type: "string" } };
-    expectViolations(checkOpenAIResponses, responsesEntry(chars), [["$.parameters", "121001 characters of property names, definition names and enum values exceed the limit of 120000"]]);
+    expectViolations(checkOpenAIResponses, responsesEntry(chars), [
+      [
+        "$.parameters",
+        "121001 characters of property names, definition names and enum values exceed the limit of 120000",
+      ],
+    ]);
   });
 
   it("checks a strict: false entry for its shape, name and object root only", () => {
-    const open = responsesEntry({ type: "object", properties: {}, additionalProperties: { type: "number" } }, { strict: false });
+    const open = responsesEntry(
+      { type: "object", properties: {}, additionalProperties: { type: "number" } },
+      { strict: false },
+    );
     expect(checkOpenAIResponses(open, "t1")).toEqual([]);
-    expectViolations(checkOpenAIResponses, { ...open, name: "open.map", parameters: { type: "array" } }, [
-      ["$.name", "does not match"],
-      ["$.parameters", 'the root must have type "object"'],
-    ]);
-    expect(checkOpenAIResponses({ ...open, strict: true }, "t1")).toContain("t1 $.parameters.additionalProperties: every object needs additionalProperties: false, got an object");
+    expectViolations(
+      checkOpenAIResponses,
+      { ...open, name: "open.map", parameters: { type: "array" } },
+      [
+        ["$.name", "does not match"],
+        ["$.parameters", 'the root must have type "object"'],
+      ],
+    );
+    expect(checkOpenAIResponses({ ...open, strict: true }, "t1")).toContain(
+      "t1 $.parameters.additionalProperties: every object needs additionalProperties: false, got an object",
+    );
   });
 });
 
@@ -627,7 +894,12 @@ describe("Anthropic checker", () => {
       },
       required: ["id"],
       additionalProperties: false,
-      $defs: { Tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } } } },
+      $defs: {
+        Tree: {
+          type: "object",
+          properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } },
+        },
+      },
     },
   };
 
@@ -636,12 +908,16 @@ describe("Anthropic checker", () => {
   });
 
   it("reports shape, name and root problems", () => {
-    expectViolations(checkAnthropic, { name: "people.update", input_schema: { type: "array" }, strict: true }, [
-      ["$", 'missing required key "description"'],
-      ["$.strict", 'unexpected key "strict"'],
-      ["$.name", "does not match ^[A-Za-z0-9_-]{1,64}$"],
-      ["$.input_schema", 'the root must have type "object"'],
-    ]);
+    expectViolations(
+      checkAnthropic,
+      { name: "people.update", input_schema: { type: "array" }, strict: true },
+      [
+        ["$", 'missing required key "description"'],
+        ["$.strict", 'unexpected key "strict"'],
+        ["$.name", "does not match ^[A-Za-z0-9_-]{1,64}$"],
+        ["$.input_schema", 'the root must have type "object"'],
+      ],
+    );
   });
 
   it("reports keywords outside the strict subset, untyped nodes and bad references", () => {
@@ -661,11 +937,17 @@ describe("Anthropic checker", () => {
       },
     };
     expectViolations(checkAnthropic, entry, [
-      ["$.input_schema.properties.short.minLength", '"minLength" is not a keyword of Anthropic\'s strict subset'],
+      [
+        "$.input_schema.properties.short.minLength",
+        '"minLength" is not a keyword of Anthropic\'s strict subset',
+      ],
       ["$.input_schema.properties.short.pattern", '"pattern" is not a keyword'],
       ["$.input_schema.properties.many.minItems", "minItems may only be 0 or 1, got number 2"],
       ["$.input_schema.properties.when.format", 'format string "regex" is not one of'],
-      ["$.input_schema.properties.anything", "every schema needs a type, an anyOf, a $ref, a const or an enum"],
+      [
+        "$.input_schema.properties.anything",
+        "every schema needs a type, an anyOf, a $ref, a const or an enum",
+      ],
       ["$.input_schema.properties.either.oneOf", '"oneOf" is not a keyword'],
       ["$.input_schema.properties.ghost.$ref", "points to a missing definition"],
       ["$.input_schema.required", 'required names "nope", which is not in properties'],
@@ -695,13 +977,22 @@ describe("Gemini checker", () => {
   });
 
   it("reports shape, name and root problems", () => {
-    expectViolations(checkGemini, { name: "9lives", description: "d", parameters: { type: "object" }, strict: true }, [
-      ["$.name", "does not match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$"],
-      ["$.parameters", 'parameters must have type "OBJECT"'],
-      ["$.parameters.type", "type must be one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT"],
-      ["$.strict", 'unexpected key "strict"'],
+    expectViolations(
+      checkGemini,
+      { name: "9lives", description: "d", parameters: { type: "object" }, strict: true },
+      [
+        ["$.name", "does not match ^[A-Za-z_][A-Za-z0-9_-]{0,63}$"],
+        ["$.parameters", 'parameters must have type "OBJECT"'],
+        [
+          "$.parameters.type",
+          "type must be one of STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT",
+        ],
+        ["$.strict", 'unexpected key "strict"'],
+      ],
+    );
+    expectViolations(checkGemini, { name: "people.update", description: "d" }, [
+      ["$.name", "does not match"],
     ]);
-    expectViolations(checkGemini, { name: "people.update", description: "d" }, [["$.name", "does not match"]]);
   });
 
   it("reports what the OpenAPI subset does not have", () => {
@@ -731,7 +1022,10 @@ describe("Gemini checker", () => {
       ["$.parameters.$defs", "$defs is not supported"],
       ["$.parameters.properties.ref.$ref", "$ref is not supported"],
       ["$.parameters.properties.ref", "every schema needs a type or an anyOf"],
-      ["$.parameters.properties.open.additionalProperties", "additionalProperties is not supported"],
+      [
+        "$.parameters.properties.open.additionalProperties",
+        "additionalProperties is not supported",
+      ],
       ["$.parameters.properties.kind.const", "const is not supported"],
       ["$.parameters.properties.maybe.type", "type lists are not supported"],
       ["$.parameters.properties.priority.enum", "enum is only allowed on STRING schemas"],
@@ -742,7 +1036,10 @@ describe("Gemini checker", () => {
       ["$.parameters.properties.shape.oneOf", "oneOf is not supported"],
       ["$.parameters.properties.shape.allOf", "allOf is not supported"],
       ["$.parameters.properties.shape.examples", "examples is rejected"],
-      ["$.parameters.properties.count.minProperties", '"minProperties" is not a key of the Gemini schema subset'],
+      [
+        "$.parameters.properties.count.minProperties",
+        '"minProperties" is not a key of the Gemini schema subset',
+      ],
     ]);
   });
 });
@@ -757,10 +1054,20 @@ describe("MCP checker", () => {
       properties: { tree: { $ref: "#/$defs/Tree" } },
       required: ["tree"],
       additionalProperties: false,
-      $defs: { Tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } } } },
+      $defs: {
+        Tree: {
+          type: "object",
+          properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } },
+        },
+      },
     },
     outputSchema: { type: "object", properties: { ok: { type: "boolean" } } },
-    annotations: { title: "Update person", readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    annotations: {
+      title: "Update person",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    },
     _meta: { groups: ["people"], stages: [] },
   };
 
@@ -770,7 +1077,13 @@ describe("MCP checker", () => {
   });
 
   it("reports shape, name and schema root problems (which the MCP SDK rejects too)", () => {
-    const broken = { ...valid, name: "people update", inputSchema: { type: "array" }, outputSchema: { type: "string" }, icons: [] };
+    const broken = {
+      ...valid,
+      name: "people update",
+      inputSchema: { type: "array" },
+      outputSchema: { type: "string" },
+      icons: [],
+    };
     expectViolations(checkMcp, broken, [
       ["$.name", "does not match ^[A-Za-z0-9._-]{1,128}$"],
       ["$.inputSchema", 'must have type "object"'],
@@ -799,7 +1112,11 @@ describe("MCP checker", () => {
   });
 
   it("reports unknown annotations, non-boolean hints and a malformed _meta", () => {
-    const entry = { ...valid, annotations: { readOnlyHint: "yes", openWorldHint: true }, _meta: { groups: "people" } };
+    const entry = {
+      ...valid,
+      annotations: { readOnlyHint: "yes", openWorldHint: true },
+      _meta: { groups: "people" },
+    };
     expectViolations(checkMcp, entry, [
       ["$.annotations.readOnlyHint", "readOnlyHint must be a boolean"],
       ["$.annotations.openWorldHint", 'unexpected key "openWorldHint"'],

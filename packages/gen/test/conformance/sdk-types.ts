@@ -24,7 +24,9 @@ export const responsesToolInList: OpenAI.Responses.Tool = {} as OpenAIResponsesT
 // OpenAI Chat Completions: `client.chat.completions.create({ tools: [entry] })`.
 type OpenAIChatFunctionTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
 export type ChatToolOk = Assert<Assignable<OpenAIChatTool, OpenAIChatFunctionTool>>;
-export type ChatToolInUnionOk = Assert<Assignable<OpenAIChatTool, OpenAI.Chat.Completions.ChatCompletionTool>>;
+export type ChatToolInUnionOk = Assert<
+  Assignable<OpenAIChatTool, OpenAI.Chat.Completions.ChatCompletionTool>
+>;
 export const chatTool: OpenAIChatFunctionTool = {} as OpenAIChatTool;
 export const chatFunction: OpenAI.FunctionDefinition = {} as OpenAIChatTool["function"];
 

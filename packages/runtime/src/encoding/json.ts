@@ -57,7 +57,13 @@ export function isSpace(code: number): boolean {
 
 /** Sets `key` as an own property, even `__proto__` (which `=` would take as the prototype). */
 export function setOwn(record: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  if (key === "__proto__") Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(record, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   else record[key] = value;
 }
 
@@ -65,7 +71,13 @@ export function setOwn(record: { [key: string]: JsonValue }, key: string, value:
  * Reads exactly one JSON value from `text[start, end)`, white space around it allowed. Throws
  * `TextProtocolError` as `<context> at column N: <reason>`.
  */
-export function readJson(text: string, start: number, end: number, maxDepth: number, context: string): JsonValue {
+export function readJson(
+  text: string,
+  start: number,
+  end: number,
+  maxDepth: number,
+  context: string,
+): JsonValue {
   const reader = new JsonReader(text, start, end, maxDepth, context);
   const value = reader.value(0);
   reader.space();
@@ -153,7 +165,10 @@ class JsonReader {
         this.pos++;
         return out;
       }
-      if (code < 0x20) this.fail(`control character U+${code.toString(16).padStart(4, "0").toUpperCase()} in a string (escape it)`);
+      if (code < 0x20)
+        this.fail(
+          `control character U+${code.toString(16).padStart(4, "0").toUpperCase()} in a string (escape it)`,
+        );
       if (code === 0x5c) {
         out += this.text.slice(from, this.pos);
         out += this.escape();
@@ -185,12 +200,16 @@ class JsonReader {
         return "\t";
       case "u": {
         const hex = this.text.slice(at + 2, at + 6);
-        if (at + 6 > this.end || !/^[0-9A-Fa-f]{4}$/.test(hex)) this.fail(`invalid escape ${shown(`\\u${hex}`)}`, at);
+        if (at + 6 > this.end || !/^[0-9A-Fa-f]{4}$/.test(hex))
+          this.fail(`invalid escape ${shown(`\\u${hex}`)}`, at);
         this.pos = at + 6;
         return String.fromCharCode(parseInt(hex, 16));
       }
       default:
-        return this.fail(at + 1 < this.end ? `invalid escape ${shown(`\\${ch}`)}` : "unterminated string", at);
+        return this.fail(
+          at + 1 < this.end ? `invalid escape ${shown(`\\${ch}`)}` : "unterminated string",
+          at,
+        );
     }
   }
 
@@ -227,10 +246,12 @@ class JsonReader {
     }
     for (;;) {
       this.space();
-      if (this.text[this.pos] !== '"' || this.pos >= this.end) this.fail(`expected a key in double quotes, found ${this.found()}`);
+      if (this.text[this.pos] !== '"' || this.pos >= this.end)
+        this.fail(`expected a key in double quotes, found ${this.found()}`);
       const key = this.string();
       this.space();
-      if (this.text[this.pos] !== ":" || this.pos >= this.end) this.fail(`expected ":" after the key, found ${this.found()}`);
+      if (this.text[this.pos] !== ":" || this.pos >= this.end)
+        this.fail(`expected ":" after the key, found ${this.found()}`);
       this.pos++;
       setOwn(record, key, this.value(depth));
       this.space();

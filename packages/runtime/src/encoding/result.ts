@@ -49,5 +49,8 @@ function encodeMeta(meta: HandleMeta): string {
  * (and JSON.stringify has escaped lone surrogates already), so this keeps the JSON valid.
  */
 function asciiOnly(json: string): string {
-  return json.replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return json.replace(
+    /[\u007f-\uffff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

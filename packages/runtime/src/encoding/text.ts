@@ -16,8 +16,15 @@
  * fixed limits (calls per message, characters per line, nesting depth) with an error.
  */
 import type { JsonValue } from "../registry.js";
-import type { CallResult } from "../result.js";
-import { compactJson, isJsonNumber, isSpace, readJson, setOwn, shown, TextProtocolError } from "./json.js";
+import {
+  compactJson,
+  isJsonNumber,
+  isSpace,
+  readJson,
+  setOwn,
+  shown,
+  TextProtocolError,
+} from "./json.js";
 
 export { TextProtocolError };
 
@@ -56,11 +63,6 @@ export interface ParsedCalls {
   readonly errors: CallLineError[];
 }
 
-export interface ParsedReturn {
-  readonly cid: string;
-  readonly result: CallResult;
-}
-
 const ID = /^[A-Za-z0-9_]+$/;
 const ALIAS = /^[A-Za-z0-9_.-]+$/;
 const KEY = /^[A-Za-z_$][A-Za-z0-9_$.-]*$/;
@@ -68,11 +70,12 @@ const KEY = /^[A-Za-z_$][A-Za-z0-9_$.-]*$/;
 const BARE = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const HANDLE_ID = /^#[A-Za-z0-9_]+$/;
 /** Handle meta values may also start with a digit (`ttl=10m`) when they are not a number. */
-const META_WORD = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
-const CID = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
+export const META_WORD = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+export const CID = /^[A-Za-z0-9_][A-Za-z0-9_.:-]*$/;
 /** An error code is written bare unless it has white space, a control character or a leading quote. */
-const BARE_CODE = /^[^\s"\u0000-\u001f\u007f][^\s\u0000-\u001f\u007f]*$/;
-const KEY_RULE = "a key is a name (letters, digits, _ $ . -, not starting with a digit) or a JSON string";
+export const BARE_CODE = /^[^\s"\u0000-\u001f\u007f][^\s\u0000-\u001f\u007f]*$/;
+const KEY_RULE =
+  "a key is a name (letters, digits, _ $ . -, not starting with a digit) or a JSON string";
 
 /**
  * Finds every line of `text` that starts with `CALL` (after optional white space) and parses
@@ -86,7 +89,7 @@ export function parseCalls(text: string, options: ParseCallsOptions = {}): Parse
   const errors: CallLineError[] = [];
   let seen = 0;
   let lineNumber = 0;
-  for (let start = 0; start <= text.length; ) {
+  for (let start = 0; start <= text.length;) {
     let end = text.indexOf("\n", start);
     if (end < 0) end = text.length;
     const next = end + 1;
@@ -117,7 +120,12 @@ export function parseCalls(text: string, options: ParseCallsOptions = {}): Parse
           calls.push({ line: lineNumber, ...parseCallLine(line, i - start + 4, maxDepth) });
         } catch (error) {
           if (!(error instanceof TextProtocolError)) throw error;
-          errors.push({ line: lineNumber, column: error.column, text: line, message: error.message });
+          errors.push({
+            line: lineNumber,
+            column: error.column,
+            text: line,
+            message: error.message,
+          });
         }
       }
     }
@@ -138,7 +146,8 @@ function parseCallLine(line: string, i: number, maxDepth: number): Omit<ParsedCa
   if (line[i] === "@") {
     const end = wordEnd(line, i);
     const word = line.slice(i + 1, end);
-    if (!ID.test(word)) throw fail(`invalid tool id ${shown(`@${word}`)}`, i, ": an id is letters, digits and _");
+    if (!ID.test(word))
+      throw fail(`invalid tool id ${shown(`@${word}`)}`, i, ": an id is letters, digits and _");
     id = word;
     i = skipSpace(line, end);
   }
@@ -148,10 +157,19 @@ function parseCallLine(line: string, i: number, maxDepth: number): Omit<ParsedCa
     const eq = word.indexOf("=");
     const name = eq < 0 ? word : word.slice(0, eq);
     if (name.includes("(")) {
-      throw fail(`expected "alias key=value" but found parentheses`, i + name.indexOf("("), ": write arguments as key=value after the alias");
+      throw fail(
+        `expected "alias key=value" but found parentheses`,
+        i + name.indexOf("("),
+        ": write arguments as key=value after the alias",
+      );
     }
     if (eq < 0) {
-      if (!ALIAS.test(word)) throw fail(`invalid tool alias ${shown(word)}`, i, ": an alias is letters, digits, _ . and -");
+      if (!ALIAS.test(word))
+        throw fail(
+          `invalid tool alias ${shown(word)}`,
+          i,
+          ": an alias is letters, digits, _ . and -",
+        );
       alias = word;
       i = skipSpace(line, end);
     }
@@ -162,7 +180,7 @@ function parseCallLine(line: string, i: number, maxDepth: number): Omit<ParsedCa
   return { id, alias, args };
 }
 
-interface Pair {
+export interface Pair {
   readonly key: string;
   readonly value: JsonValue;
   /** Index of the value's first character. */
@@ -170,7 +188,7 @@ interface Pair {
 }
 
 /** Reads `key=value` pairs separated by white space from `i` to the end of the line. */
-function readPairs(line: string, i: number, maxDepth: number): Pair[] {
+export function readPairs(line: string, i: number, maxDepth: number): Pair[] {
   const pairs: Pair[] = [];
   const keys = new Set<string>();
   i = skipSpace(line, i);
@@ -188,7 +206,11 @@ function readPairs(line: string, i: number, maxDepth: number): Pair[] {
       key = line.slice(i, j);
       if (key === "" && line[j] === "=") throw fail(`missing key before "="`, i);
       if (line[j] !== "=") {
-        throw fail(`expected key=value, found ${shown(key)}`, i, " (a value with spaces needs double quotes)");
+        throw fail(
+          `expected key=value, found ${shown(key)}`,
+          i,
+          " (a value with spaces needs double quotes)",
+        );
       }
       if (!KEY.test(key)) throw fail(`invalid key ${shown(key)}`, i, `: ${KEY_RULE}`);
       i = j;
@@ -199,7 +221,10 @@ function readPairs(line: string, i: number, maxDepth: number): Pair[] {
     const at = i;
     const [value, end] = readValue(line, i, key, maxDepth);
     if (end < line.length && !isSpace(line.charCodeAt(end))) {
-      throw fail(`expected a space after the value of ${shown(key)}, found ${shown(line[end]!)}`, end);
+      throw fail(
+        `expected a space after the value of ${shown(key)}, found ${shown(line[end]!)}`,
+        end,
+      );
     }
     pairs.push({ key, value, at });
     i = skipSpace(line, end);
@@ -241,12 +266,18 @@ function valueExtent(line: string, start: number, key: string, maxDepth: number)
     const ch = line[i];
     if (ch === '"') i = endOfString(line, i);
     else if (ch === "[" || ch === "{") {
-      if (opens.length === maxDepth) throw fail(`the value of ${shown(key)} is nested deeper than ${maxDepth} levels`, i);
+      if (opens.length === maxDepth)
+        throw fail(`the value of ${shown(key)} is nested deeper than ${maxDepth} levels`, i);
       opens.push(i);
     } else if (ch === "]" || ch === "}") {
       const open = opens.pop()!;
       const want = line[open] === "[" ? "]" : "}";
-      if (ch !== want) throw fail(`${shown(ch)}`, i, ` does not close ${shown(line[open]!)} opened at column ${open + 1}`);
+      if (ch !== want)
+        throw fail(
+          `${shown(ch)}`,
+          i,
+          ` does not close ${shown(line[open]!)} opened at column ${open + 1}`,
+        );
       if (opens.length === 0) return i + 1;
     }
   }
@@ -255,7 +286,7 @@ function valueExtent(line: string, start: number, key: string, maxDepth: number)
 }
 
 /** Index of the quote that closes the string opened at `quote`. */
-function endOfString(line: string, quote: number): number {
+export function endOfString(line: string, quote: number): number {
   for (let i = quote + 1; i < line.length; i++) {
     const ch = line[i];
     if (ch === "\\") i++;
@@ -264,18 +295,18 @@ function endOfString(line: string, quote: number): number {
   throw fail("unterminated string starting", quote);
 }
 
-function skipSpace(line: string, i: number): number {
+export function skipSpace(line: string, i: number): number {
   while (i < line.length && isSpace(line.charCodeAt(i))) i++;
   return i;
 }
 
-function wordEnd(line: string, i: number): number {
+export function wordEnd(line: string, i: number): number {
   while (i < line.length && !isSpace(line.charCodeAt(i))) i++;
   return i;
 }
 
 /** `<what> at column N<tail>`, pointing at index `at`. */
-function fail(what: string, at: number, tail = ""): TextProtocolError {
+export function fail(what: string, at: number, tail = ""): TextProtocolError {
   return new TextProtocolError(`${what} at column ${at + 1}${tail}`, at + 1);
 }
 
@@ -290,111 +321,24 @@ export function formatCall(
   alias: string | null,
   args: { readonly [key: string]: JsonValue | undefined } = {},
 ): string {
-  if (id === null && alias === null) throw new RangeError("formatCall: give a tool id, an alias or both");
+  if (id === null && alias === null)
+    throw new RangeError("formatCall: give a tool id, an alias or both");
   if (id !== null && !ID.test(id)) throw new RangeError(`formatCall: invalid tool id ${shown(id)}`);
-  if (alias !== null && !ALIAS.test(alias)) throw new RangeError(`formatCall: invalid tool alias ${shown(alias)}`);
+  if (alias !== null && !ALIAS.test(alias))
+    throw new RangeError(`formatCall: invalid tool alias ${shown(alias)}`);
   let line = "CALL";
   if (id !== null) line += ` @${id}`;
   if (alias !== null) line += ` ${alias}`;
   for (const [key, value] of Object.entries(args)) {
     if (value === undefined) continue;
-    const bare = typeof value === "string" && ((BARE.test(value) && !isLiteral(value)) || HANDLE_ID.test(value));
+    const bare =
+      typeof value === "string" &&
+      ((BARE.test(value) && !isLiteral(value)) || HANDLE_ID.test(value));
     line += ` ${KEY.test(key) ? key : JSON.stringify(key)}=${bare ? value : compactJson(value)}`;
   }
   return line;
 }
 
-function isLiteral(word: string): boolean {
+export function isLiteral(word: string): boolean {
   return word === "true" || word === "false" || word === "null";
-}
-
-/**
- * Writes the line that answers call `cid`: `RET cid <json>` for a value, `RET cid #T1
- * summary="…" kind=… size=… ttl=… [count=…]` for a handle, `ERR cid <code> [hint="…"]` for an
- * error (the hint is left out when empty). Throws `RangeError` for a malformed call id or handle.
- */
-export function formatReturn(cid: string, result: CallResult): string {
-  if (!CID.test(cid)) throw new RangeError(`formatReturn: invalid call id ${shown(cid)}`);
-  if (!result.ok) {
-    const code = BARE_CODE.test(result.error) ? result.error : JSON.stringify(result.error);
-    return `ERR ${cid} ${code}${result.hint === "" ? "" : ` hint=${JSON.stringify(result.hint)}`}`;
-  }
-  if ("handle" in result) {
-    if (!/^#\S+$/.test(result.handle)) throw new RangeError(`formatReturn: invalid handle ${shown(result.handle)}`);
-    const { kind, size, ttl, count } = result.meta;
-    const tail = count === undefined ? "" : ` count=${compactJson(count)}`;
-    return (
-      `RET ${cid} ${result.handle} summary=${JSON.stringify(result.summary)} ` +
-      `kind=${metaValue(kind)} size=${compactJson(size)} ttl=${metaValue(ttl)}${tail}`
-    );
-  }
-  return `RET ${cid} ${compactJson(result.value)}`;
-}
-
-function metaValue(value: string): string {
-  return META_WORD.test(value) && !isJsonNumber(value) && !isLiteral(value) ? value : compactJson(value);
-}
-
-/**
- * Reads a RET or ERR line written by `formatReturn` (a client and test helper). Throws
- * `TextProtocolError`, naming the column, when the line is malformed. Unknown `key=value`
- * pairs after a handle are ignored, so that a newer server can add some.
- */
-export function parseReturn(text: string, options: { readonly maxDepth?: number } = {}): ParsedReturn {
-  const maxDepth = options.maxDepth ?? MAX_VALUE_DEPTH;
-  let end = text.length;
-  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
-  const line = text.slice(0, end);
-  let i = skipSpace(line, 0);
-  const word = line.slice(i, i + 3);
-  if ((word !== "RET" && word !== "ERR") || !isSpace(line.charCodeAt(i + 3))) throw fail(`expected "RET" or "ERR"`, i);
-  i = skipSpace(line, i + 3);
-  const cidEnd = wordEnd(line, i);
-  const cid = line.slice(i, cidEnd);
-  if (!CID.test(cid)) throw fail(`invalid call id ${shown(cid)}`, i);
-  i = skipSpace(line, cidEnd);
-  if (i >= line.length) throw fail(word === "ERR" ? "expected an error code" : "expected a value or a handle", i);
-
-  if (word === "ERR") {
-    let code: string;
-    let codeEnd: number;
-    if (line[i] === '"') {
-      codeEnd = endOfString(line, i) + 1;
-      code = readJson(line, i, codeEnd, 1, "invalid JSON in the error code") as string;
-      if (codeEnd < line.length && !isSpace(line.charCodeAt(codeEnd))) throw fail("expected a space after the error code", codeEnd);
-    } else {
-      codeEnd = wordEnd(line, i);
-      code = line.slice(i, codeEnd);
-    }
-    const pairs = pairMap(readPairs(line, codeEnd, maxDepth));
-    const hint = pairs.get("hint");
-    if (hint !== undefined && typeof hint.value !== "string") throw fail("hint must be a string", hint.at);
-    return { cid, result: { ok: false, error: code, hint: (hint?.value as string | undefined) ?? "" } };
-  }
-
-  if (line[i] === "#") {
-    const handleEnd = wordEnd(line, i);
-    const handle = line.slice(i, handleEnd);
-    if (handle.length < 2) throw fail("expected a handle id after \"#\"", i);
-    const pairs = pairMap(readPairs(line, handleEnd, maxDepth));
-    const field = (key: string, type: "string" | "number", optional = false): JsonValue | undefined => {
-      const pair = pairs.get(key);
-      if (pair === undefined) {
-        if (optional) return undefined;
-        throw fail(`missing ${key}=… after handle ${shown(handle)}`, line.length);
-      }
-      if (typeof pair.value !== type) throw fail(`${key} must be a ${type}`, pair.at);
-      return pair.value;
-    };
-    const summary = field("summary", "string") as string;
-    const meta = { kind: field("kind", "string") as string, size: field("size", "number") as number, ttl: field("ttl", "string") as string };
-    const count = field("count", "number", true) as number | undefined;
-    return { cid, result: { ok: true, handle, summary, meta: count === undefined ? meta : { ...meta, count } } };
-  }
-
-  return { cid, result: { ok: true, value: readJson(line, i, line.length, maxDepth, "invalid JSON in the returned value") } };
-}
-
-function pairMap(pairs: readonly Pair[]): Map<string, Pair> {
-  return new Map(pairs.map((pair) => [pair.key, pair]));
 }

@@ -45,7 +45,10 @@ export class MemoryHandleStorage implements HandleStorage {
   }
 
   async oldest(sessionId?: string): Promise<HandleRecord | undefined> {
-    const entries = sessionId === undefined ? this.#lru.values() : this.#sessions.get(sessionId)?.handles.values();
+    const entries =
+      sessionId === undefined
+        ? this.#lru.values()
+        : this.#sessions.get(sessionId)?.handles.values();
     return entries?.next().value;
   }
 

@@ -60,43 +60,75 @@ export function countValue(id: string, value: JsonValue): CountResult | CallErro
 }
 
 /** The whole value, one list item, or some fields of either. */
-export function readValue(id: string, value: JsonValue, options: ReadOptions): ReadResult | CallError {
+export function readValue(
+  id: string,
+  value: JsonValue,
+  options: ReadOptions,
+): ReadResult | CallError {
   const fields = options.fields === undefined ? undefined : fieldNames(options.fields, "fields");
   if (fields !== undefined && "ok" in fields) return fields;
   let target = value;
   let label = id;
   if (options.item !== undefined) {
     const item: unknown = options.item;
-    if (!isList(value)) return failure("invalid:item", `${id} is ${a(value)}, not a list: read it without item`);
+    if (!isList(value))
+      return failure("invalid:item", `${id} is ${a(value)}, not a list: read it without item`);
     if (typeof item !== "number" || !Number.isInteger(item)) {
-      return failure("invalid:item", `item must be a whole number (0 is the first item), got ${describe(item)}`);
+      return failure(
+        "invalid:item",
+        `item must be a whole number (0 is the first item), got ${describe(item)}`,
+      );
     }
-    if (item < 0 || item >= value.length) return failure("invalid:item", `item ${item} is out of range: ${listSize(value.length)}`);
+    if (item < 0 || item >= value.length)
+      return failure("invalid:item", `item ${item} is out of range: ${listSize(value.length)}`);
     target = value[item]!;
     label = `item ${item}`;
   }
   if (fields === undefined) return { ok: true, value: target };
   if (!isRecord(target)) {
-    const fix = isList(target) && options.item === undefined ? "pass item to read one of its items" : "read it without fields";
+    const fix =
+      isList(target) && options.item === undefined
+        ? "pass item to read one of its items"
+        : "read it without fields";
     return failure("invalid:fields", `${label} is ${a(target)}, not a record: ${fix}`);
   }
   // A field named on a single record that it lacks is worth telling: usually a typo.
   const missing = fields.find((name) => !Object.hasOwn(target, name));
-  if (missing !== undefined) return failure("invalid:fields", `${label} has no field ${quote(missing)} (${listKeys(target)})`);
+  if (missing !== undefined)
+    return failure(
+      "invalid:fields",
+      `${label} has no field ${quote(missing)} (${listKeys(target)})`,
+    );
   return { ok: true, value: pick(target, fields) };
 }
 
 /** A page of a list's items, optionally only some of their fields. */
-export function viewValue(id: string, value: JsonValue, options: ViewOptions): ViewResult | CallError {
+export function viewValue(
+  id: string,
+  value: JsonValue,
+  options: ViewOptions,
+): ViewResult | CallError {
   if (!isList(value)) return failure(`invalid:${id}`, `${id} is ${a(value)}, not a list: use read`);
   const offset: unknown = options.offset ?? 0;
   const limit: unknown = options.limit ?? VIEW_DEFAULT_LIMIT;
   if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) {
-    return failure("invalid:offset", `offset must be a whole number from 0, got ${describe(offset)}`);
+    return failure(
+      "invalid:offset",
+      `offset must be a whole number from 0, got ${describe(offset)}`,
+    );
   }
-  if (offset > value.length) return failure("invalid:offset", `offset ${offset} is past the end: ${listSize(value.length)}`);
-  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > VIEW_MAX_LIMIT) {
-    return failure("invalid:limit", `limit must be a whole number from 1 to ${VIEW_MAX_LIMIT}, got ${describe(limit)}`);
+  if (offset > value.length)
+    return failure("invalid:offset", `offset ${offset} is past the end: ${listSize(value.length)}`);
+  if (
+    typeof limit !== "number" ||
+    !Number.isInteger(limit) ||
+    limit < 1 ||
+    limit > VIEW_MAX_LIMIT
+  ) {
+    return failure(
+      "invalid:limit",
+      `limit must be a whole number from 1 to ${VIEW_MAX_LIMIT}, got ${describe(limit)}`,
+    );
   }
   const page = value.slice(offset, offset + limit);
   const total = value.length;
@@ -105,14 +137,19 @@ export function viewValue(id: string, value: JsonValue, options: ViewOptions): V
   if ("ok" in columns) return columns;
   const rows: JsonValue[] = [];
   for (const [i, row] of page.entries()) {
-    if (!isRecord(row)) return failure("invalid:columns", `columns need records, but item ${offset + i} is ${a(row)}`);
+    if (!isRecord(row))
+      return failure(
+        "invalid:columns",
+        `columns need records, but item ${offset + i} is ${a(row)}`,
+      );
     rows.push(pick(row, columns));
   }
   return { ok: true, rows, offset, limit, total };
 }
 
 function fieldNames(names: unknown, argument: "fields" | "columns"): readonly string[] | CallError {
-  if (Array.isArray(names) && names.length > 0 && names.every((name) => typeof name === "string")) return names as string[];
+  if (Array.isArray(names) && names.length > 0 && names.every((name) => typeof name === "string"))
+    return names as string[];
   return failure(`invalid:${argument}`, `${argument} must be a non-empty list of field names`);
 }
 
@@ -121,7 +158,9 @@ function fieldNames(names: unknown, argument: "fields" | "columns"): readonly st
  * than assigns) keep names such as `__proto__` or `constructor` plain data.
  */
 function pick(record: JsonRecord, names: readonly string[]): JsonRecord {
-  return Object.fromEntries(names.filter((name) => Object.hasOwn(record, name)).map((name) => [name, record[name]!]));
+  return Object.fromEntries(
+    names.filter((name) => Object.hasOwn(record, name)).map((name) => [name, record[name]!]),
+  );
 }
 
 function isList(value: JsonValue): value is readonly JsonValue[] {
@@ -155,7 +194,8 @@ function quote(text: string): string {
 /** A model-given argument, briefly. */
 function describe(value: unknown): string {
   if (typeof value === "string") return quote(value);
-  if (typeof value === "number" || typeof value === "boolean" || value === null) return String(value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null)
+    return String(value);
   return a(value);
 }
 

@@ -32,7 +32,16 @@ import { sha12 } from "../hash.js";
 import type { JsonValue } from "../registry.js";
 import { failure, type CallError } from "../result.js";
 import { MemoryHandleStorage } from "./memory.js";
-import { countValue, readValue, viewValue, type CountResult, type ReadOptions, type ReadResult, type ViewOptions, type ViewResult } from "./ops.js";
+import {
+  countValue,
+  readValue,
+  viewValue,
+  type CountResult,
+  type ReadOptions,
+  type ReadResult,
+  type ViewOptions,
+  type ViewResult,
+} from "./ops.js";
 import type { HandleRecord, HandleStorage, HandleUsage } from "./storage.js";
 
 export interface HandleStoreOptions {
@@ -76,7 +85,10 @@ export class HandleStore {
   constructor(options: HandleStoreOptions = {}) {
     this.ttlMs = positive("ttlMs", options.ttlMs ?? 600_000);
     this.totalMaxBytes = positive("totalMaxBytes", options.totalMaxBytes ?? 64 * MIB);
-    this.sessionMaxBytes = Math.min(positive("sessionMaxBytes", options.sessionMaxBytes ?? 16 * MIB), this.totalMaxBytes);
+    this.sessionMaxBytes = Math.min(
+      positive("sessionMaxBytes", options.sessionMaxBytes ?? 16 * MIB),
+      this.totalMaxBytes,
+    );
     this.#storage = options.storage ?? new MemoryHandleStorage();
     this.#now = options.now ?? Date.now;
   }
@@ -86,10 +98,18 @@ export class HandleStore {
    * new handle of the session, whose id is `#`, the kind's first letter upper-cased (`G` when it
    * does not start with an ASCII letter) and the session's counter: `#T1`, `#P2`...
    */
-  async create(sessionId: string, kind: string, value: unknown, summary: string): Promise<HandleInfo | CallError> {
+  async create(
+    sessionId: string,
+    kind: string,
+    value: unknown,
+    summary: string,
+  ): Promise<HandleInfo | CallError> {
     const json = toJson(value);
     if (json === undefined) {
-      return failure("invalid:result", "the result is not JSON (undefined, a function, a BigInt or a cycle), so it cannot be kept as a handle");
+      return failure(
+        "invalid:result",
+        "the result is not JSON (undefined, a function, a BigInt or a cycle), so it cannot be kept as a handle",
+      );
     }
     const size = Buffer.byteLength(json, "utf8");
     if (size > this.sessionMaxBytes) {
@@ -102,7 +122,16 @@ export class HandleStore {
     await this.#sweep(now);
     const id = `#${idLetter(kind)}${await this.#storage.nextNumber(sessionId)}`;
     const count = json.startsWith("[") ? listLength(value, json) : undefined;
-    const record: HandleRecord = { sessionId, id, kind, summary, size, hash: sha12(json), lastUsed: now, ...(count === undefined ? {} : { count }) };
+    const record: HandleRecord = {
+      sessionId,
+      id,
+      kind,
+      summary,
+      size,
+      hash: sha12(json),
+      lastUsed: now,
+      ...(count === undefined ? {} : { count }),
+    };
     // Stored first, then the budgets restored: a value never exceeds them on its own, so the
     // new handle, the most recently used, is never the one evicted.
     await this.#storage.put({ ...record, json });
@@ -115,12 +144,19 @@ export class HandleStore {
    * A handle's id, kind and value, parsed afresh (a tool cannot change what is kept). With
    * `expectedKind` (other than `"*"`), a handle of another kind is refused.
    */
-  async get(sessionId: string, id: string, expectedKind?: string): Promise<ResolvedHandle | CallError> {
+  async get(
+    sessionId: string,
+    id: string,
+    expectedKind?: string,
+  ): Promise<ResolvedHandle | CallError> {
     const now = this.#now();
     const record = await this.#live(sessionId, id, now);
     if ("ok" in record) return record;
     if (expectedKind !== undefined && expectedKind !== ANY_KIND && record.kind !== expectedKind) {
-      return failure(`invalid:${id}`, `expected a ${JSON.stringify(expectedKind)} handle, got ${JSON.stringify(record.kind)}`);
+      return failure(
+        `invalid:${id}`,
+        `expected a ${JSON.stringify(expectedKind)} handle, got ${JSON.stringify(record.kind)}`,
+      );
     }
     const value = await this.#value(record);
     if (value === undefined) return expired(id);
@@ -169,12 +205,20 @@ export class HandleStore {
   }
 
   /** The whole value, or one 0-based list item; with `fields`, only those fields of the record. */
-  async read(sessionId: string, id: string, options: ReadOptions = {}): Promise<ReadResult | CallError> {
+  async read(
+    sessionId: string,
+    id: string,
+    options: ReadOptions = {},
+  ): Promise<ReadResult | CallError> {
     return this.#operate(sessionId, id, (value) => readValue(id, value, options));
   }
 
   /** A page of a list handle: `{ rows, offset, limit, total }`, rows cut to `columns` if given. */
-  async view(sessionId: string, id: string, options: ViewOptions = {}): Promise<ViewResult | CallError> {
+  async view(
+    sessionId: string,
+    id: string,
+    options: ViewOptions = {},
+  ): Promise<ViewResult | CallError> {
     return this.#operate(sessionId, id, (value) => viewValue(id, value, options));
   }
 
@@ -189,7 +233,8 @@ export class HandleStore {
 
   /** `ttlMs` as the model reads it in handle metadata: `10m`, `90s`, `1h`. */
   ttlText(): string {
-    for (const [unit, ms] of TTL_UNITS) if (this.ttlMs % ms === 0) return `${this.ttlMs / ms}${unit}`;
+    for (const [unit, ms] of TTL_UNITS)
+      if (this.ttlMs % ms === 0) return `${this.ttlMs / ms}${unit}`;
     return `${this.ttlMs}ms`;
   }
 
@@ -215,7 +260,8 @@ export class HandleStore {
 
   /** The handle's record if it is live in the session; an expired one is deleted on the way. */
   async #live(sessionId: string, id: string, now: number): Promise<HandleRecord | CallError> {
-    if (typeof id !== "string" || !HANDLE_ID.test(id)) return failure("invalid:handle", 'handle ids look like "#T1"');
+    if (typeof id !== "string" || !HANDLE_ID.test(id))
+      return failure("invalid:handle", 'handle ids look like "#T1"');
     const record = await this.#storage.get(sessionId, id);
     if (record !== undefined && !this.#expired(record, now)) return record;
     if (record !== undefined) await this.#storage.delete(sessionId, id);
@@ -270,12 +316,16 @@ const TTL_UNITS: readonly (readonly [string, number])[] = [
 ];
 
 function positive(name: string, value: number): number {
-  if (typeof value !== "number" || !(value > 0)) throw new RangeError(`HandleStore: ${name} must be a positive number, got ${String(value)}`);
+  if (typeof value !== "number" || !(value > 0))
+    throw new RangeError(`HandleStore: ${name} must be a positive number, got ${String(value)}`);
   return value;
 }
 
 function expired(id: string): CallError {
-  return failure(`expired:${id}`, `${id} has expired or does not exist in this session: call the tool that made it again`);
+  return failure(
+    `expired:${id}`,
+    `${id} has expired or does not exist in this session: call the tool that made it again`,
+  );
 }
 
 function info(record: HandleRecord): HandleInfo {

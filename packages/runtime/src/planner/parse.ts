@@ -51,7 +51,10 @@ export function parsePlannerLine(line: string): PlannerLine {
   const tail = TAIL.exec(line.slice(end + 1));
   if (!tail) throw new PlannerSyntaxError(`expected " -> mode" at column ${end + 2}: ${line}`);
   const body = line.slice(start, end);
-  const params = body === "" ? [] : splitTopLevel(body, ", ", start, line).map(([text, at]) => parseParam(text, at, line));
+  const params =
+    body === ""
+      ? []
+      : splitTopLevel(body, ", ", start, line).map(([text, at]) => parseParam(text, at, line));
   return {
     id: head[1]!,
     alias: head[2]!,
@@ -59,7 +62,8 @@ export function parsePlannerLine(line: string): PlannerLine {
     mode: tail[1] as OutputMode,
     kind: tail[2] ?? null,
     deprecated: tail[3] !== undefined,
-    description: tail[4] === undefined ? null : readDoc(tail[4], line.length - tail[4].length, line),
+    description:
+      tail[4] === undefined ? null : readDoc(tail[4], line.length - tail[4].length, line),
   };
 }
 
@@ -96,7 +100,10 @@ function readDoc(text: string, at: number, line: string): string {
   } catch {
     value = undefined;
   }
-  if (typeof value !== "string") throw new PlannerSyntaxError(`expected a JSON string (the description) at column ${at + 1}: ${line}`);
+  if (typeof value !== "string")
+    throw new PlannerSyntaxError(
+      `expected a JSON string (the description) at column ${at + 1}: ${line}`,
+    );
   return value;
 }
 
@@ -108,7 +115,8 @@ function matchingClose(text: string, open: number): number {
     if (ch === '"') i = endOfString(text, i);
     else if (OPEN.includes(ch)) stack.push(CLOSE[OPEN.indexOf(ch)]!);
     else if (CLOSE.includes(ch)) {
-      if (stack.pop() !== ch) throw new PlannerSyntaxError(`unbalanced "${ch}" at column ${i + 1}: ${text}`);
+      if (stack.pop() !== ch)
+        throw new PlannerSyntaxError(`unbalanced "${ch}" at column ${i + 1}: ${text}`);
       if (stack.length === 0) return i;
     }
   }
@@ -145,7 +153,12 @@ function indexTopLevel(text: string, needle: string): number {
   return found;
 }
 
-function splitTopLevel(text: string, separator: string, offset: number, line: string): [string, number][] {
+function splitTopLevel(
+  text: string,
+  separator: string,
+  offset: number,
+  line: string,
+): [string, number][] {
   const parts: [string, number][] = [];
   let from = 0;
   forEachTopLevel(text, (i) => {
@@ -155,6 +168,7 @@ function splitTopLevel(text: string, separator: string, offset: number, line: st
     }
   });
   parts.push([text.slice(from), offset + from]);
-  if (parts.some(([part]) => part === "")) throw new PlannerSyntaxError(`empty parameter in: ${line}`);
+  if (parts.some(([part]) => part === ""))
+    throw new PlannerSyntaxError(`empty parameter in: ${line}`);
   return parts;
 }

@@ -10,9 +10,31 @@ type Schema = { readonly [keyword: string]: unknown };
 /** Objects whose inline form is longer than this are shown by name (or by their keys). */
 const INLINE_OBJECT_MAX = 48;
 const BARE = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-const KEYWORDS = new Set(["str", "int", "num", "bool", "null", "any", "datetime", "date", "h", "true", "false"]);
+const KEYWORDS = new Set([
+  "str",
+  "int",
+  "num",
+  "bool",
+  "null",
+  "any",
+  "datetime",
+  "date",
+  "h",
+  "true",
+  "false",
+]);
 
-type PlannerInput = Pick<ToolDefinition, "id" | "alias" | "inputSchema" | "outputMode" | "handleKind" | "handleParams" | "defaults" | "deprecated"> & {
+type PlannerInput = Pick<
+  ToolDefinition,
+  | "id"
+  | "alias"
+  | "inputSchema"
+  | "outputMode"
+  | "handleKind"
+  | "handleParams"
+  | "defaults"
+  | "deprecated"
+> & {
   /** The tool's description; its first sentence ends the line (absent or "": nothing). */
   readonly description?: string;
 };
@@ -37,15 +59,25 @@ export function renderPlannerLine(tool: PlannerInput, options: PlannerLineOption
   const required = new Set((schema.required ?? []) as string[]);
   const params = Object.entries(properties).map(([name, property]) => {
     const handleKind = tool.handleParams[name];
-    const type = handleKind !== undefined ? (handleKind === "*" ? "h" : `h:${handleKind}`) : renderType(property);
+    const type =
+      handleKind !== undefined
+        ? handleKind === "*"
+          ? "h"
+          : `h:${handleKind}`
+        : renderType(property);
     const doc = paramDocs ? renderDoc(property, " ") : "";
     if (name in tool.defaults) return `${name}:${type}=${renderValue(tool.defaults[name]!)}${doc}`;
     return `${name}:${type}${required.has(name) ? "" : "?"}${doc}`;
   });
-  if (isSchema(schema.additionalProperties)) params.push(`*:${renderType(schema.additionalProperties)}${paramDocs ? renderDoc(schema.additionalProperties, " ") : ""}`);
-  const kind = tool.outputMode !== "scalar" && tool.handleKind !== "generic" ? `:${tool.handleKind}` : "";
+  if (isSchema(schema.additionalProperties))
+    params.push(
+      `*:${renderType(schema.additionalProperties)}${paramDocs ? renderDoc(schema.additionalProperties, " ") : ""}`,
+    );
+  const kind =
+    tool.outputMode !== "scalar" && tool.handleKind !== "generic" ? `:${tool.handleKind}` : "";
   const deprecated = tool.deprecated !== null ? " deprecated" : "";
-  const doc = options.toolDocs !== false ? renderDoc({ description: tool.description }, " -- ") : "";
+  const doc =
+    options.toolDocs !== false ? renderDoc({ description: tool.description }, " -- ") : "";
   return `TOOL @${tool.id} ${tool.alias}(${params.join(", ")}) -> ${tool.outputMode}${kind}${deprecated}${doc}`;
 }
 
@@ -58,15 +90,22 @@ function renderDoc(schema: Schema, prefix: string): string {
 
 /** The compact form of a schema. Total: anything it does not recognise is `any`. */
 export function renderType(schema: Schema): string {
-  if (typeof schema.$ref === "string") return schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1) || "any";
+  if (typeof schema.$ref === "string")
+    return schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1) || "any";
   if (schema.const !== undefined) return renderLiteral(schema.const as JsonValue, false);
   if (Array.isArray(schema.enum)) {
     const values = schema.enum as JsonValue[];
     return values.map((value) => renderLiteral(value, values.length > 1)).join("|") || "any";
   }
-  if (Array.isArray(schema.anyOf)) return (schema.anyOf as unknown[]).map((member) => (isSchema(member) ? renderType(member) : "any")).join("|") || "any";
+  if (Array.isArray(schema.anyOf))
+    return (
+      (schema.anyOf as unknown[])
+        .map((member) => (isSchema(member) ? renderType(member) : "any"))
+        .join("|") || "any"
+    );
   const type = schema.type;
-  if (Array.isArray(type)) return type.map((t) => renderType({ ...schema, type: t })).join("|") || "any";
+  if (Array.isArray(type))
+    return type.map((t) => renderType({ ...schema, type: t })).join("|") || "any";
   switch (type) {
     case "string":
       return schema.format === "date-time" ? "datetime" : schema.format === "date" ? "date" : "str";
@@ -90,7 +129,9 @@ export function renderType(schema: Schema): string {
 function renderArray(schema: Schema): string {
   if (Array.isArray(schema.prefixItems)) {
     const min = typeof schema.minItems === "number" ? schema.minItems : 0;
-    const items = (schema.prefixItems as unknown[]).map((item, index) => `${isSchema(item) ? renderType(item) : "any"}${index >= min ? "?" : ""}`);
+    const items = (schema.prefixItems as unknown[]).map(
+      (item, index) => `${isSchema(item) ? renderType(item) : "any"}${index >= min ? "?" : ""}`,
+    );
     if (isSchema(schema.items)) items.push(`...${renderType(schema.items)}`);
     return `[${items.join(",")}]`;
   }
@@ -99,11 +140,17 @@ function renderArray(schema: Schema): string {
 }
 
 function renderObject(schema: Schema): string {
-  const properties = isSchema(schema.properties) ? (schema.properties as Record<string, unknown>) : {};
+  const properties = isSchema(schema.properties)
+    ? (schema.properties as Record<string, unknown>)
+    : {};
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  const rest = isSchema(schema.additionalProperties) ? `*:${renderType(schema.additionalProperties)}` : null;
+  const rest = isSchema(schema.additionalProperties)
+    ? `*:${renderType(schema.additionalProperties)}`
+    : null;
   const mark = (name: string) => (required.has(name) ? "" : "?");
-  const fields = Object.entries(properties).map(([name, value]) => `${name}:${isSchema(value) ? renderType(value) : "any"}${mark(name)}`);
+  const fields = Object.entries(properties).map(
+    ([name, value]) => `${name}:${isSchema(value) ? renderType(value) : "any"}${mark(name)}`,
+  );
   const inline = `{${[...fields, ...(rest ? [rest] : [])].join(",")}}`;
   if (inline.length <= INLINE_OBJECT_MAX) return inline;
   if (typeof schema.title === "string" && BARE.test(schema.title)) return `${schema.title}{…}`;
@@ -118,13 +165,16 @@ function renderObject(schema: Schema): string {
 }
 
 function renderLiteral(value: JsonValue, inUnion: boolean): string {
-  if (typeof value === "string") return inUnion && BARE.test(value) && !KEYWORDS.has(value) ? value : JSON.stringify(value);
+  if (typeof value === "string")
+    return inUnion && BARE.test(value) && !KEYWORDS.has(value) ? value : JSON.stringify(value);
   return JSON.stringify(value);
 }
 
 /** A default value: bare words stay bare, everything else is compact JSON. */
 export function renderValue(value: JsonValue): string {
-  return typeof value === "string" && BARE.test(value) && !KEYWORDS.has(value) ? value : JSON.stringify(value);
+  return typeof value === "string" && BARE.test(value) && !KEYWORDS.has(value)
+    ? value
+    : JSON.stringify(value);
 }
 
 function isSchema(value: unknown): value is Schema {

@@ -16,8 +16,31 @@ export const SENTENCE_MAX = 300;
 
 /** Words that end with a dot without ending a sentence (compared in lower case, without the dot). */
 const ABBREVIATIONS = new Set([
-  "e.g", "i.e", "cf", "vs", "viz", "approx", "incl", "esp", "resp", "no", "nos", "fig", "figs", "eq", "ref", "sec", "vol", "pp",
-  "mr", "mrs", "ms", "dr", "st", "jr", "sr",
+  "e.g",
+  "i.e",
+  "cf",
+  "vs",
+  "viz",
+  "approx",
+  "incl",
+  "esp",
+  "resp",
+  "no",
+  "nos",
+  "fig",
+  "figs",
+  "eq",
+  "ref",
+  "sec",
+  "vol",
+  "pp",
+  "mr",
+  "mrs",
+  "ms",
+  "dr",
+  "st",
+  "jr",
+  "sr",
 ]);
 const STOP = /[.!?]["'”’)\]]*(?=\s|$)/g;
 /** A word of single letters with dots: `U.S`, `a.m`. */
@@ -37,7 +60,9 @@ export function firstSentence(text: string): string {
   }
   if (sentence.length <= SENTENCE_MAX) return sentence;
   // Not between the two halves of a surrogate pair.
-  const cut = /[\uD800-\uDBFF]/.test(sentence[SENTENCE_MAX - 2]!) ? SENTENCE_MAX - 2 : SENTENCE_MAX - 1;
+  const cut = /[\uD800-\uDBFF]/.test(sentence[SENTENCE_MAX - 2]!)
+    ? SENTENCE_MAX - 2
+    : SENTENCE_MAX - 1;
   return `${sentence.slice(0, cut).trimEnd()}…`;
 }
 

@@ -14,8 +14,17 @@ export function rpcResult(id: RequestId, result: unknown): RpcResponse {
   return { jsonrpc: "2.0", id, result };
 }
 
-export function rpcError(id: RequestId, code: number, message: string, data?: unknown): RpcResponse {
-  return { jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } };
+export function rpcError(
+  id: RequestId,
+  code: number,
+  message: string,
+  data?: unknown,
+): RpcResponse {
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: data === undefined ? { code, message } : { code, message, data },
+  };
 }
 
 /**
@@ -29,7 +38,8 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     if (current === null || typeof current !== "object") continue;
     if (depth > max) return true;
     const children = Array.isArray(current) ? current : Object.values(current);
-    for (const child of children) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of children)
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return false;
 }

@@ -13,7 +13,14 @@
  *   ping            `{}`
  */
 import { createHash } from "node:crypto";
-import { SelectionError, type ArtifactProvider, type Runtime, type Selection, type Session, type View } from "@zcp/runtime";
+import {
+  SelectionError,
+  type ArtifactProvider,
+  type Runtime,
+  type Selection,
+  type Session,
+  type View,
+} from "@zcp/runtime";
 import {
   DEFAULT_MAX_BATCH,
   DEFAULT_MAX_DEPTH,
@@ -92,8 +99,14 @@ const PROVIDERS: { readonly [F in Exclude<ListFormat, "compact" | "json">]: Arti
 const HANDLE_OPS = ["count", "read", "view", "summary", "release"] as const;
 
 /** A native session: one runtime session (surface `native` by default) behind a JSON-RPC dispatcher. */
-export function createNativeSession(runtime: Runtime, options: NativeSessionOptions = {}): NativeSession {
-  const session = runtime.session({ surface: options.surface ?? "native", ...(options.stage !== undefined ? { stage: options.stage } : {}) });
+export function createNativeSession(
+  runtime: Runtime,
+  options: NativeSessionOptions = {},
+): NativeSession {
+  const session = runtime.session({
+    surface: options.surface ?? "native",
+    ...(options.stage !== undefined ? { stage: options.stage } : {}),
+  });
   options.onSession?.(session);
   const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -117,7 +130,13 @@ export function createNativeSession(runtime: Runtime, options: NativeSessionOpti
       viewHash: session.exposed.hash,
       stage: session.stage,
       capabilities: {
-        tools: { formats: LIST_FORMATS, knownHash: true, clientFilters, docs: true, lean: session.exposed.hasLeanArtifacts },
+        tools: {
+          formats: LIST_FORMATS,
+          knownHash: true,
+          clientFilters,
+          docs: true,
+          lean: session.exposed.hasLeanArtifacts,
+        },
         handles: { ops: HANDLE_OPS },
         stages: { clientStages },
         batch: { maxSize: maxBatch },
@@ -128,16 +147,31 @@ export function createNativeSession(runtime: Runtime, options: NativeSessionOpti
 
     "tools/list": (params): ListToolsResult => {
       const format = optionalString(params, "format") ?? "compact";
-      if (!(LIST_FORMATS as readonly string[]).includes(format)) throw new RpcFailure(INVALID_PARAMS, `Invalid params: unknown format "${format}" (known: ${LIST_FORMATS.join(", ")})`);
+      if (!(LIST_FORMATS as readonly string[]).includes(format))
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          `Invalid params: unknown format "${format}" (known: ${LIST_FORMATS.join(", ")})`,
+        );
       const docs = optionalBoolean(params, "docs") ?? true;
       const lean = optionalBoolean(params, "lean") ?? false;
-      if (!docs && format !== "compact") throw new RpcFailure(INVALID_PARAMS, `Invalid params: docs: false applies to the compact format only, not ${format}`);
+      if (!docs && format !== "compact")
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          `Invalid params: docs: false applies to the compact format only, not ${format}`,
+        );
       if (lean && (format === "compact" || format === "json")) {
-        throw new RpcFailure(INVALID_PARAMS, `Invalid params: lean: true applies to the provider formats (${Object.keys(PROVIDERS).join(", ")}), not ${format}`);
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          `Invalid params: lean: true applies to the provider formats (${Object.keys(PROVIDERS).join(", ")}), not ${format}`,
+        );
       }
       const knownHash = optionalString(params, "knownHash");
       const view = select(session, params);
-      if (lean && !view.hasLeanArtifacts) throw new RpcFailure(INVALID_PARAMS, "Invalid params: lean: true, but this server has no lean artifacts (capabilities.tools.lean is false)");
+      if (lean && !view.hasLeanArtifacts)
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          "Invalid params: lean: true, but this server has no lean artifacts (capabilities.tools.lean is false)",
+        );
       const hash = listingHash(view, docs ? (lean ? "lean" : null) : "bare");
       if (knownHash !== undefined && knownHash === hash) return { unchanged: true, hash };
       return listing(view, format as ListFormat, hash, docs, lean);
@@ -146,13 +180,20 @@ export function createNativeSession(runtime: Runtime, options: NativeSessionOpti
     "tools/call": async (params) => {
       const name = requiredString(params, "name");
       const args = params["arguments"];
-      if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args))) {
-        throw new RpcFailure(INVALID_PARAMS, "Invalid params: arguments must be an object of named parameters");
+      if (
+        args !== undefined &&
+        (args === null || typeof args !== "object" || Array.isArray(args))
+      ) {
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          "Invalid params: arguments must be an object of named parameters",
+        );
       }
       return session.call(name, args ?? {});
     },
 
-    "handles/count": (params) => runtime.handles.count(session.id, requiredString(params, "handle")),
+    "handles/count": (params) =>
+      runtime.handles.count(session.id, requiredString(params, "handle")),
     "handles/read": (params) => {
       const handle = requiredString(params, "handle");
       return runtime.handles.read(session.id, handle, pick(params, ["item", "fields"]));
@@ -161,14 +202,25 @@ export function createNativeSession(runtime: Runtime, options: NativeSessionOpti
       const handle = requiredString(params, "handle");
       return runtime.handles.view(session.id, handle, pick(params, ["columns", "offset", "limit"]));
     },
-    "handles/summary": (params) => runtime.handles.summary(session.id, requiredString(params, "handle")),
-    "handles/release": (params) => runtime.handles.release(session.id, requiredString(params, "handle")),
+    "handles/summary": (params) =>
+      runtime.handles.summary(session.id, requiredString(params, "handle")),
+    "handles/release": (params) =>
+      runtime.handles.release(session.id, requiredString(params, "handle")),
 
     "session/stage": (params): StageResult => {
-      if (!clientStages) throw new RpcFailure(INVALID_PARAMS, "Invalid params: this server does not let clients change the stage");
-      if (!("stage" in params)) throw new RpcFailure(INVALID_PARAMS, "Invalid params: stage is required (a string, or null for no stage)");
+      if (!clientStages)
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          "Invalid params: this server does not let clients change the stage",
+        );
+      if (!("stage" in params))
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          "Invalid params: stage is required (a string, or null for no stage)",
+        );
       const stage = params["stage"];
-      if (stage !== null && typeof stage !== "string") throw new RpcFailure(INVALID_PARAMS, "Invalid params: stage must be a string or null");
+      if (stage !== null && typeof stage !== "string")
+        throw new RpcFailure(INVALID_PARAMS, "Invalid params: stage must be a string or null");
       session.setStage(stage);
       return { stage: session.stage, hash: session.exposed.hash };
     },
@@ -181,21 +233,45 @@ export function createNativeSession(runtime: Runtime, options: NativeSessionOpti
 
   /** One message (not a batch): a response, or undefined for a notification. */
   const one = async (message: unknown): Promise<RpcResponse | undefined> => {
-    if (message === null || typeof message !== "object" || Array.isArray(message)) return rpcError(null, INVALID_REQUEST, "Invalid Request: a message must be a JSON object");
+    if (message === null || typeof message !== "object" || Array.isArray(message))
+      return rpcError(null, INVALID_REQUEST, "Invalid Request: a message must be a JSON object");
     const record = message as Params;
     const rawId = record["id"];
-    const idValid = rawId === undefined || rawId === null || typeof rawId === "string" || (typeof rawId === "number" && Number.isFinite(rawId));
+    const idValid =
+      rawId === undefined ||
+      rawId === null ||
+      typeof rawId === "string" ||
+      (typeof rawId === "number" && Number.isFinite(rawId));
     const id: RequestId = idValid && rawId !== undefined ? (rawId as RequestId) : null;
-    if (!idValid) return rpcError(null, INVALID_REQUEST, "Invalid Request: id must be a string, a number or null");
-    if (record["jsonrpc"] !== "2.0") return rpcError(id, INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"');
+    if (!idValid)
+      return rpcError(
+        null,
+        INVALID_REQUEST,
+        "Invalid Request: id must be a string, a number or null",
+      );
+    if (record["jsonrpc"] !== "2.0")
+      return rpcError(id, INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"');
     const method = record["method"];
-    if (typeof method !== "string") return rpcError(id, INVALID_REQUEST, "Invalid Request: method must be a string");
-    if (nestedDeeperThan(message, maxDepth)) return rpcError(id, INVALID_REQUEST, `Invalid Request: the message nests deeper than ${maxDepth} levels`);
+    if (typeof method !== "string")
+      return rpcError(id, INVALID_REQUEST, "Invalid Request: method must be a string");
+    if (nestedDeeperThan(message, maxDepth))
+      return rpcError(
+        id,
+        INVALID_REQUEST,
+        `Invalid Request: the message nests deeper than ${maxDepth} levels`,
+      );
     const notification = !("id" in record);
     const params = record["params"];
     let response: RpcResponse;
-    if (params !== undefined && (params === null || typeof params !== "object" || Array.isArray(params))) {
-      response = rpcError(id, INVALID_PARAMS, "Invalid params: params must be an object of named parameters");
+    if (
+      params !== undefined &&
+      (params === null || typeof params !== "object" || Array.isArray(params))
+    ) {
+      response = rpcError(
+        id,
+        INVALID_PARAMS,
+        "Invalid params: params must be an object of named parameters",
+      );
     } else if (!Object.hasOwn(methods, method)) {
       response = rpcError(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
     } else if (closed && method !== "ping") {
@@ -205,7 +281,8 @@ export function createNativeSession(runtime: Runtime, options: NativeSessionOpti
         response = rpcResult(id, await methods[method]!((params ?? {}) as Params));
       } catch (error) {
         if (error instanceof RpcFailure) response = rpcError(id, error.code, error.message);
-        else if (error instanceof SelectionError) response = rpcError(id, INVALID_PARAMS, `Invalid params: ${error.message}`);
+        else if (error instanceof SelectionError)
+          response = rpcError(id, INVALID_PARAMS, `Invalid params: ${error.message}`);
         else {
           onError(error);
           response = rpcError(id, INTERNAL_ERROR, "Internal error");
@@ -218,8 +295,14 @@ export function createNativeSession(runtime: Runtime, options: NativeSessionOpti
   const handle = async (message: unknown): Promise<RpcResponse | RpcResponse[] | undefined> => {
     try {
       if (!Array.isArray(message)) return await one(message);
-      if (message.length === 0) return rpcError(null, INVALID_REQUEST, "Invalid Request: empty batch");
-      if (message.length > maxBatch) return rpcError(null, INVALID_REQUEST, `Invalid Request: batch too large (at most ${maxBatch} messages)`);
+      if (message.length === 0)
+        return rpcError(null, INVALID_REQUEST, "Invalid Request: empty batch");
+      if (message.length > maxBatch)
+        return rpcError(
+          null,
+          INVALID_REQUEST,
+          `Invalid Request: batch too large (at most ${maxBatch} messages)`,
+        );
       // In order: a batch may initialize, call a tool and read its handle.
       const responses: RpcResponse[] = [];
       for (const element of message) {
@@ -250,7 +333,8 @@ function select(session: Session, params: Params): View {
   for (const key of ["groups", "excludeGroups", "stages"] as const) {
     const value = params[key];
     if (value === undefined) continue;
-    if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be an array of strings`);
+    if (!Array.isArray(value) || !value.every((item) => typeof item === "string"))
+      throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be an array of strings`);
     selection[key] = value as string[];
   }
   return session.select(selection);
@@ -263,10 +347,18 @@ function select(session: Session, params: Params): View {
  * from one form never passes for the other.
  */
 function listingHash(view: View, form: "bare" | "lean" | null): string {
-  return form === null ? view.hash : createHash("sha256").update(`${view.hash}:${form}`).digest("hex").slice(0, 12);
+  return form === null
+    ? view.hash
+    : createHash("sha256").update(`${view.hash}:${form}`).digest("hex").slice(0, 12);
 }
 
-function listing(view: View, format: ListFormat, hash: string, docs: boolean, lean: boolean): ListToolsResult {
+function listing(
+  view: View,
+  format: ListFormat,
+  hash: string,
+  docs: boolean,
+  lean: boolean,
+): ListToolsResult {
   const count = view.tools.length;
   if (format === "compact") return { format, hash, count, tools: view.plannerText({ docs }) };
   if (format === "json") {
@@ -280,20 +372,23 @@ function listing(view: View, format: ListFormat, hash: string, docs: boolean, le
 function optionalBoolean(params: Params, key: string): boolean | undefined {
   const value = params[key];
   if (value === undefined) return undefined;
-  if (typeof value !== "boolean") throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be a boolean`);
+  if (typeof value !== "boolean")
+    throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be a boolean`);
   return value;
 }
 
 function optionalString(params: Params, key: string): string | undefined {
   const value = params[key];
   if (value === undefined) return undefined;
-  if (typeof value !== "string") throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be a string`);
+  if (typeof value !== "string")
+    throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be a string`);
   return value;
 }
 
 function requiredString(params: Params, key: string): string {
   const value = optionalString(params, key);
-  if (value === undefined) throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} is required`);
+  if (value === undefined)
+    throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} is required`);
   return value;
 }
 

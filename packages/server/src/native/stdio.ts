@@ -31,7 +31,10 @@ const NEWLINE = 0x0a;
  * the session closes (its handles are dropped). A line that is not JSON gets -32700 with id
  * null, a line over `maxLineBytes` -32600; the server goes on reading either way.
  */
-export function serveNativeStdio(runtime: Runtime, options: NativeStdioOptions = {}): NativeStdioServer {
+export function serveNativeStdio(
+  runtime: Runtime,
+  options: NativeStdioOptions = {},
+): NativeStdioServer {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -81,7 +84,13 @@ export function serveNativeStdio(runtime: Runtime, options: NativeStdioOptions =
       if (newline === -1) break;
       if (discarding) {
         discarding = false;
-        send(rpcError(null, INVALID_REQUEST, `Invalid Request: the line is longer than ${maxLine} bytes`));
+        send(
+          rpcError(
+            null,
+            INVALID_REQUEST,
+            `Invalid Request: the line is longer than ${maxLine} bytes`,
+          ),
+        );
       } else {
         const line = Buffer.concat(parts);
         parts = [];
@@ -95,7 +104,14 @@ export function serveNativeStdio(runtime: Runtime, options: NativeStdioOptions =
   const done = new Promise<void>((resolve) => {
     const finish = async (): Promise<void> => {
       stdin.off("data", onData);
-      if (discarding) send(rpcError(null, INVALID_REQUEST, `Invalid Request: the line is longer than ${maxLine} bytes`));
+      if (discarding)
+        send(
+          rpcError(
+            null,
+            INVALID_REQUEST,
+            `Invalid Request: the line is longer than ${maxLine} bytes`,
+          ),
+        );
       else if (size > 0) onLine(Buffer.concat(parts));
       while (pending.size > 0) await Promise.allSettled([...pending]);
       await native.close();

@@ -9,21 +9,54 @@ import type { JsonSchema } from "@zcp/runtime/codegen";
 import { renderType } from "@zcp/runtime/codegen";
 import { asNode, describeMoved, tupleAsArray, type Node } from "./shared.js";
 
-const FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"]);
-const KEPT = new Set(["type", "description", "title", "const", "enum", "properties", "required", "additionalProperties", "items", "anyOf", "$ref", "$defs"]);
+const FORMATS = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "uri",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
+const KEPT = new Set([
+  "type",
+  "description",
+  "title",
+  "const",
+  "enum",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "$ref",
+  "$defs",
+]);
 
 export function anthropicInputSchema(inputSchema: JsonSchema): JsonSchema {
   return convert(asNode(inputSchema)) as JsonSchema;
 }
 
 /** Any JSON value, for a node without a type (`unknown`): Anthropic wants a type on every node. */
-const ANY_JSON = ["string", "number", "boolean", "object", "array", "null"].map((type) => ({ type }));
+const ANY_JSON = ["string", "number", "boolean", "object", "array", "null"].map((type) => ({
+  type,
+}));
 
 function convert(node: Node): Node {
   if (node.prefixItems) return convert(tupleAsArray(node, renderType));
   // The strict transformer drops keywords beside $ref: a description goes on a wrapper.
-  if (typeof node.$ref === "string" && typeof node.description === "string") return { description: node.description, anyOf: [{ $ref: node.$ref }] };
-  if (node.type === undefined && node.anyOf === undefined && node.$ref === undefined && node.const === undefined && node.enum === undefined) {
+  if (typeof node.$ref === "string" && typeof node.description === "string")
+    return { description: node.description, anyOf: [{ $ref: node.$ref }] };
+  if (
+    node.type === undefined &&
+    node.anyOf === undefined &&
+    node.$ref === undefined &&
+    node.const === undefined &&
+    node.enum === undefined
+  ) {
     return convert({ ...node, anyOf: ANY_JSON });
   }
   const out: Node = {};

@@ -6,22 +6,55 @@
  */
 import type { JsonSchema } from "@zcp/runtime/codegen";
 import { renderType } from "@zcp/runtime/codegen";
-import { asNode, describeMoved, Inexpressible, tupleAsArray, typesOf, type Node } from "./shared.js";
+import {
+  asNode,
+  describeMoved,
+  Inexpressible,
+  tupleAsArray,
+  typesOf,
+  type Node,
+} from "./shared.js";
 
-const TYPES: Record<string, string> = { string: "STRING", number: "NUMBER", integer: "INTEGER", boolean: "BOOLEAN", array: "ARRAY", object: "OBJECT" };
+const TYPES: Record<string, string> = {
+  string: "STRING",
+  number: "NUMBER",
+  integer: "INTEGER",
+  boolean: "BOOLEAN",
+  array: "ARRAY",
+  object: "OBJECT",
+};
 const KEEP = {
   STRING: new Set(["minLength", "maxLength", "pattern"]),
   NUMBER: new Set(["minimum", "maximum"]),
   INTEGER: new Set(["minimum", "maximum"]),
   ARRAY: new Set(["minItems", "maxItems"]),
 } as Record<string, Set<string>>;
-const HANDLED = new Set(["type", "description", "enum", "const", "anyOf", "properties", "required", "additionalProperties", "items", "prefixItems", "format", "title", "default", "examples"]);
+const HANDLED = new Set([
+  "type",
+  "description",
+  "enum",
+  "const",
+  "anyOf",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "prefixItems",
+  "format",
+  "title",
+  "default",
+  "examples",
+]);
 
 /** The declaration's `parameters`, or undefined for a tool without parameters. */
 export function geminiParameters(inputSchema: JsonSchema): JsonSchema | undefined {
   const root = asNode(inputSchema);
-  if (root.$defs) throw new Inexpressible("recursive types need $ref, which Gemini function declarations do not support");
-  if (Object.keys((root.properties ?? {}) as Node).length === 0 && !root.additionalProperties) return undefined;
+  if (root.$defs)
+    throw new Inexpressible(
+      "recursive types need $ref, which Gemini function declarations do not support",
+    );
+  if (Object.keys((root.properties ?? {}) as Node).length === 0 && !root.additionalProperties)
+    return undefined;
   return convert(root, "$") as JsonSchema;
 }
 
@@ -34,7 +67,8 @@ function convert(node: Node, path: string): Node {
     const branches = (node.anyOf as unknown[]).map(asNode);
     const rest = branches.filter((branch) => branch.type !== "null");
     if (rest.length < branches.length) out.nullable = true;
-    if (rest.length === 1) return describeMoved({ ...convert(rest[0]!, path), ...out }, collect(node, moved, new Set()));
+    if (rest.length === 1)
+      return describeMoved({ ...convert(rest[0]!, path), ...out }, collect(node, moved, new Set()));
     out.anyOf = rest.map((branch, i) => convert(branch, `${path}.anyOf[${i}]`));
     return describeMoved(out, collect(node, moved, new Set()));
   }
@@ -46,8 +80,16 @@ function convert(node: Node, path: string): Node {
   }
   const type = types[0] ? TYPES[types[0]] : undefined;
   if (type) out.type = type;
-  else if (node.const === undefined && node.enum === undefined) throw new Inexpressible(`${path} accepts any value; Gemini declarations need a type on every value`);
-  const values = node.const !== undefined ? [node.const] : Array.isArray(node.enum) ? (node.enum as unknown[]) : null;
+  else if (node.const === undefined && node.enum === undefined)
+    throw new Inexpressible(
+      `${path} accepts any value; Gemini declarations need a type on every value`,
+    );
+  const values =
+    node.const !== undefined
+      ? [node.const]
+      : Array.isArray(node.enum)
+        ? (node.enum as unknown[])
+        : null;
   if (values) {
     const present = values.filter((value) => value !== null);
     if (present.length < values.length) out.nullable = true;
@@ -62,14 +104,16 @@ function convert(node: Node, path: string): Node {
   if (type === "OBJECT") {
     const properties = (node.properties ?? {}) as Node;
     const converted: Node = {};
-    for (const [key, value] of Object.entries(properties)) converted[key] = convert(asNode(value), `${path}.${key}`);
+    for (const [key, value] of Object.entries(properties))
+      converted[key] = convert(asNode(value), `${path}.${key}`);
     if (Object.keys(converted).length > 0) out.properties = converted;
     if (Array.isArray(node.required) && node.required.length > 0) out.required = node.required;
     if (node.additionalProperties && typeof node.additionalProperties === "object") {
       moved.push(["additionalProperties", renderType(asNode(node.additionalProperties))]);
     }
   }
-  if (type === "ARRAY" && node.items && typeof node.items === "object") out.items = convert(asNode(node.items), `${path}[]`);
+  if (type === "ARRAY" && node.items && typeof node.items === "object")
+    out.items = convert(asNode(node.items), `${path}[]`);
   if (node.default !== undefined) out.default = node.default;
   if (Array.isArray(node.examples) && node.examples.length > 0) out.example = node.examples[0];
   const keep = (type && KEEP[type]) || new Set<string>();
@@ -77,7 +121,11 @@ function convert(node: Node, path: string): Node {
   return describeMoved(out, collect(node, moved, keep));
 }
 
-function collect(node: Node, moved: [string, unknown][], keep: ReadonlySet<string>): [string, unknown][] {
+function collect(
+  node: Node,
+  moved: [string, unknown][],
+  keep: ReadonlySet<string>,
+): [string, unknown][] {
   for (const [key, value] of Object.entries(node)) {
     if (HANDLED.has(key) || keep.has(key) || value === undefined) continue;
     moved.push([key, value]);

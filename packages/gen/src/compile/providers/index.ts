@@ -10,7 +10,13 @@
  * description. Lean entries are compiled by the same provider rules, only when asked for; a tool
  * has a lean entry exactly where it has a full one, and the diagnostics are the full entries'.
  */
-import { ARTIFACT_PROVIDERS, firstSentence, type ArtifactEntries, type ArtifactProvider, type ToolDefinition } from "@zcp/runtime/codegen";
+import {
+  ARTIFACT_PROVIDERS,
+  firstSentence,
+  type ArtifactEntries,
+  type ArtifactProvider,
+  type ToolDefinition,
+} from "@zcp/runtime/codegen";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../../diagnostics.js";
 import { anthropicInputSchema } from "./anthropic.js";
 import { geminiParameters } from "./gemini.js";
@@ -18,38 +24,59 @@ import { mcpTool } from "./mcp.js";
 import { openaiLimits, openaiParameters } from "./openai.js";
 import { leanSchema } from "./lean.js";
 import { Inexpressible } from "./shared.js";
-import { orderKeys, type Schema } from "../../extract/schema.js";
-import { declarationOf } from "../../model.js";
+import { orderKeys, type Schema } from "../../extract/index.js";
+import type { Site } from "../../model/index.js";
 
 export type ArtifactSets = { [P in ArtifactProvider]: { [toolId: string]: ArtifactEntries[P] } };
 
-type Entries = { -readonly [P in ArtifactProvider]?: ArtifactEntries[P] };
+export type Entries = { -readonly [P in ArtifactProvider]?: ArtifactEntries[P] };
 
 /** One tool's entries (absent where the provider cannot take it) and the diagnostics that say why. */
 export interface ToolArtifacts {
   readonly entries: Entries;
-  /** The lean entries, compiled when first asked for (`leanArtifacts` in the config). */
-  lean?: Entries;
   readonly diagnostics: readonly Diagnostic[];
 }
 
-const emptySets = (): ArtifactSets => ({ "openai-responses": {}, "openai-chat": {}, anthropic: {}, gemini: {}, mcp: {} });
+const emptySets = (): ArtifactSets => ({
+  "openai-responses": {},
+  "openai-chat": {},
+  anthropic: {},
+  gemini: {},
+  mcp: {},
+});
 
 /**
- * `cache` keeps each definition's artifacts: they depend on nothing else (the root is fixed
- * for a generator), so watch mode compiles only the tools that changed.
+ * The per-tool work of `compileArtifacts`: a tool's entries depend on its definition and site
+ * only, its lean entries on its definition only, so the pipeline's memo hands in memoized steps
+ * in watch mode.
  */
+export interface ArtifactSteps {
+  tool(tool: ToolDefinition, site: Site): ToolArtifacts;
+  lean(tool: ToolDefinition, entries: Entries): Entries;
+}
+
+export const ARTIFACT_STEPS: ArtifactSteps = { tool: compileToolArtifacts, lean: compileLean };
+
+export interface Artifacts {
+  readonly sets: ArtifactSets;
+  /** The lean sets (`leanArtifacts` in the config), or null when not asked for. */
+  readonly lean: ArtifactSets | null;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Every tool's entries, as one set per provider; with `lean`, the lean sets too. */
 export function compileArtifacts(
   tools: readonly ToolDefinition[],
-  root: string,
-  cache: WeakMap<ToolDefinition, ToolArtifacts> = new WeakMap(),
-): { sets: ArtifactSets; lean: () => ArtifactSets; diagnostics: Diagnostic[] } {
+  sites: ReadonlyMap<ToolDefinition, Site>,
+  lean: boolean,
+  steps: ArtifactSteps = ARTIFACT_STEPS,
+): Artifacts {
   const sets = emptySets();
+  const leanSets = lean ? emptySets() : null;
   const diagnostics: Diagnostic[] = [];
   const compiledTools: [ToolDefinition, ToolArtifacts][] = [];
   for (const tool of tools) {
-    let compiled = cache.get(tool);
-    if (!compiled) cache.set(tool, (compiled = compileTool(tool, root)));
+    const compiled = steps.tool(tool, sites.get(tool)!);
     compiledTools.push([tool, compiled]);
     diagnostics.push(...compiled.diagnostics);
     for (const provider of ARTIFACT_PROVIDERS) {
@@ -57,29 +84,28 @@ export function compileArtifacts(
       if (entry) (sets[provider] as { [id: string]: unknown })[tool.id] = entry;
     }
   }
-  const lean = () => {
-    const out = emptySets();
+  if (leanSets) {
     for (const [tool, compiled] of compiledTools) {
-      compiled.lean ??= compileLean(tool, compiled.entries);
+      const entries = steps.lean(tool, compiled.entries);
       for (const provider of ARTIFACT_PROVIDERS) {
-        const entry = compiled.lean[provider];
-        if (entry) (out[provider] as { [id: string]: unknown })[tool.id] = entry;
+        const entry = entries[provider];
+        if (entry) (leanSets[provider] as { [id: string]: unknown })[tool.id] = entry;
       }
     }
-    return out;
-  };
-  return { sets, lean, diagnostics };
+  }
+  return { sets, lean: leanSets, diagnostics };
 }
 
-function compileTool(tool: ToolDefinition, root: string): ToolArtifacts {
+/** One tool's entries and the diagnostics about them, at the tool's declaration. */
+export function compileToolArtifacts(tool: ToolDefinition, site: Site): ToolArtifacts {
   const diagnostics: Diagnostic[] = [];
-  const report = (severity: Severity, code: Code, message: string) =>
-    diagnostics.push(diagnostic(severity, code, `${tool.alias}: ${message}`, declarationOf(tool, root)));
-  return { entries: compileEntries(tool, report), diagnostics };
+  const diagnose = (severity: Severity, code: Code, message: string) =>
+    diagnostics.push(diagnostic(severity, code, `${tool.alias}: ${message}`, site));
+  return { entries: compileEntries(tool, diagnose), diagnostics };
 }
 
 /** The lean entries of a tool whose full ones are `entries`. */
-function compileLean(tool: ToolDefinition, entries: Entries): Entries {
+export function compileLean(tool: ToolDefinition, entries: Entries): Entries {
   const lean = compileEntries(
     {
       ...tool,
@@ -96,30 +122,56 @@ function compileLean(tool: ToolDefinition, entries: Entries): Entries {
   return lean;
 }
 
-function compileEntries(tool: ToolDefinition, report: (severity: Severity, code: Code, message: string) => void): Entries {
+function compileEntries(
+  tool: ToolDefinition,
+  diagnose: (severity: Severity, code: Code, message: string) => void,
+): Entries {
   const entries: Entries = {};
   const description = tool.descriptionShort;
 
   const openai = openaiParameters(tool.inputSchema);
   const parameters = ordered(openai.parameters);
   const exceeded = openaiLimits(parameters);
-  if (openai.notStrict) report("warning", "ZCP1501", `OpenAI strict mode cannot express it (${openai.notStrict}); its OpenAI entries are sent with strict: false`);
+  if (openai.notStrict)
+    diagnose(
+      "warning",
+      "ZCP1501",
+      `OpenAI strict mode cannot express it (${openai.notStrict}); its OpenAI entries are sent with strict: false`,
+    );
   if (exceeded.length > 0) {
-    report("error", "ZCP1502", `its OpenAI schema exceeds the provider's limits: ${exceeded.join(", ")}; it has no OpenAI entries`);
+    diagnose(
+      "error",
+      "ZCP1502",
+      `its OpenAI schema exceeds the provider's limits: ${exceeded.join(", ")}; it has no OpenAI entries`,
+    );
   } else {
     const fn = { name: tool.name, description, parameters, strict: openai.strict };
     entries["openai-responses"] = { type: "function", ...fn };
     entries["openai-chat"] = { type: "function", function: fn };
   }
 
-  entries.anthropic = { name: tool.name, description, input_schema: ordered(anthropicInputSchema(tool.inputSchema)) as ArtifactEntries["anthropic"]["input_schema"] };
+  entries.anthropic = {
+    name: tool.name,
+    description,
+    input_schema: ordered(
+      anthropicInputSchema(tool.inputSchema),
+    ) as ArtifactEntries["anthropic"]["input_schema"],
+  };
 
   try {
     const declared = geminiParameters(tool.inputSchema);
-    entries.gemini = { name: tool.name, description, ...(declared ? { parameters: ordered(declared) } : {}) };
+    entries.gemini = {
+      name: tool.name,
+      description,
+      ...(declared ? { parameters: ordered(declared) } : {}),
+    };
   } catch (error) {
     if (!(error instanceof Inexpressible)) throw error;
-    report("warning", "ZCP1503", `Gemini cannot declare it (${error.message}); it has no Gemini entry`);
+    diagnose(
+      "warning",
+      "ZCP1503",
+      `Gemini cannot declare it (${error.message}); it has no Gemini entry`,
+    );
   }
 
   entries.mcp = mcpTool(tool);

@@ -32,7 +32,14 @@ export const LEAN_DROPPED: ReadonlySet<string> = new Set([
 /** Keywords whose value is a map of schemas. */
 const SCHEMA_MAPS = new Set(["properties", "$defs", "patternProperties"]);
 /** Keywords whose value is a schema. */
-const SCHEMAS = new Set(["items", "additionalProperties", "not", "contains", "unevaluatedProperties", "unevaluatedItems"]);
+const SCHEMAS = new Set([
+  "items",
+  "additionalProperties",
+  "not",
+  "contains",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+]);
 /** Keywords whose value is a list of schemas. */
 const SCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"]);
 

@@ -6,7 +6,11 @@
 import type { McpTool, ToolDefinition } from "@zcp/runtime/codegen";
 
 export function mcpTool(tool: ToolDefinition): McpTool {
-  const annotations: { -readonly [K in keyof NonNullable<McpTool["annotations"]>]: NonNullable<McpTool["annotations"]>[K] } = {};
+  const annotations: {
+    -readonly [K in keyof NonNullable<McpTool["annotations"]>]: NonNullable<
+      McpTool["annotations"]
+    >[K];
+  } = {};
   if (tool.title) annotations.title = tool.title;
   if (tool.flags.includes("readonly")) annotations.readOnlyHint = true;
   if (tool.flags.includes("destructive")) annotations.destructiveHint = true;
@@ -18,7 +22,9 @@ export function mcpTool(tool: ToolDefinition): McpTool {
     description: tool.description,
     inputSchema: tool.inputSchema as McpTool["inputSchema"],
     // Only a scalar tool's result is its value: a handle or auto result may be a handle.
-    ...(output && output.type === "object" && tool.outputMode === "scalar" ? { outputSchema: output as McpTool["outputSchema"] } : {}),
+    ...(output && output.type === "object" && tool.outputMode === "scalar"
+      ? { outputSchema: output as McpTool["outputSchema"] }
+      : {}),
     ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     _meta: { groups: tool.groups, stages: tool.stages },
   };

@@ -7,20 +7,51 @@
  * an `unknown` value) is sent non-strict, as written.
  */
 import type { JsonSchema } from "@zcp/runtime/codegen";
-import { asNode, describeMoved, Inexpressible, tupleAsArray, typesOf, type Node } from "./shared.js";
+import {
+  asNode,
+  describeMoved,
+  Inexpressible,
+  tupleAsArray,
+  typesOf,
+  type Node,
+} from "./shared.js";
 import { renderType } from "@zcp/runtime/codegen";
 
-const STRING_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
+const STRING_FORMATS = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
 const KEEP = {
   string: new Set(["pattern"]),
   number: new Set(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]),
   array: new Set(["minItems", "maxItems"]),
 };
-const STRUCTURE = new Set(["type", "description", "enum", "const", "anyOf", "properties", "required", "additionalProperties", "items", "prefixItems", "$ref", "$defs", "format"]);
+const STRUCTURE = new Set([
+  "type",
+  "description",
+  "enum",
+  "const",
+  "anyOf",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "prefixItems",
+  "$ref",
+  "$defs",
+  "format",
+]);
 /** Dropped without a note: a type name says nothing the structure does not. */
 const DROPPED = new Set(["title"]);
 
-export const OPENAI_LIMITS = { depth: 10, properties: 5000, enumValues: 1000, characters: 120_000 };
+const OPENAI_LIMITS = { depth: 10, properties: 5000, enumValues: 1000, characters: 120_000 };
 
 export interface OpenAIParameters {
   readonly parameters: JsonSchema;
@@ -31,7 +62,11 @@ export interface OpenAIParameters {
 
 export function openaiParameters(inputSchema: JsonSchema): OpenAIParameters {
   try {
-    return { parameters: strictRoot(asNode(inputSchema)) as JsonSchema, strict: true, notStrict: null };
+    return {
+      parameters: strictRoot(asNode(inputSchema)) as JsonSchema,
+      strict: true,
+      notStrict: null,
+    };
   } catch (error) {
     if (!(error instanceof Inexpressible)) throw error;
     return { parameters: inputSchema, strict: false, notStrict: error.message };
@@ -43,7 +78,8 @@ function strictRoot(root: Node): Node {
   const out = strict(rest, false, "$");
   if (!$defs) return out;
   const defs: Node = {};
-  for (const [name, def] of Object.entries($defs as Node)) defs[name] = strict(asNode(def), false, `$defs.${name}`);
+  for (const [name, def] of Object.entries($defs as Node))
+    defs[name] = strict(asNode(def), false, `$defs.${name}`);
   return { ...out, $defs: defs };
 }
 
@@ -52,7 +88,8 @@ function strict(node: Node, nullable: boolean, path: string): Node {
     const ref = { $ref: node.$ref };
     const branches = nullable ? [ref, { type: "null" }] : [ref];
     // OpenAI ignores keywords beside $ref: the description goes on a wrapper.
-    if (typeof node.description === "string") return { description: node.description, anyOf: branches };
+    if (typeof node.description === "string")
+      return { description: node.description, anyOf: branches };
     return nullable ? { anyOf: branches } : ref;
   }
   const moved: [string, unknown][] = [];
@@ -61,8 +98,11 @@ function strict(node: Node, nullable: boolean, path: string): Node {
     if (node[key] !== undefined) out[key] = node[key];
   };
   if (Array.isArray(node.anyOf)) {
-    const branches = (node.anyOf as unknown[]).map((branch, i) => strict(asNode(branch), false, `${path}.anyOf[${i}]`));
-    if (nullable && !branches.some((branch) => branch.type === "null")) branches.push({ type: "null" });
+    const branches = (node.anyOf as unknown[]).map((branch, i) =>
+      strict(asNode(branch), false, `${path}.anyOf[${i}]`),
+    );
+    if (nullable && !branches.some((branch) => branch.type === "null"))
+      branches.push({ type: "null" });
     copy("description");
     out.anyOf = branches;
     return describeMoved(out, unsupported(node, moved, new Set()));
@@ -78,7 +118,12 @@ function strict(node: Node, nullable: boolean, path: string): Node {
     return nullable || types.includes("null") ? { anyOf: [inner, { type: "null" }] } : inner;
   }
   copy("description");
-  const keep = main === "string" ? KEEP.string : main === "number" || main === "integer" ? KEEP.number : new Set<string>();
+  const keep =
+    main === "string"
+      ? KEEP.string
+      : main === "number" || main === "integer"
+        ? KEEP.number
+        : new Set<string>();
   const withNull = nullable && !types.includes("null");
   if (node.const !== undefined || Array.isArray(node.enum)) {
     const values = node.const !== undefined ? [node.const] : [...(node.enum as unknown[])];
@@ -98,14 +143,17 @@ function strict(node: Node, nullable: boolean, path: string): Node {
 
 function strictObject(node: Node, path: string): Node {
   if (node.additionalProperties !== undefined && node.additionalProperties !== false) {
-    throw new Inexpressible(`${path} is an open-ended object (a Record or index signature); strict mode needs every key named`);
+    throw new Inexpressible(
+      `${path} is an open-ended object (a Record or index signature); strict mode needs every key named`,
+    );
   }
   const properties = (node.properties ?? {}) as Node;
   const required = new Set((node.required ?? []) as string[]);
   const out: Node = { type: "object" };
   if (typeof node.description === "string") out.description = node.description;
   const strictProperties: Node = {};
-  for (const [key, value] of Object.entries(properties)) strictProperties[key] = strict(asNode(value), !required.has(key), `${path}.${key}`);
+  for (const [key, value] of Object.entries(properties))
+    strictProperties[key] = strict(asNode(value), !required.has(key), `${path}.${key}`);
   out.properties = strictProperties;
   out.required = Object.keys(properties);
   out.additionalProperties = false;
@@ -115,14 +163,19 @@ function strictObject(node: Node, path: string): Node {
 function strictArray(node: Node, path: string): Node {
   const out: Node = { type: "array" };
   if (typeof node.description === "string") out.description = node.description;
-  if (node.items !== undefined && node.items !== false) out.items = strict(asNode(node.items), false, `${path}[]`);
+  if (node.items !== undefined && node.items !== false)
+    out.items = strict(asNode(node.items), false, `${path}[]`);
   else throw new Inexpressible(`${path} is an array without an item type`);
   for (const key of KEEP.array) if (node[key] !== undefined) out[key] = node[key];
   return describeMoved(out, unsupported(node, [], KEEP.array));
 }
 
 /** Keywords of `node` that strict mode does not support, to be described. */
-function unsupported(node: Node, moved: [string, unknown][], keep: ReadonlySet<string>): [string, unknown][] {
+function unsupported(
+  node: Node,
+  moved: [string, unknown][],
+  keep: ReadonlySet<string>,
+): [string, unknown][] {
   for (const [key, value] of Object.entries(node)) {
     if (STRUCTURE.has(key) || keep.has(key) || DROPPED.has(key) || value === undefined) continue;
     moved.push([key, value]);
@@ -162,9 +215,15 @@ export function openaiLimits(parameters: JsonSchema): string[] {
   };
   visit(asNode(parameters), 1);
   const exceeded: string[] = [];
-  if (depth > OPENAI_LIMITS.depth) exceeded.push(`${depth} levels of nesting (limit ${OPENAI_LIMITS.depth})`);
-  if (properties > OPENAI_LIMITS.properties) exceeded.push(`${properties} properties (limit ${OPENAI_LIMITS.properties})`);
-  if (enumValues > OPENAI_LIMITS.enumValues) exceeded.push(`${enumValues} enum values (limit ${OPENAI_LIMITS.enumValues})`);
-  if (characters > OPENAI_LIMITS.characters) exceeded.push(`${characters} characters of names and values (limit ${OPENAI_LIMITS.characters})`);
+  if (depth > OPENAI_LIMITS.depth)
+    exceeded.push(`${depth} levels of nesting (limit ${OPENAI_LIMITS.depth})`);
+  if (properties > OPENAI_LIMITS.properties)
+    exceeded.push(`${properties} properties (limit ${OPENAI_LIMITS.properties})`);
+  if (enumValues > OPENAI_LIMITS.enumValues)
+    exceeded.push(`${enumValues} enum values (limit ${OPENAI_LIMITS.enumValues})`);
+  if (characters > OPENAI_LIMITS.characters)
+    exceeded.push(
+      `${characters} characters of names and values (limit ${OPENAI_LIMITS.characters})`,
+    );
   return exceeded;
 }

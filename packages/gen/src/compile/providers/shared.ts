@@ -2,7 +2,6 @@
  * What the provider compilers share: reading schema nodes, and moving keywords a provider does
  * not accept into the description, so that the model still learns the constraint.
  */
-import type { JsonSchema, JsonValue } from "@zcp/runtime/codegen";
 
 export type Node = { [keyword: string]: unknown };
 
@@ -16,7 +15,10 @@ export class Inexpressible extends Error {}
 export function describeMoved(node: Node, moved: readonly (readonly [string, unknown])[]): Node {
   if (moved.length === 0) return node;
   const note = `{${moved.map(([key, value]) => `${key}: ${JSON.stringify(value)}`).join(", ")}}`;
-  const description = typeof node.description === "string" && node.description ? `${node.description}\n\n${note}` : note;
+  const description =
+    typeof node.description === "string" && node.description
+      ? `${node.description}\n\n${note}`
+      : note;
   return { ...node, description };
 }
 
@@ -24,14 +26,13 @@ export function asNode(schema: unknown): Node {
   return (schema ?? {}) as Node;
 }
 
-/** The name of a `#/$defs/Name` reference. */
-export function refName(ref: string): string {
-  return ref.slice(ref.lastIndexOf("/") + 1);
-}
-
 /** Types a node allows, from `type` (string or list). */
 export function typesOf(node: Node): string[] {
-  return typeof node.type === "string" ? [node.type] : Array.isArray(node.type) ? (node.type as string[]) : [];
+  return typeof node.type === "string"
+    ? [node.type]
+    : Array.isArray(node.type)
+      ? (node.type as string[])
+      : [];
 }
 
 /**
@@ -42,16 +43,13 @@ export function tupleAsArray(node: Node, render: (item: Node) => string): Node {
   const prefix = (node.prefixItems as Node[]).map(asNode);
   const rest = node.items && typeof node.items === "object" ? [asNode(node.items)] : [];
   const distinct: Node[] = [];
-  for (const item of [...prefix, ...rest]) if (!distinct.some((seen) => JSON.stringify(seen) === JSON.stringify(item))) distinct.push(item);
+  for (const item of [...prefix, ...rest])
+    if (!distinct.some((seen) => JSON.stringify(seen) === JSON.stringify(item)))
+      distinct.push(item);
   const { prefixItems: _prefix, items: _items, ...others } = node;
   const positions = `[${prefix.map(render).join(", ")}${rest.length ? `, ...${render(rest[0]!)}` : ""}]`;
-  return describeMoved({ ...others, items: distinct.length === 1 ? distinct[0] : { anyOf: distinct } }, [["tuple", positions]]);
-}
-
-export function asSchema(node: Node): JsonSchema {
-  return node as JsonSchema;
-}
-
-export function json(value: unknown): JsonValue {
-  return value as JsonValue;
+  return describeMoved(
+    { ...others, items: distinct.length === 1 ? distinct[0] : { anyOf: distinct } },
+    [["tuple", positions]],
+  );
 }

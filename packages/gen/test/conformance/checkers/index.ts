@@ -6,7 +6,14 @@ import { checkMcp } from "./mcp.js";
 import { checkOpenAIChat, checkOpenAIResponses } from "./openai.js";
 import type { Checker } from "./shared.js";
 
-export { checkAnthropic, checkGemini, checkMcp, checkOpenAIChat, checkOpenAIResponses, type Checker };
+export {
+  checkAnthropic,
+  checkGemini,
+  checkMcp,
+  checkOpenAIChat,
+  checkOpenAIResponses,
+  type Checker,
+};
 
 export const CHECKERS: { readonly [P in ArtifactProvider]: Checker } = {
   "openai-responses": checkOpenAIResponses,

@@ -3,27 +3,62 @@
  * schemas, `$ref` only into the root's `$defs` (which exist only for recursion), the standard
  * annotations, and zcp's groups and stages in `_meta`.
  */
-import { checkKeys, checkName, checkRef, checkString, describe, isObject, isStringArray, join, Report, walk, type Checker, type Obj } from "./shared.js";
+import {
+  checkKeys,
+  checkName,
+  checkRef,
+  checkString,
+  describe,
+  isObject,
+  isStringArray,
+  join,
+  Report,
+  walk,
+  type Checker,
+  type Obj,
+} from "./shared.js";
 
 export const MCP_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint"];
 
 export const checkMcp: Checker = (entry, toolId) => {
   const report = new Report(toolId);
-  if (!checkKeys(report, entry, "$", ["name", "description", "inputSchema", "_meta"], ["title", "outputSchema", "annotations"])) return report.violations;
+  if (
+    !checkKeys(
+      report,
+      entry,
+      "$",
+      ["name", "description", "inputSchema", "_meta"],
+      ["title", "outputSchema", "annotations"],
+    )
+  )
+    return report.violations;
   checkName(report, entry.name, "$.name", MCP_NAME);
   checkString(report, entry.description, "$.description", "description");
   if ("title" in entry) checkString(report, entry.title, "$.title", "title");
   checkSchema(report, entry.inputSchema, "$.inputSchema");
   if ("outputSchema" in entry) checkSchema(report, entry.outputSchema, "$.outputSchema");
-  if ("annotations" in entry && checkKeys(report, entry.annotations, "$.annotations", [], [...HINTS, "title"])) {
+  if (
+    "annotations" in entry &&
+    checkKeys(report, entry.annotations, "$.annotations", [], [...HINTS, "title"])
+  ) {
     for (const hint of HINTS) {
-      if (hint in entry.annotations && typeof entry.annotations[hint] !== "boolean") report.add(join("$.annotations", hint), `${hint} must be a boolean, got ${describe(entry.annotations[hint])}`);
+      if (hint in entry.annotations && typeof entry.annotations[hint] !== "boolean")
+        report.add(
+          join("$.annotations", hint),
+          `${hint} must be a boolean, got ${describe(entry.annotations[hint])}`,
+        );
     }
-    if ("title" in entry.annotations) checkString(report, entry.annotations.title, "$.annotations.title", "title");
+    if ("title" in entry.annotations)
+      checkString(report, entry.annotations.title, "$.annotations.title", "title");
   }
   if (checkKeys(report, entry._meta, "$._meta", ["groups", "stages"])) {
-    for (const key of ["groups", "stages"]) if (!isStringArray(entry._meta[key])) report.add(join("$._meta", key), `${key} must be a list of strings, got ${describe(entry._meta[key])}`);
+    for (const key of ["groups", "stages"])
+      if (!isStringArray(entry._meta[key]))
+        report.add(
+          join("$._meta", key),
+          `${key} must be a list of strings, got ${describe(entry._meta[key])}`,
+        );
   }
   return report.violations;
 };
@@ -33,24 +68,35 @@ function checkSchema(report: Report, root: unknown, rootPath: string): void {
     report.add(rootPath, `must be a schema object, got ${describe(root)}`);
     return;
   }
-  if (root.type !== "object") report.add(rootPath, `must have type "object", got ${describe(root.type)}`);
-  if ("$defs" in root && !isObject(root.$defs)) report.add(join(rootPath, "$defs"), `$defs must be an object, got ${describe(root.$defs)}`);
+  if (root.type !== "object")
+    report.add(rootPath, `must have type "object", got ${describe(root.type)}`);
+  if ("$defs" in root && !isObject(root.$defs))
+    report.add(join(rootPath, "$defs"), `$defs must be an object, got ${describe(root.$defs)}`);
   walk(root, rootPath, (node, path) => {
     if (typeof node === "boolean") return;
     if (!isObject(node)) {
       report.add(path, `a schema must be an object or a boolean, got ${describe(node)}`);
       return;
     }
-    if (node.$defs !== undefined && path !== rootPath) report.add(join(path, "$defs"), "$defs is only allowed at the root");
+    if (node.$defs !== undefined && path !== rootPath)
+      report.add(join(path, "$defs"), "$defs is only allowed at the root");
     if ("$ref" in node) {
-      if (!("$defs" in root)) report.add(join(path, "$ref"), "$ref is only used with $defs at the root (schemas are inlined except for recursion)");
+      if (!("$defs" in root))
+        report.add(
+          join(path, "$ref"),
+          "$ref is only used with $defs at the root (schemas are inlined except for recursion)",
+        );
       else checkRef(report, node.$ref, join(path, "$ref"), root.$defs);
     }
   });
   if (isObject(root.$defs)) {
     const defs = root.$defs;
     for (const name of Object.keys(defs)) {
-      if (!reaches(defs, name, name)) report.add(join(join(rootPath, "$defs"), name), `$defs.${name} is not recursive: definitions are only for recursive types, the rest is inlined`);
+      if (!reaches(defs, name, name))
+        report.add(
+          join(join(rootPath, "$defs"), name),
+          `$defs.${name} is not recursive: definitions are only for recursive types, the rest is inlined`,
+        );
     }
   }
 }
@@ -79,7 +125,8 @@ function refsIn(value: unknown): string[] {
     if (Array.isArray(node)) node.forEach(visit);
     else if (isObject(node)) {
       for (const [key, sub] of Object.entries(node)) {
-        if (key === "$ref" && typeof sub === "string" && sub.startsWith("#/$defs/")) names.push(sub.slice("#/$defs/".length));
+        if (key === "$ref" && typeof sub === "string" && sub.startsWith("#/$defs/"))
+          names.push(sub.slice("#/$defs/".length));
         else visit(sub);
       }
     }

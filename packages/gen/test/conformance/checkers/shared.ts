@@ -36,25 +36,38 @@ export class Report {
 }
 
 /** Checks that `value` is an object with exactly the required keys and at most the optional ones. */
-export function checkKeys(report: Report, value: unknown, path: string, required: readonly string[], optional: readonly string[] = []): value is Obj {
+export function checkKeys(
+  report: Report,
+  value: unknown,
+  path: string,
+  required: readonly string[],
+  optional: readonly string[] = [],
+): value is Obj {
   if (!isObject(value)) {
     report.add(path, `must be an object, got ${describe(value)}`);
     return false;
   }
-  for (const key of required) if (!(key in value)) report.add(path, `missing required key "${key}"`);
+  for (const key of required)
+    if (!(key in value)) report.add(path, `missing required key "${key}"`);
   for (const key of Object.keys(value)) {
-    if (!required.includes(key) && !optional.includes(key)) report.add(join(path, key), `unexpected key "${key}" (allowed: ${[...required, ...optional].join(", ")})`);
+    if (!required.includes(key) && !optional.includes(key))
+      report.add(
+        join(path, key),
+        `unexpected key "${key}" (allowed: ${[...required, ...optional].join(", ")})`,
+      );
   }
   return true;
 }
 
 export function checkName(report: Report, value: unknown, path: string, pattern: RegExp): void {
   if (typeof value !== "string") report.add(path, `name must be a string, got ${describe(value)}`);
-  else if (!pattern.test(value)) report.add(path, `name "${value}" does not match ${pattern.source}`);
+  else if (!pattern.test(value))
+    report.add(path, `name "${value}" does not match ${pattern.source}`);
 }
 
 export function checkString(report: Report, value: unknown, path: string, what: string): void {
-  if (typeof value !== "string") report.add(path, `${what} must be a string, got ${describe(value)}`);
+  if (typeof value !== "string")
+    report.add(path, `${what} must be a string, got ${describe(value)}`);
 }
 
 export function describe(value: unknown): string {
@@ -80,11 +93,14 @@ export function childSchemas(node: Obj, path: string): [unknown, string, Positio
   const children: [unknown, string, Position][] = [];
   const map = (key: string, position: Position) => {
     const value = node[key];
-    if (isObject(value)) for (const [name, sub] of Object.entries(value)) children.push([sub, join(join(path, key), name), position]);
+    if (isObject(value))
+      for (const [name, sub] of Object.entries(value))
+        children.push([sub, join(join(path, key), name), position]);
   };
   const list = (key: string) => {
     const value = node[key];
-    if (Array.isArray(value)) value.forEach((sub, i) => children.push([sub, join(join(path, key), i), "other"]));
+    if (Array.isArray(value))
+      value.forEach((sub, i) => children.push([sub, join(join(path, key), i), "other"]));
   };
   map("properties", "property");
   map("$defs", "def");
@@ -92,7 +108,8 @@ export function childSchemas(node: Obj, path: string): [unknown, string, Positio
   list("oneOf");
   list("allOf");
   list("prefixItems");
-  for (const key of ["items", "additionalProperties", "not"]) if (isObject(node[key])) children.push([node[key], join(path, key), "other"]);
+  for (const key of ["items", "additionalProperties", "not"])
+    if (isObject(node[key])) children.push([node[key], join(path, key), "other"]);
   return children;
 }
 
@@ -102,11 +119,16 @@ export function childSchemas(node: Obj, path: string): [unknown, string, Positio
  * `anyOf` branches and array items stay at their parent's level, and `$defs` entries restart
  * at level 1 (a definition is a document of its own).
  */
-export function walk(root: unknown, path: string, visit: (node: unknown, path: string, level: number) => void): void {
+export function walk(
+  root: unknown,
+  path: string,
+  visit: (node: unknown, path: string, level: number) => void,
+): void {
   const go = (node: unknown, at: string, level: number) => {
     visit(node, at, level);
     if (!isObject(node)) return;
-    for (const [child, childPath, position] of childSchemas(node, at)) go(child, childPath, position === "def" ? 1 : position === "property" ? level + 1 : level);
+    for (const [child, childPath, position] of childSchemas(node, at))
+      go(child, childPath, position === "def" ? 1 : position === "property" ? level + 1 : level);
   };
   go(root, path, 1);
 }
@@ -123,7 +145,8 @@ export function checkRef(report: Report, ref: unknown, path: string, rootDefs: u
     return;
   }
   const name = match[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
-  if (!isObject(rootDefs) || !(name in rootDefs)) report.add(path, `$ref "${ref}" points to a missing definition (no $defs.${name} at the root)`);
+  if (!isObject(rootDefs) || !(name in rootDefs))
+    report.add(path, `$ref "${ref}" points to a missing definition (no $defs.${name} at the root)`);
 }
 
 /** `required` is a list of distinct property names, each of them declared in `properties`. */
@@ -138,6 +161,7 @@ export function checkRequiredNamesProperties(report: Report, node: Obj, path: st
   for (const name of node.required) {
     if (seen.has(name)) report.add(join(path, "required"), `required lists "${name}" twice`);
     seen.add(name);
-    if (!(name in properties)) report.add(join(path, "required"), `required names "${name}", which is not in properties`);
+    if (!(name in properties))
+      report.add(join(path, "required"), `required names "${name}", which is not in properties`);
   }
 }

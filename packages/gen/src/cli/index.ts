@@ -1,0 +1,155 @@
+/**
+ * cli: the `zcp` command line. `zcp gen` runs the pipeline once (or on every change with
+ * --watch: `watch.ts`) and writes or checks the output folder; an unchanged project is answered
+ * from the no-change fast path (`fast-path.ts`) without loading TypeScript. The pipeline is
+ * imported only when a run needs it.
+ */
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { loadConfig, type Config } from "../config.js";
+import { hasErrors, hasRunErrors } from "../diagnostics.js";
+import { compareOutput, isClean } from "../write/index.js";
+import { readFastPath, saveFastPath } from "./fast-path.js";
+import { apply, printSummary, tokenReport, type Options, type Summary } from "./summary.js";
+import { reportOptions } from "./token-report.js";
+import { watch } from "./watch.js";
+
+const USAGE = `Usage: zcp gen [options]
+
+Compiles the @tool functions of a TypeScript project into a static tool registry.
+
+Options:
+  --config <file>     zcp.config.json or package.json to use (default: the one in the current folder)
+  --check             write nothing; exit 1 if the output folder is not up to date
+  --watch             regenerate whenever a source file changes
+  --reporter <kind>   text (default) or json
+  --force             ignore the no-change cache
+  --report            print the tokens (o200k_base) of each tool's MCP entry, OpenAI entry and planner line
+  --budget <tokens>   exit 1 when the selected listing (--profile, --groups; default all tools) is over <tokens>
+  --budget-format <f> what --budget counts: mcp (default), openai or planner
+  --profile <name>    select the listing of a profile: semantic-workflow
+  --groups <a,b>      select the tools in any of these groups
+  -h, --help          show this help
+  -v, --version       show the version
+`;
+
+export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        config: { type: "string" },
+        check: { type: "boolean", default: false },
+        watch: { type: "boolean", default: false },
+        force: { type: "boolean", default: false },
+        reporter: { type: "string", default: "text" },
+        report: { type: "boolean", default: false },
+        budget: { type: "string" },
+        "budget-format": { type: "string" },
+        profile: { type: "string" },
+        groups: { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", short: "v", default: false },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`zcp: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.version) {
+    process.stdout.write(`${version()}\n`);
+    return 0;
+  }
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(USAGE);
+    return values.help ? 0 : 2;
+  }
+  if (positionals[0] !== "gen" || positionals.length > 1) {
+    process.stderr.write(`zcp: unknown command "${positionals.join(" ")}"\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.reporter !== "text" && values.reporter !== "json") {
+    process.stderr.write(`zcp: --reporter must be text or json, got "${values.reporter}"\n`);
+    return 2;
+  }
+  if (values.check && values.watch) {
+    process.stderr.write("zcp: --check and --watch cannot be combined\n");
+    return 2;
+  }
+  const tokens = reportOptions({
+    report: values.report,
+    budget: values.budget,
+    budgetFormat: values["budget-format"],
+    profile: values.profile,
+    groups: values.groups,
+  });
+  if (typeof tokens === "string") {
+    process.stderr.write(`zcp: ${tokens}\n`);
+    return 2;
+  }
+  const options: Options = {
+    check: values.check,
+    watch: values.watch,
+    force: values.force,
+    reporter: values.reporter,
+    tokens,
+    ...(values.config ? { config: values.config } : {}),
+  };
+  const loaded = loadConfig(cwd, options.config);
+  if (!loaded.config) {
+    printSummary(options, cwd, {
+      diagnostics: loaded.diagnostics,
+      outDir: cwd,
+      tools: 0,
+      hash: null,
+      state: null,
+      written: [],
+      removed: [],
+    });
+    return 1;
+  }
+  return options.watch ? watch(loaded.config, options, cwd) : once(loaded.config, options, cwd);
+}
+
+async function once(config: Config, options: Options, cwd: string): Promise<number> {
+  const started = performance.now();
+  // The fast path keeps no registry or artifacts to count: a report needs a real run.
+  const fast = options.force || options.tokens ? null : await readFastPath(config);
+  if (fast) {
+    const summary: Summary = {
+      diagnostics: fast.diagnostics,
+      outDir: config.outDir,
+      tools: fast.tools,
+      hash: fast.hash,
+      state: options.check ? { stale: [], missing: [], extra: [] } : null,
+      written: [],
+      removed: [],
+      cached: true,
+      ms: performance.now() - started,
+    };
+    printSummary(options, cwd, summary);
+    return hasErrors(fast.diagnostics) ? 1 : 0;
+  }
+  const { Generator } = await import("../pipeline.js");
+  const result = await new Generator(config).generate();
+  const state = compareOutput(config.outDir, result.files);
+  const summary = apply(config, options, result, state);
+  summary.tokens = await tokenReport(options, result);
+  summary.ms = performance.now() - started;
+  printSummary(options, cwd, summary);
+  if ((isClean(state) || !options.check) && !hasRunErrors(result.diagnostics))
+    await saveFastPath(config, result);
+  return hasErrors(result.diagnostics) ||
+    (options.check && !isClean(state)) ||
+    summary.tokens?.budget?.ok === false
+    ? 1
+    : 0;
+}
+
+function version(): string {
+  const file = new URL("../../package.json", import.meta.url);
+  return (JSON.parse(fs.readFileSync(file, "utf8")) as { version: string }).version;
+}

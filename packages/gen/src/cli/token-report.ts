@@ -1,0 +1,347 @@
+/**
+ * cli: the token report (`zcp gen --report`) and the budget check (`--budget`): what each tool puts
+ * into a model's context, counted with the o200k_base tokenizer, per tool, per group and in
+ * total, in three forms:
+ *
+ * - `mcp`: the tool's MCP `tools/list` entry (`artifacts/mcp.json`), as compact JSON;
+ * - `openai`: its OpenAI Responses entry (`artifacts/openai-responses.json`, strict where the
+ *   tool allows it), as compact JSON; null for a tool without one (ZCP1502);
+ * - `planner`: its planner line, as text.
+ *
+ * "Compact JSON" is `JSON.stringify(entry)`. A total is the sum of its tools' counts (no
+ * separators or wrappers are counted). The counts compare tools, groups and formats and gate
+ * growth; they are not what a provider bills, since providers render tool definitions into
+ * their own prompt format.
+ *
+ * Everything here is a function of its arguments, except `loadTokenCounter`, which imports the
+ * tokenizer (its tables are megabytes) only when a report is asked for.
+ */
+import {
+  applySelection,
+  SEMANTIC_WORKFLOW,
+  WORKFLOW_GROUP,
+  type Registry,
+} from "@zcp/runtime/codegen";
+import type { ArtifactSets } from "../compile/index.js";
+
+const TOKENIZER = "o200k_base";
+
+/** The forms a budget can be checked in. */
+const BUDGET_FORMATS = ["mcp", "openai", "planner"] as const;
+type BudgetFormat = (typeof BUDGET_FORMATS)[number];
+
+/** The profiles the runtime defines. */
+const PROFILES = [SEMANTIC_WORKFLOW] as const;
+type Profile = (typeof PROFILES)[number];
+
+/** The bucket of the tools without a group, as the text report names it (`null` in JSON). */
+const NO_GROUP = "(no group)";
+
+export type TokenCounter = (text: string) => number;
+
+/** Which tools a listing holds: the profile applies first, then the groups. */
+interface SelectionRequest {
+  readonly profile: Profile | null;
+  /** Keeps the tools in any of these groups; null keeps all. */
+  readonly groups: readonly string[] | null;
+}
+
+export interface ReportOptions {
+  /** Print the tables (--report); false when only --budget asked for the counts. */
+  readonly table: boolean;
+  /** The listing --budget checks and the report sums; null when neither --profile, --groups nor --budget is given. */
+  readonly selection: SelectionRequest | null;
+  readonly budget: { readonly limit: number; readonly format: BudgetFormat } | null;
+}
+
+interface Counts {
+  readonly mcp: number;
+  readonly openai: number;
+  readonly planner: number;
+}
+
+interface Bucket extends Counts {
+  /** How many tools the bucket holds. */
+  readonly tools: number;
+}
+
+interface ToolTokens {
+  readonly id: string;
+  readonly alias: string;
+  readonly groups: readonly string[];
+  readonly mcp: number;
+  /** Null when the tool has no OpenAI entry. */
+  readonly openai: number | null;
+  readonly planner: number;
+}
+
+interface GroupTokens extends Bucket {
+  /** The group, or null for the tools without one. */
+  readonly group: string | null;
+}
+
+interface SelectionTokens extends Bucket {
+  readonly profile: Profile | null;
+  readonly groups: readonly string[] | null;
+  /** `semantic-workflow` found no tool in the `workflow` group and kept every tool. */
+  readonly workflowFallback: boolean;
+  /** Names in `groups` that no tool of the registry carries (most likely typos). */
+  readonly unknownGroups: readonly string[];
+  /** The selected tools, in registry order. */
+  readonly aliases: readonly string[];
+}
+
+interface BudgetResult {
+  readonly format: BudgetFormat;
+  readonly limit: number;
+  /** The selection's total in `format`. */
+  readonly tokens: number;
+  /** Within the limit, and every name in --groups is a group some tool carries. */
+  readonly ok: boolean;
+}
+
+export interface TokenReport {
+  readonly tokenizer: typeof TOKENIZER;
+  readonly tools: readonly ToolTokens[];
+  /** Groups sorted by name, then the tools without a group (when there are any). */
+  readonly groups: readonly GroupTokens[];
+  readonly total: Bucket;
+  readonly selection?: SelectionTokens;
+  readonly budget?: BudgetResult;
+}
+
+let counter: Promise<TokenCounter> | undefined;
+
+/** The o200k_base counter. Special-token text (`<|endoftext|>`) in a description counts as plain text. */
+export function loadTokenCounter(): Promise<TokenCounter> {
+  counter ??= import("gpt-tokenizer/encoding/o200k_base").then(({ countTokens }) => {
+    const options = { disallowedSpecial: new Set<string>() };
+    return (text: string) => countTokens(text, options);
+  });
+  return counter;
+}
+
+/**
+ * Reads the --report/--budget/--budget-format/--profile/--groups values. Null when no token
+ * report is asked for; a string is a usage error.
+ */
+export function reportOptions(values: {
+  report?: boolean;
+  budget?: string;
+  budgetFormat?: string;
+  profile?: string;
+  groups?: string;
+}): ReportOptions | null | string {
+  const { report = false, budget, budgetFormat, profile, groups } = values;
+  let limit: number | null = null;
+  if (budget !== undefined) {
+    limit = /^\d+$/.test(budget) ? Number(budget) : NaN;
+    if (!Number.isSafeInteger(limit))
+      return `--budget must be a whole number of tokens, got "${budget}"`;
+  }
+  if (budgetFormat !== undefined) {
+    if (limit === null) return "--budget-format needs --budget";
+    if (!(BUDGET_FORMATS as readonly string[]).includes(budgetFormat))
+      return `--budget-format must be ${BUDGET_FORMATS.join(", ")}, got "${budgetFormat}"`;
+  }
+  if (profile !== undefined && !(PROFILES as readonly string[]).includes(profile))
+    return `--profile must be ${PROFILES.join(", ")}, got "${profile}"`;
+  const groupList =
+    groups === undefined
+      ? null
+      : [...new Set(groups.split(/[\s,]+/).filter((group) => group !== ""))];
+  if (groupList !== null && groupList.length === 0) return "--groups needs at least one group name";
+  if (!report && limit === null) {
+    if (profile !== undefined || groupList !== null)
+      return "--profile and --groups choose the listing for --budget or --report";
+    return null;
+  }
+  const selection =
+    profile !== undefined || groupList !== null || limit !== null
+      ? { profile: (profile as Profile | undefined) ?? null, groups: groupList }
+      : null;
+  return {
+    table: report,
+    selection,
+    budget:
+      limit === null
+        ? null
+        : { limit, format: (budgetFormat as BudgetFormat | undefined) ?? "mcp" },
+  };
+}
+
+/** Counts every tool of `registry` and sums what `options` asks for. */
+export function buildReport(
+  registry: Registry,
+  artifacts: ArtifactSets,
+  count: TokenCounter,
+  options: ReportOptions,
+): TokenReport {
+  const tools: ToolTokens[] = registry.tools.map((tool) => {
+    const mcp = artifacts.mcp[tool.id];
+    const openai = artifacts["openai-responses"][tool.id];
+    return {
+      id: tool.id,
+      alias: tool.alias,
+      groups: tool.groups,
+      mcp: mcp === undefined ? 0 : count(JSON.stringify(mcp)),
+      openai: openai === undefined ? null : count(JSON.stringify(openai)),
+      planner: count(tool.planner),
+    };
+  });
+
+  const names = [...new Set(tools.flatMap((tool) => tool.groups))].sort(compareText);
+  const groups: GroupTokens[] = names.map((group) => ({
+    group,
+    ...sum(tools.filter((tool) => tool.groups.includes(group))),
+  }));
+  const ungrouped = tools.filter((tool) => tool.groups.length === 0);
+  if (ungrouped.length > 0) groups.push({ group: null, ...sum(ungrouped) });
+
+  const report: { -readonly [K in keyof TokenReport]: TokenReport[K] } = {
+    tokenizer: TOKENIZER,
+    tools,
+    groups,
+    total: sum(tools),
+  };
+  if (options.selection) {
+    const request = options.selection;
+    // The runtime's own rule (`applySelection`), so the budget counts what a session would list.
+    const selected = new Set(
+      applySelection(registry.tools, {
+        ...(request.profile ? { profile: request.profile } : {}),
+        ...(request.groups ? { groups: request.groups } : {}),
+      }).map((tool) => tool.id),
+    );
+    const chosen = {
+      tools: tools.filter((tool) => selected.has(tool.id)),
+      workflowFallback:
+        request.profile === SEMANTIC_WORKFLOW &&
+        !registry.tools.some((tool) => tool.groups.includes(WORKFLOW_GROUP)),
+    };
+    const unknownGroups = (request.groups ?? []).filter((group) => !names.includes(group));
+    report.selection = {
+      profile: request.profile,
+      groups: request.groups,
+      workflowFallback: chosen.workflowFallback,
+      unknownGroups,
+      aliases: chosen.tools.map((tool) => tool.alias),
+      ...sum(chosen.tools),
+    };
+    if (options.budget) {
+      const { limit, format } = options.budget;
+      const tokens = report.selection[format];
+      report.budget = { format, limit, tokens, ok: tokens <= limit && unknownGroups.length === 0 };
+    }
+  }
+  return report;
+}
+
+function sum(tools: readonly ToolTokens[]): Bucket {
+  let mcp = 0;
+  let openai = 0;
+  let planner = 0;
+  for (const tool of tools) {
+    mcp += tool.mcp;
+    openai += tool.openai ?? 0;
+    planner += tool.planner;
+  }
+  return { tools: tools.length, mcp, openai, planner };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The text report: with `table`, a table of the tools and their total and one of the groups;
+ * then the selection and the budget verdict when they were asked for. Ends with a newline.
+ */
+export function formatReport(report: TokenReport, table: boolean): string {
+  const lines: string[] = [];
+  if (table) {
+    lines.push(
+      `tokens (${report.tokenizer}): MCP and OpenAI Responses entries as compact JSON, planner lines as text`,
+    );
+    const total = report.total;
+    lines.push(
+      ...align(
+        [
+          ["tool", "id", "groups", "mcp", "openai", "planner"],
+          ...report.tools.map((tool) => [
+            tool.alias,
+            tool.id,
+            tool.groups.join(",") || "-",
+            String(tool.mcp),
+            tool.openai === null ? "-" : String(tool.openai),
+            String(tool.planner),
+          ]),
+          [
+            `total (${total.tools} tool${total.tools === 1 ? "" : "s"})`,
+            "",
+            "",
+            String(total.mcp),
+            String(total.openai),
+            String(total.planner),
+          ],
+        ],
+        3,
+      ),
+    );
+    lines.push("");
+    lines.push(
+      ...align(
+        [
+          ["group", "tools", "mcp", "openai", "planner"],
+          ...report.groups.map((group) => [
+            group.group ?? NO_GROUP,
+            String(group.tools),
+            String(group.mcp),
+            String(group.openai),
+            String(group.planner),
+          ]),
+        ],
+        1,
+      ),
+    );
+  }
+  const { selection, budget } = report;
+  if (selection) {
+    const chosen: string[] = [];
+    if (selection.profile)
+      chosen.push(
+        `profile ${selection.profile}${selection.workflowFallback ? `, no tool in group ${WORKFLOW_GROUP} so all kept` : ""}`,
+      );
+    if (selection.groups) chosen.push(`groups ${selection.groups.join(",")}`);
+    lines.push(
+      `listing: ${selection.tools} of ${report.total.tools} tool${report.total.tools === 1 ? "" : "s"} (${chosen.length > 0 ? chosen.join("; ") : "all"}): mcp ${selection.mcp}, openai ${selection.openai}, planner ${selection.planner} tokens`,
+    );
+    if (selection.unknownGroups.length > 0)
+      lines.push(`--groups names a group no tool carries: ${selection.unknownGroups.join(", ")}`);
+  }
+  if (budget) {
+    const verdict =
+      budget.tokens > budget.limit
+        ? `over by ${budget.tokens - budget.limit}`
+        : budget.ok
+          ? "within"
+          : "failed: --groups names a group no tool carries";
+    lines.push(`budget ${budget.format}: ${budget.tokens} of ${budget.limit} tokens, ${verdict}`);
+  }
+  return lines.length > 0 ? `${lines.join("\n")}\n` : "";
+}
+
+/** Pads the columns of `rows`: the first `textColumns` to the left, the rest (numbers) to the right. */
+function align(rows: readonly string[][], textColumns: number): string[] {
+  const widths: number[] = [];
+  for (const row of rows)
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) =>
+    row
+      .map((cell, i) =>
+        i < textColumns ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0),
+      )
+      .join("  ")
+      .trimEnd(),
+  );
+}

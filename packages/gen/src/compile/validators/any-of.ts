@@ -1,0 +1,76 @@
+/**
+ * compile/validators: `anyOf`. The first branch that passes wins, with its coerced value. A
+ * `{type: "null"}` branch is a test for null (nothing coerces null): the other branches apply to
+ * the other values, one branch directly (its errors are the ones reported). Otherwise each branch
+ * goes in a labelled block that a failed check leaves, and the error is at the `anyOf`'s path.
+ */
+import type { JsonValue } from "@zcp/runtime/codegen";
+import { check, fail, type CodeBuilder, type Fail, type Path } from "./builder.js";
+import { coerces } from "./coercion.js";
+import { isNullSchema } from "./schema.js";
+
+export function anyOf(
+  w: CodeBuilder,
+  branches: readonly JsonValue[],
+  value: string,
+  path: Path,
+  to: Fail,
+  hint: string,
+): string {
+  const others = branches.filter((branch) => !isNullSchema(branch));
+  if (others.length < branches.length) {
+    if (others.length === 0) {
+      check(w, [`${value} !== null`], "&&", to, path, hint);
+      return value;
+    }
+    const slot = w.placeholder();
+    w.open(`if (${value} !== null) {`);
+    const out =
+      others.length === 1
+        ? w.node(others[0], value, path, to, { hint })
+        : anyOfBlocks(w, others, value, path, to, hint);
+    if (out === value) {
+      w.close();
+      return value;
+    }
+    const result = w.name("r");
+    slot.text = `let ${result}: unknown = ${value};`;
+    w.line(`${result} = ${out};`);
+    w.close();
+    return result;
+  }
+  return anyOfBlocks(w, branches, value, path, to, hint);
+}
+
+function anyOfBlocks(
+  w: CodeBuilder,
+  branches: readonly JsonValue[],
+  value: string,
+  path: Path,
+  to: Fail,
+  hint: string,
+): string {
+  const coerced = branches.some((branch) => coerces(w.unit, branch));
+  const result = coerced ? w.name("r") : null;
+  if (result !== null) w.line(`let ${result}: unknown;`);
+  const done = w.name("l");
+  w.open(`${done}: {`);
+  let exhaustive = false;
+  for (const branch of branches) {
+    const next: Fail = { kind: "break", label: w.name("l"), used: false };
+    const block = w.open("{");
+    const out = w.node(branch, value, path, next);
+    if (result !== null) w.line(`${result} = ${out};`);
+    w.line(`break ${done};`);
+    w.close();
+    block.head = next.used ? `${next.label}: {` : "{";
+    // A branch that cannot fail makes the rest unreachable.
+    if (!next.used) {
+      exhaustive = true;
+      break;
+    }
+  }
+  if (!exhaustive) fail(w, to, "invalid", path, hint);
+  w.close();
+  return result ?? value;
+}

@@ -1,0 +1,58 @@
+/**
+ * compile/validators: whether validating against a schema can change the value, that is, whether
+ * a documented coercion (a numeric string to a number, "true"/"false" to a boolean) applies
+ * somewhere inside it. A validator that cannot coerce returns its input as it is, and its callers
+ * need no copy on write.
+ */
+import type { JsonValue } from "@zcp/runtime/codegen";
+import { isSchema, typeList, type Schema } from "./schema.js";
+import type { Unit } from "./unit.js";
+
+/** Whether `schema` can coerce. The `$defs` are settled first (`settleDefCoercion`), since they can refer to each other. */
+export function coerces(tool: Unit, schema: JsonValue | undefined): boolean {
+  if (!isSchema(schema)) return false;
+  if (!tool.settled) return coercesNow(tool, schema);
+  let known = tool.coerces.get(schema);
+  if (known === undefined) tool.coerces.set(schema, (known = coercesNow(tool, schema)));
+  return known;
+}
+
+function coercesNow(tool: Unit, schema: Schema): boolean {
+  const types = typeList(schema);
+  if (
+    types &&
+    !types.includes("string") &&
+    (types.includes("number") || types.includes("integer") || types.includes("boolean"))
+  )
+    return true;
+  if (
+    typeof schema.$ref === "string" &&
+    tool.defs.get(schema.$ref.slice("#/$defs/".length))?.coerces
+  )
+    return true;
+  const properties = schema.properties;
+  if (isSchema(properties))
+    for (const name in properties) if (subCoerces(tool, properties[name])) return true;
+  if (Array.isArray(schema.anyOf))
+    for (const branch of schema.anyOf) if (subCoerces(tool, branch)) return true;
+  if (Array.isArray(schema.prefixItems))
+    for (const item of schema.prefixItems) if (subCoerces(tool, item)) return true;
+  return subCoerces(tool, schema.items) || subCoerces(tool, schema.additionalProperties);
+}
+
+function subCoerces(tool: Unit, schema: JsonValue | undefined): boolean {
+  if (!isSchema(schema)) return false;
+  return tool.settled ? coerces(tool, schema) : coercesNow(tool, schema);
+}
+
+/** Decides, by fixpoint, which `$defs` coerce; then marks the unit settled. */
+export function settleDefCoercion(tool: Unit): void {
+  for (let changed = tool.defs.size > 0; changed;) {
+    changed = false;
+    for (const def of tool.defs.values()) {
+      if (!def.coerces && isSchema(def.schema) && coercesNow(tool, def.schema))
+        changed = def.coerces = true;
+    }
+  }
+  tool.settled = true;
+}

@@ -1,0 +1,102 @@
+/**
+ * compile/validators: the hint of an error, what a schema expects in a few words (`integer >= 1`,
+ * `one of: a, b`, `Address object`, `string of 2-3 characters`), so that a model that broke a
+ * constraint learns it from the refusal.
+ */
+import type { JsonValue } from "@zcp/runtime/codegen";
+import { count, isSchema, keywordBits, KIND_BITS, KINDS, typeList, type Schema } from "./schema.js";
+import type { Unit } from "./unit.js";
+
+/** What `schema` expects, in a few words. */
+export function describe(tool: Unit, schema: JsonValue | undefined, depth = 0): string {
+  if (!isSchema(schema)) return schema === false ? "nothing" : "any value";
+  let text = tool.described.get(schema);
+  if (text === undefined) {
+    text = describeNow(tool, schema, depth);
+    if (depth === 0) tool.described.set(schema, text);
+  }
+  return text;
+}
+
+function describeNow(tool: Unit, schema: Schema, depth: number): string {
+  if (typeof schema.$ref === "string") {
+    const name = schema.$ref.slice("#/$defs/".length);
+    const def = tool.defs.get(name)?.schema;
+    if (depth > 2 || !isSchema(def)) return name;
+    return describe(tool, def, depth + 1);
+  }
+  if (schema.const !== undefined) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return `one of: ${schema.enum.map(show).join(", ")}`;
+  if (Array.isArray(schema.anyOf)) {
+    let text = "";
+    for (const branch of schema.anyOf)
+      text += `${text ? " or " : ""}${describe(tool, branch, depth + 1)}`;
+    return text;
+  }
+  let types = typeList(schema);
+  if (types === null) {
+    const kinds: string[] = [];
+    const bits = keywordBits(schema, tool.owner);
+    for (const kind of KINDS) if (bits & KIND_BITS[kind]) kinds.push(kind);
+    types = kinds;
+  }
+  if (types.length === 0) return "any value";
+  let text = describeType(types[0]!, schema);
+  for (let i = 1; i < types.length; i++) text += ` or ${describeType(types[i]!, schema)}`;
+  return text;
+}
+
+function describeType(type: string, schema: Schema): string {
+  if (type === "string") {
+    let text = typeof schema.format === "string" ? `${schema.format} string` : "string";
+    text += amount(count(schema.minLength), count(schema.maxLength), "character");
+    if (typeof schema.pattern === "string") text += ` matching ${schema.pattern}`;
+    return text;
+  }
+  if (type === "number" || type === "integer") {
+    const bounds: string[] = [];
+    for (const [keyword, operator] of HINT_BOUNDS)
+      if (typeof schema[keyword] === "number") bounds.push(`${operator} ${schema[keyword]}`);
+    let text = bounds.length > 0 ? `${type} ${bounds.join(" and ")}` : type;
+    if (typeof schema.multipleOf === "number")
+      text += `${bounds.length > 0 ? "," : ""} a multiple of ${schema.multipleOf}`;
+    return text;
+  }
+  if (type === "array") {
+    const items = amount(count(schema.minItems), count(schema.maxItems), "item");
+    if (schema.uniqueItems !== true) return `array${items}`;
+    return items
+      ? `array${items.replace(/ items?$/, (word) => ` unique${word}`)}`
+      : "array of unique items";
+  }
+  if (type === "object")
+    return typeof schema.title === "string" ? `${schema.title} object` : "object";
+  return type;
+}
+
+const HINT_BOUNDS: readonly (readonly [string, string])[] = [
+  ["minimum", ">="],
+  ["exclusiveMinimum", ">"],
+  ["maximum", "<="],
+  ["exclusiveMaximum", "<"],
+];
+
+/** ` of 1-16 characters`, ` of at least 2 items`... or "" without limits. */
+function amount(min: number | null, max: number | null, word: string): string {
+  if (min !== null && min > 0 && max !== null)
+    return min === max ? ` of ${plural(min, word)}` : ` of ${min}-${max} ${word}s`;
+  if (min !== null && min > 0) return ` of at least ${plural(min, word)}`;
+  if (max !== null) return ` of at most ${plural(max, word)}`;
+  return "";
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** An enum value in a hint: plain words bare, anything else as JSON. */
+function show(value: JsonValue): string {
+  return typeof value === "string" && /^[^\s,"]+(?: [^\s,"]+)*$/.test(value)
+    ? value
+    : JSON.stringify(value);
+}

@@ -1,0 +1,139 @@
+/**
+ * compile: the generated validators (`validators.ts`), as code (`code.ts`) for emit to lay out.
+ * Each tool's input schema becomes one specialised function, `validate_<name>(input)` (the tool's
+ * name part, `toolNames`: `validate_weather_get_current`), that checks the arguments with plain
+ * code (no schema is read at run time) and returns the value to call the tool with or the first
+ * error (the `ValidationResult` contract of `@zcp/runtime`). Recursive types (`$defs`) become one
+ * function each (`validate_<name>$Name`); a named object type (an interface: a schema with a
+ * `title`) becomes one function shared by all its uses (`shared.ts`: `check$Address$1a2b3c4d`);
+ * schemas nested deeper than a few levels move to functions of their own (`validate_<name>$1`),
+ * so that lines stay short. A tool's code depends on its definition and name only, a shared
+ * type's on its schema only: watch mode reuses both (the pipeline's memo).
+ *
+ * Semantics are JSON Schema 2020-12's for the keywords that extract emits, plus two documented
+ * coercions: a string holding a JSON number becomes that number where the schema allows a
+ * number and not a string, and "true"/"false" become booleans where it allows a boolean and not
+ * a string. Coerced values are copied on write; the input is never mutated.
+ *
+ * Errors are `missing:<path>` or `invalid:<path>` with a `$`-rooted path (`$.rows[2].qty`,
+ * `$["a b"]`); the first error is reported: within an object, its properties in schema order
+ * (missing or invalid), then its other keys in input order; within an array, its length, then
+ * its items in order; `anyOf` reports at its own path when no branch fits. The helpers the code
+ * calls (`invalid`, `isObject`, `toNumber`...) are imported from `@zcp/runtime/codegen`.
+ *
+ * One module per concern: `node.ts` (any schema), `scalars.ts`, `arrays.ts`, `objects.ts`,
+ * `any-of.ts` (each kind's keywords), `coercion.ts`, `hints.ts`, `shared.ts`, `builder.ts`.
+ */
+import type { JsonValue, ToolDefinition } from "@zcp/runtime/codegen";
+import { toolNames } from "../../model/index.js";
+import { CodeBuilder, ROOT, RETURN } from "./builder.js";
+import type { FunctionCode, ValidatorCode, ValidatorSet } from "./code.js";
+import { settleDefCoercion } from "./coercion.js";
+import { node } from "./node.js";
+import { isSchema, type Schema } from "./schema.js";
+import { sharedType } from "./shared.js";
+import { unit, validatorCode, type Unit } from "./unit.js";
+
+export type { FunctionCode, Part, Statement, ValidatorCode, ValidatorSet } from "./code.js";
+
+/** The per-tool and per-type work of `compileValidators`: pure functions, memoized in watch mode. */
+export interface ValidatorSteps {
+  tool(tool: ToolDefinition, fn: string): ValidatorCode;
+  shared(name: string, schema: Schema): ValidatorCode;
+}
+
+export const VALIDATOR_STEPS: ValidatorSteps = {
+  tool: compileToolValidator,
+  shared: compileSharedValidator,
+};
+
+/**
+ * Every tool's validator (in tool order) and the functions of the shared types they reach. Two
+ * different types that get one function name are an error: they would call each other's code.
+ */
+export function compileValidators(
+  tools: readonly ToolDefinition[],
+  steps: ValidatorSteps = VALIDATOR_STEPS,
+): ValidatorSet {
+  const names = toolNames(tools);
+  const compiled = tools.map((tool) => {
+    const fn = `validate_${names.get(tool)!}`;
+    return { id: tool.id, fn, code: steps.tool(tool, fn) };
+  });
+  const shared = new Map<string, ValidatorCode>();
+  const schemas = new Map<string, Schema>();
+  const queue: ValidatorCode[] = compiled.map((entry) => entry.code);
+  for (let i = 0; i < queue.length; i++) {
+    for (const [name, schema] of queue[i]!.shared) {
+      const seen = schemas.get(name);
+      if (seen !== undefined) {
+        if (seen !== schema && sharedType(seen)?.hash !== sharedType(schema)?.hash) {
+          throw new Error(
+            `zcp gen: two object types titled "${String(schema.title)}" hash to the same name ${name}; rename one`,
+          );
+        }
+        continue;
+      }
+      schemas.set(name, schema);
+      const code = steps.shared(name, schema);
+      shared.set(name, code);
+      queue.push(code);
+    }
+  }
+  return { tools: compiled, shared };
+}
+
+/**
+ * A tool's validator, `fn` (`validate_<name>`), then a function per `$defs` entry
+ * (`validate_<name>$Name`), then its outlined functions (`validate_<name>$1`...). Tool names and
+ * `$defs` names have no `$`.
+ */
+export function compileToolValidator(tool: ToolDefinition, fn: string): ValidatorCode {
+  const root = tool.inputSchema as Schema;
+  const state = unit(fn, tool.alias);
+  if (isSchema(root.$defs)) {
+    for (const name in root.$defs)
+      state.defs.set(name, { fn: `${fn}$${name}`, schema: root.$defs[name]!, coerces: false });
+  }
+  settleDefCoercion(state);
+  const main = new CodeBuilder(state, node);
+  const result = node(main, root, "input", ROOT, RETURN, { root: true });
+  main.line(`return { ok: true, value: ${result} };`);
+  const functions: FunctionCode[] = [
+    { name: fn, doc: tool.alias, params: "input", body: main.body },
+  ];
+  for (const [name, def] of state.defs)
+    functions.push(pathFunction(state, def.fn, def.schema, `${tool.alias}: $defs/${name}`));
+  outlinedFunctions(state, functions);
+  return validatorCode(state, functions);
+}
+
+/** The function of a named object type, used wherever the type occurs, and its outlined ones. */
+export function compileSharedValidator(name: string, schema: Schema): ValidatorCode {
+  const state = unit(name, name);
+  state.settled = true;
+  const functions = [
+    pathFunction(state, name, schema, typeof schema.title === "string" ? schema.title : null, true),
+  ];
+  outlinedFunctions(state, functions);
+  return validatorCode(state, functions);
+}
+
+function outlinedFunctions(state: Unit, out: FunctionCode[]): void {
+  for (let i = 0; i < state.outlined.length; i++)
+    out.push(pathFunction(state, state.outlined[i]!.fn, state.outlined[i]!.schema, null));
+}
+
+/** A function `(value, path)` checking `schema`, for `$defs`, shared and outlined schemas. */
+function pathFunction(
+  state: Unit,
+  fn: string,
+  schema: JsonValue,
+  doc: string | null,
+  root = false,
+): FunctionCode {
+  const w = new CodeBuilder(state, node);
+  const result = node(w, schema, "value", { base: "path", parts: [] }, RETURN, { root });
+  w.line(`return { ok: true, value: ${result} };`);
+  return { name: fn, doc, params: "value-path", body: w.body };
+}

@@ -1,0 +1,129 @@
+/**
+ * compile/validators: an object's structure: its properties in schema order (missing or invalid),
+ * required keys without a schema, then its other keys in input order (`propertyNames`, and
+ * `additionalProperties`: none, or each checked against its schema). Properties are read as own
+ * properties only; a coerced one is copied on write (`put`).
+ */
+import type { Part } from "./code.js";
+import {
+  check,
+  dynamicKeyPath,
+  fail,
+  keyPath,
+  type CodeBuilder,
+  type Fail,
+  type Path,
+} from "./builder.js";
+import { describe } from "./hints.js";
+import { isSchema, isTrivial, type Schema } from "./schema.js";
+
+export function objectProperties(
+  w: CodeBuilder,
+  schema: Schema,
+  value: string,
+  path: Path,
+  to: Fail,
+): string {
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const required = new Set<string>();
+  if (Array.isArray(schema.required))
+    for (const key of schema.required) if (typeof key === "string") required.add(key);
+  const slot = w.placeholder();
+  let copy: string | null = null;
+  for (const key in properties) {
+    const propertySchema = properties[key];
+    const isRequired = required.has(key);
+    if (!isRequired && isTrivial(propertySchema)) continue;
+    const item = w.name("v");
+    w.readProperty(item, value, key);
+    const at = keyPath(path, key);
+    if (isRequired)
+      check(
+        w,
+        [`${item} === undefined`],
+        "&&",
+        to,
+        at,
+        `expected ${describe(w.unit, propertySchema)}`,
+        "missing",
+      );
+    else w.open(`if (${item} !== undefined) {`);
+    copy = storeProperty(w, copy, value, { str: key }, item, w.node(propertySchema, item, at, to));
+    if (!isRequired) w.close();
+  }
+  for (const key of required) {
+    if (Object.prototype.hasOwnProperty.call(properties, key)) continue;
+    const item = w.name("v");
+    w.readProperty(item, value, key);
+    check(
+      w,
+      [`${item} === undefined`],
+      "&&",
+      to,
+      keyPath(path, key),
+      "expected a value",
+      "missing",
+    );
+  }
+  const closed = schema.additionalProperties === false;
+  const extra =
+    closed || isTrivial(schema.additionalProperties) ? null : schema.additionalProperties!;
+  const names = isTrivial(schema.propertyNames) ? null : schema.propertyNames!;
+  if (closed || extra !== null || names !== null) {
+    const key = w.name("k");
+    const at = dynamicKeyPath(path, key);
+    w.open(`for (const ${key} in ${value}) {`);
+    if (names !== null) {
+      const namePattern =
+        isSchema(names) && typeof names.pattern === "string" ? names.pattern : null;
+      const hint = `expected property names ${namePattern !== null ? `matching ${namePattern}` : `of ${describe(w.unit, names)}`}`;
+      w.node(names, key, at, to, { coerce: false, hint });
+    }
+    const known = Object.keys(properties);
+    if ((closed || extra !== null) && known.length > 0) {
+      w.open(`switch (${key}) {`);
+      for (const name of known) w.line(["case ", { str: name }, ":"]);
+      w.line("  continue;");
+      w.close();
+    }
+    if (closed) {
+      fail(
+        w,
+        to,
+        "invalid",
+        at,
+        known.length > 0
+          ? `unknown property; expected: ${known.join(", ")}`
+          : "unknown property; expected no properties",
+      );
+    } else if (extra !== null) {
+      const item = w.name("v");
+      w.line(`const ${item}: unknown = ${value}[${key}];`);
+      copy = storeProperty(w, copy, value, key, item, w.node(extra, item, at, to));
+    }
+    w.close();
+  }
+  if (copy === null) return value;
+  slot.text = `let ${copy}: Record<string, unknown> | undefined;`;
+  const out = w.name("v");
+  w.line(`const ${out} = ${copy} ?? ${value};`);
+  return out;
+}
+
+/** Copy on write of a changed property (`key`: a string literal, or the name holding the key). */
+function storeProperty(
+  w: CodeBuilder,
+  copy: string | null,
+  object: string,
+  key: Part,
+  item: string,
+  result: string,
+): string | null {
+  if (result === item) return copy;
+  copy ??= w.name("c");
+  w.needs.helpers.add("put");
+  w.open(`if (${result} !== ${item}) {`);
+  w.call(`${copy} = put`, [copy, object, key, result], ";");
+  w.close();
+  return copy;
+}

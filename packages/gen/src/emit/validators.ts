@@ -1,0 +1,76 @@
+/**
+ * emit: `validators.ts`, from the compiled validators (`compile/validators/`): the imports (the
+ * types, and the helpers and format checkers the code calls, from `@zcp/runtime/codegen`), the
+ * patterns as module-level regular expressions, one validator per tool (with its `$defs` and
+ * outlined functions), the functions of named object types (shared by every use), and the
+ * `validators` table by tool id.
+ */
+import type { ValidatorCode, ValidatorSet } from "../compile/index.js";
+import { printAssignment, printFunction, printImport } from "./layout.js";
+import { Identifier, printStatement } from "./print.js";
+import { tsFile, type EmitContext } from "./ts-file.js";
+
+/** The file `validatorsFile` renders, in the output folder. */
+export const VALIDATORS_FILE = "validators.ts";
+
+const CODEGEN = "@zcp/runtime/codegen";
+
+/** The text of one tool's or shared type's functions, each followed by a blank line but the last. */
+export function validatorText(code: ValidatorCode): string {
+  return code.functions.map(printFunction).join("\n");
+}
+
+/** `textOf` lays out one compiled unit (`validatorText`, memoized by the pipeline in watch mode). */
+export function validatorsFile(
+  context: EmitContext,
+  set: ValidatorSet,
+  textOf: (code: ValidatorCode) => string = validatorText,
+): string {
+  const units = [...set.tools.map((tool) => tool.code), ...set.shared.values()];
+  const imports = new Set<string>();
+  const patterns = new Map<string, string>();
+  for (const code of units) {
+    for (const helper of code.helpers) imports.add(helper);
+    for (const format of code.formats) imports.add(format);
+    for (const [name, source] of code.patterns) patterns.set(name, source);
+  }
+  const table: { [id: string]: Identifier } = {};
+  for (const tool of set.tools) table[tool.id] = new Identifier(tool.fn);
+
+  let head = printImport(
+    "import type",
+    set.tools.length > 0 ? ["ValidationResult", "ValidatorTable"] : ["ValidatorTable"],
+    CODEGEN,
+  );
+  if (imports.size > 0) head += printImport("import", [...imports].sort(), CODEGEN);
+  const statements = [head];
+  if (patterns.size > 0) {
+    let text = "";
+    for (const name of [...patterns.keys()].sort())
+      text += printAssignment(`const ${name} =`, regexLiteral(patterns.get(name)!));
+    statements.push(text);
+  }
+  for (const tool of set.tools) statements.push(textOf(tool.code));
+  for (const name of [...set.shared.keys()].sort()) statements.push(textOf(set.shared.get(name)!));
+  statements.push(printStatement("export const validators: ValidatorTable = ", table));
+  return tsFile(context, statements);
+}
+
+/** A `u`-flag regular expression literal with the same meaning as `new RegExp(source, "u")`. */
+function regexLiteral(source: string): string {
+  if (source === "") return "/(?:)/u";
+  let out = "";
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === "\\" && i + 1 < source.length) {
+      out += ch + source[++i];
+    } else if (ch === "/") {
+      out += "\\/";
+    } else if (ch === "\n" || ch === "\r" || ch === "\u2028" || ch === "\u2029") {
+      out += ch === "\n" ? "\\n" : ch === "\r" ? "\\r" : ch === "\u2028" ? "\\u2028" : "\\u2029";
+    } else {
+      out += ch;
+    }
+  }
+  return `/${out}/u`;
+}

@@ -1,0 +1,143 @@
+/**
+ * extract: a tool's own tags: `@tool <alias>`, `@id`, `@title`, `@output`, `@handleKind`,
+ * `@groups`/`@stages`/`@scopes` words, `@flags` and `@deprecated`, each checked (ZCP1301).
+ */
+import type { ts } from "ts-morph";
+import type { OutputMode, ToolFlag } from "@zcp/runtime/codegen";
+import type { Code } from "../diagnostics.js";
+import type { Tag } from "./jsdoc.js";
+
+const OUTPUT_MODES = new Set<OutputMode>(["scalar", "handle", "auto"]);
+/** Tags that say one thing; a second one is a mistake, not an override. */
+const ONCE = new Set(["tool", "id", "title", "output", "handleKind", "deprecated"]);
+const FLAGS = new Set<ToolFlag>(["readonly", "idempotent", "destructive", "approval"]);
+const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
+const ID = /^[A-Za-z0-9_]{1,32}$/;
+const WORD = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$/;
+const KIND = /^[a-z][a-z0-9_]*$/;
+
+/** What a tool's own tags say (`ExtractedTool`'s fields of the same names; `handleKind` null for the default). */
+export interface ToolOptions {
+  alias: string | null;
+  id: string | null;
+  title: string | null;
+  outputMode: OutputMode;
+  groups: string[];
+  stages: string[];
+  flags: ToolFlag[];
+  scopes: string[];
+  deprecated: string | null;
+  handleKind: string | null;
+}
+
+/** Reads the tool-level tags (`@tool`, `@id`, `@title`, `@output`, `@handleKind`, groups, `@flags`...); bad ones are diagnosed and skipped. */
+export function readToolTags(
+  tags: Tag[],
+  diagnose: (node: ts.Node, code: Code, message: string) => void,
+): ToolOptions {
+  const options: ToolOptions = {
+    alias: null,
+    id: null,
+    title: null,
+    outputMode: "auto",
+    handleKind: null,
+    groups: [],
+    stages: [],
+    flags: [],
+    scopes: [],
+    deprecated: null,
+  };
+  const words = (tag: Tag, pattern: RegExp, what: string): string[] => {
+    const list = tag.text.split(/[\s,]+/).filter(Boolean);
+    const bad = list.find((word) => !pattern.test(word));
+    if (bad !== undefined)
+      diagnose(tag.node, "ZCP1301", `@${tag.name}: "${bad}" is not a valid ${what}`);
+    if (list.length === 0)
+      diagnose(tag.node, "ZCP1301", `@${tag.name}: expected at least one ${what}`);
+    return [...new Set(list.filter((word) => pattern.test(word)))].sort();
+  };
+  const seen = new Set<string>();
+  for (const tag of tags) {
+    if (ONCE.has(tag.name) && seen.has(tag.name)) {
+      diagnose(tag.node, "ZCP1301", `@${tag.name} is given more than once`);
+      continue;
+    }
+    seen.add(tag.name);
+    switch (tag.name) {
+      case "tool":
+        if (tag.text === "") break;
+        if (ALIAS.test(tag.text) && tag.text.length <= 64) options.alias = tag.text;
+        else
+          diagnose(
+            tag.node,
+            "ZCP1301",
+            `@tool: "${tag.text}" is not a valid alias (dotted names of letters, digits, "_" and "-", at most 64 characters)`,
+          );
+        break;
+      case "id":
+        if (ID.test(tag.text)) options.id = tag.text;
+        else
+          diagnose(
+            tag.node,
+            "ZCP1301",
+            `@id: "${tag.text}" is not a valid id (1 to 32 letters, digits or "_")`,
+          );
+        break;
+      case "title":
+        if (tag.text) options.title = tag.text;
+        else diagnose(tag.node, "ZCP1301", "@title: expected a title");
+        break;
+      case "output":
+        if (OUTPUT_MODES.has(tag.text as OutputMode)) options.outputMode = tag.text as OutputMode;
+        else
+          diagnose(
+            tag.node,
+            "ZCP1301",
+            `@output: expected scalar, handle or auto, got "${tag.text}"`,
+          );
+        break;
+      case "handleKind":
+        if (KIND.test(tag.text)) options.handleKind = tag.text;
+        else
+          diagnose(
+            tag.node,
+            "ZCP1301",
+            `@handleKind: "${tag.text}" is not a valid kind (lower-case letters, digits, "_")`,
+          );
+        break;
+      case "groups":
+        options.groups = words(tag, WORD, "group name");
+        break;
+      case "stages":
+        options.stages = words(tag, WORD, "stage name");
+        break;
+      case "scopes":
+        options.scopes = words(tag, WORD, "scope");
+        break;
+      case "flags": {
+        const flags = tag.text.split(/[\s,]+/).filter(Boolean);
+        const unknown = flags.filter((flag) => !FLAGS.has(flag as ToolFlag));
+        if (flags.length === 0)
+          diagnose(
+            tag.node,
+            "ZCP1301",
+            `@flags: expected at least one flag (${[...FLAGS].join(", ")})`,
+          );
+        else if (unknown.length > 0)
+          diagnose(
+            tag.node,
+            "ZCP1301",
+            `@flags: unknown flag "${unknown[0]}" (known: ${[...FLAGS].join(", ")})`,
+          );
+        options.flags = [
+          ...new Set(flags.filter((flag): flag is ToolFlag => FLAGS.has(flag as ToolFlag))),
+        ].sort();
+        break;
+      }
+      case "deprecated":
+        options.deprecated = tag.text;
+        break;
+    }
+  }
+  return options;
+}

@@ -1,0 +1,77 @@
+/**
+ * model: one tool's `ToolDefinition`: its documentation in short, its planner lines (with and
+ * without docs, `renderPlannerLine` of `@zcp/runtime/codegen`) and its hash. A definition depends
+ * on its extracted tool, its alias, id and name, and the config's folder only.
+ */
+import {
+  canonicalJson,
+  firstSentence,
+  renderPlannerLine,
+  SENTENCE_MAX,
+  sha12,
+  type JsonValue,
+  type ToolDefinition,
+} from "@zcp/runtime/codegen";
+import { relativePath } from "../diagnostics.js";
+import type { ExtractedTool } from "../extract/index.js";
+
+/** A tool with the names the model gave it, before its definition is built. */
+export interface Draft {
+  readonly tool: ExtractedTool;
+  readonly alias: string;
+  readonly id: string;
+  readonly name: string;
+}
+
+/**
+ * Canonical JSON of schema objects seen before. A memo of a pure function of immutable objects
+ * (schemas are shared between tools): it changes no result, only spares serialising a shared
+ * schema again for each tool.
+ */
+const CANONICAL = new WeakMap<object, string>();
+
+/** The definition of `draft`'s tool; `root` is the config's folder (sources are relative to it). */
+export function defineTool({ tool, alias, id, name }: Draft, root: string): ToolDefinition {
+  const draft: Omit<ToolDefinition, "hash" | "planner" | "plannerBare"> = {
+    id,
+    alias,
+    name,
+    title: tool.title,
+    descriptionShort: shortDescription(tool.description),
+    description: tool.description,
+    inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],
+    outputSchema: tool.outputSchema as ToolDefinition["outputSchema"],
+    outputMode: tool.outputMode,
+    handleKind: tool.handleKind,
+    handleParams: tool.handleParams,
+    defaults: tool.defaults,
+    flags: tool.flags,
+    groups: tool.groups,
+    stages: tool.stages,
+    scopes: tool.scopes,
+    deprecated: tool.deprecated,
+    call: tool.call,
+    dates: tool.dates,
+    source: { file: relativePath(root, tool.file), export: tool.exportName },
+  };
+  // With documentation (the default listing) and the bare signature: the runtime picks one, it
+  // never takes a line apart.
+  const planner = renderPlannerLine(draft);
+  const plannerBare = renderPlannerLine(draft, { toolDocs: false, paramDocs: false });
+  const { source, ...hashed } = draft;
+  return {
+    ...draft,
+    planner,
+    plannerBare,
+    source,
+    hash: sha12(
+      canonicalJson({ ...hashed, planner, plannerBare } as unknown as JsonValue, CANONICAL),
+    ),
+  };
+}
+
+/** The first paragraph, or its first sentence (`firstSentence`, cut at 300 characters) when the paragraph is longer. */
+function shortDescription(description: string): string {
+  const paragraph = description.split("\n\n", 1)[0] ?? "";
+  return paragraph.length <= SENTENCE_MAX ? paragraph : firstSentence(paragraph);
+}

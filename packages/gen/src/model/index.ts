@@ -1,0 +1,118 @@
+/**
+ * model: the stage's entry. Extracted tools → validated `ToolDefinition`s (aliases, ids,
+ * provider names, hashes, planner lines), sorted by alias. Duplicate ids, aliases or provider
+ * names are errors at every source involved, and those tools are left out. Where each
+ * definition's tool is declared (`sites`) goes along for diagnostics of later stages; no
+ * definition, and so no emitted file, names a line, so that moving a tool in its file changes no
+ * output.
+ */
+import type { ToolDefinition } from "@zcp/runtime/codegen";
+import { diagnostic, relativePath, type Code, type Diagnostic } from "../diagnostics.js";
+import { snakeCase, type ExtractedTool } from "../extract/index.js";
+import { defineTool, type Draft } from "./define.js";
+import { deriveId, providerName } from "./names.js";
+
+export { defineTool } from "./define.js";
+export { deriveId, toolBaseName, toolNames } from "./names.js";
+
+/** Where a tool is declared: absolute file, 1-based line and column. */
+export interface Site {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface Model {
+  readonly definitions: ToolDefinition[];
+  readonly diagnostics: Diagnostic[];
+  /** The declaration of each definition's tool. */
+  readonly sites: ReadonlyMap<ToolDefinition, Site>;
+}
+
+/**
+ * The per-tool work of `buildModel`. A definition depends on its draft only (the root is fixed
+ * for a generator): the pipeline's memo hands in a memoized `define` in watch mode.
+ */
+export interface ModelSteps {
+  define(draft: Draft, root: string): ToolDefinition;
+}
+
+const MODEL_STEPS: ModelSteps = { define: defineTool };
+
+export function buildModel(
+  tools: readonly ExtractedTool[],
+  root: string,
+  steps: ModelSteps = MODEL_STEPS,
+): Model {
+  const diagnostics: Diagnostic[] = [];
+  const drafts: Draft[] = tools.map((tool) => {
+    const alias = tool.alias ?? snakeCase(tool.exportName);
+    return { tool, alias, id: tool.id ?? deriveId(alias), name: providerName(alias) };
+  });
+  const rejected = new Set<ExtractedTool>();
+  // The runtime's built-in tools (zcp.handle, id "zh") own the `zcp.` namespace.
+  for (const draft of drafts) {
+    if (draft.alias.startsWith("zcp.") || draft.alias.startsWith("zcp_") || draft.id === "zh") {
+      rejected.add(draft.tool);
+      const what = draft.id === "zh" ? `id "zh"` : `alias "${draft.alias}"`;
+      diagnostics.push(
+        diagnostic(
+          "error",
+          "ZCP1404",
+          `${what} is reserved for the runtime's built-in tools (the zcp. namespace); choose another`,
+          siteOf(draft.tool),
+        ),
+      );
+    }
+  }
+  const checkUnique = (key: "id" | "alias" | "name", code: Code, what: string) => {
+    const groups = new Map<string, Draft[]>();
+    for (const draft of drafts) groups.set(draft[key], [...(groups.get(draft[key]) ?? []), draft]);
+    for (const [value, group] of groups) {
+      // Equal aliases give equal derived ids and names: one ZCP1402 says it all.
+      if (
+        group.length < 2 ||
+        (key !== "alias" && new Set(group.map((draft) => draft.alias)).size < 2)
+      )
+        continue;
+      for (const draft of group) {
+        rejected.add(draft.tool);
+        const others = group
+          .filter((other) => other !== draft)
+          .map((other) => `${relativePath(root, other.tool.file)}:${other.tool.line}`);
+        const hint =
+          key === "id"
+            ? "; set a distinct @id"
+            : key === "name"
+              ? `; aliases ${group.map((d) => `"${d.alias}"`).join(" and ")} both become "${value}"`
+              : "";
+        diagnostics.push(
+          diagnostic(
+            "error",
+            code,
+            `${what} "${value}" is also declared at ${others.join(", ")}${hint}`,
+            siteOf(draft.tool),
+          ),
+        );
+      }
+    }
+  };
+  checkUnique("alias", "ZCP1402", "duplicate tool alias");
+  checkUnique("id", "ZCP1401", "duplicate tool id");
+  checkUnique("name", "ZCP1403", "provider tool name");
+
+  const sites = new Map<ToolDefinition, Site>();
+  const definitions = drafts
+    .filter((draft) => !rejected.has(draft.tool))
+    .map((draft) => {
+      const definition = steps.define(draft, root);
+      sites.set(definition, siteOf(draft.tool));
+      return definition;
+    })
+    .sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
+  return { definitions, diagnostics, sites };
+}
+
+function siteOf(tool: ExtractedTool): Site {
+  return { file: tool.file, line: tool.line, column: tool.column };
+}

@@ -1,0 +1,179 @@
+/**
+ * scan: the `@tool` pre-filter on a file's text, and finding the exported functions whose JSDoc
+ * carries `@tool` in a parsed file (misplaced tags are ZCP1102, syntax errors ZCP1101).
+ */
+import { ts } from "ts-morph";
+import { diagnostic, type Diagnostic } from "../diagnostics.js";
+import { positionOf } from "./position.js";
+
+/** A function found with a `@tool` tag. */
+export interface ToolDeclaration {
+  /** The function-like node whose parameters and return type describe the tool. */
+  readonly fn: ts.SignatureDeclaration;
+  /** The node carrying the JSDoc: the function declaration or the variable statement. */
+  readonly docHost: ts.Node;
+  readonly jsDoc: ts.JSDoc;
+  readonly exportName: string;
+  readonly sourceFile: ts.SourceFile;
+}
+
+/** Only files that mention `@tool` can declare tools; the others load as dependencies if imported. */
+export function mentionsTool(text: string): boolean {
+  return text.includes("@tool");
+}
+
+/** Syntax errors of a file, as ZCP1101 diagnostics. */
+export function syntaxDiagnostics(program: ts.Program, sourceFile: ts.SourceFile): Diagnostic[] {
+  return program.getSyntacticDiagnostics(sourceFile).map((d) => {
+    const at = positionOf(sourceFile, d.start ?? 0);
+    return diagnostic(
+      "error",
+      "ZCP1101",
+      `syntax error: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")} (the tools of this file are left out)`,
+      at,
+    );
+  });
+}
+
+/**
+ * Finds the `@tool` functions of one file. A `@tool` tag anywhere else (a method, a class, a
+ * declaration without a body, a non-exported function...) is a ZCP1102 diagnostic.
+ */
+export function findTools(sourceFile: ts.SourceFile): {
+  tools: ToolDeclaration[];
+  diagnostics: Diagnostic[];
+} {
+  const tools: ToolDeclaration[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const placed = new Set<ts.JSDoc>();
+  const misplaced = (node: ts.Node, why: string) =>
+    diagnostics.push(
+      diagnostic(
+        "error",
+        "ZCP1102",
+        `@tool ${why}`,
+        positionOf(sourceFile, node.getStart(sourceFile)),
+      ),
+    );
+  const exported = exportedNames(sourceFile);
+  const accept = (
+    fn: ts.SignatureDeclaration,
+    docHost: ts.Node,
+    jsDoc: ts.JSDoc,
+    localName: string,
+  ) => {
+    placed.add(jsDoc);
+    const exportName = hasModifier(docHost, ts.SyntaxKind.ExportKeyword)
+      ? localName
+      : exported.get(localName);
+    if (exportName === undefined) misplaced(docHost, `function "${localName}" is not exported`);
+    else tools.push({ fn, docHost, jsDoc, exportName, sourceFile });
+  };
+
+  for (const statement of sourceFile.statements) {
+    const jsDoc = toolDoc(statement);
+    if (!jsDoc) continue;
+    if (ts.isFunctionDeclaration(statement)) {
+      placed.add(jsDoc);
+      const name = statement.name?.text;
+      if (!name || hasModifier(statement, ts.SyntaxKind.DefaultKeyword))
+        misplaced(statement, "cannot be on a default export; export the function by name");
+      else if (!statement.body)
+        misplaced(
+          statement,
+          `"${name}" has no body (an overload signature or a declaration); put @tool on the one implementation`,
+        );
+      else accept(statement, statement, jsDoc, name);
+    } else if (ts.isVariableStatement(statement)) {
+      placed.add(jsDoc);
+      const declarations = statement.declarationList.declarations;
+      const declaration = declarations[0]!;
+      const init = declaration.initializer && skipParentheses(declaration.initializer);
+      if (declarations.length !== 1 || !ts.isIdentifier(declaration.name)) {
+        misplaced(statement, "must mark a single `export const name = (...) => ...` declaration");
+      } else if (!init || !(ts.isArrowFunction(init) || ts.isFunctionExpression(init))) {
+        misplaced(
+          statement,
+          `"${declaration.name.text}" is not initialized with an arrow function or function expression`,
+        );
+      } else if (!(statement.declarationList.flags & ts.NodeFlags.Const)) {
+        misplaced(statement, `"${declaration.name.text}" must be declared with const`);
+      } else {
+        accept(init, statement, jsDoc, declaration.name.text);
+      }
+    }
+  }
+  // Anything else that carries @tool: a class, an interface, a method, a nested function...
+  const visit = (node: ts.Node) => {
+    const jsDoc = toolDoc(node);
+    if (jsDoc && !placed.has(jsDoc)) {
+      placed.add(jsDoc);
+      misplaced(
+        node,
+        `must be on an exported function declaration or an exported const arrow function, not on ${describeNode(node)}`,
+      );
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sourceFile, visit);
+  return { tools, diagnostics };
+}
+
+function describeNode(node: ts.Node): string {
+  if (ts.isClassDeclaration(node)) return "a class";
+  if (ts.isInterfaceDeclaration(node)) return "an interface";
+  if (ts.isMethodDeclaration(node) || ts.isMethodSignature(node)) return "a method";
+  if (
+    ts.isPropertyDeclaration(node) ||
+    ts.isPropertySignature(node) ||
+    ts.isPropertyAssignment(node)
+  )
+    return "a property";
+  if (ts.isTypeAliasDeclaration(node)) return "a type alias";
+  if (ts.isFunctionDeclaration(node)) return "a nested function";
+  return `a ${ts.SyntaxKind[node.kind]}`;
+}
+
+function skipParentheses(node: ts.Expression): ts.Expression {
+  let current = node;
+  while (
+    ts.isParenthesizedExpression(current) ||
+    ts.isSatisfiesExpression(current) ||
+    ts.isAsExpression(current)
+  ) {
+    current = current.expression;
+  }
+  return current;
+}
+
+/** The JSDoc block closest to `node` when it carries `@tool`. */
+function toolDoc(node: ts.Node): ts.JSDoc | undefined {
+  const docs = (node as { jsDoc?: ts.JSDoc[] }).jsDoc;
+  const last = docs?.[docs.length - 1];
+  return last?.tags?.some((tag) => tag.tagName.text === "tool") ? last : undefined;
+}
+
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
+}
+
+/** Local names exported through `export { a, b as c }` lists, mapped to their exported names. */
+function exportedNames(sourceFile: ts.SourceFile): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const statement of sourceFile.statements) {
+    if (
+      ts.isExportDeclaration(statement) &&
+      !statement.moduleSpecifier &&
+      !statement.isTypeOnly &&
+      statement.exportClause &&
+      ts.isNamedExports(statement.exportClause)
+    ) {
+      for (const element of statement.exportClause.elements) {
+        const local = (element.propertyName ?? element.name).getText(sourceFile);
+        if (!names.has(local) && element.name.getText(sourceFile) !== "default")
+          names.set(local, element.name.getText(sourceFile));
+      }
+    }
+  }
+  return names;
+}

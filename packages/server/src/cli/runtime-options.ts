@@ -1,0 +1,57 @@
+/**
+ * What `zcp-serve` puts together before serving: the runtime options of a surface (its exposure
+ * default: a profile, and the tools whose scopes are granted).
+ */
+import type { RuntimeOptions, Selection, ToolDefinition } from "@zcp/runtime";
+
+export interface ServeRuntimeOptions {
+  /** The surface the sessions are served on (default `mcp`). */
+  readonly surface?: string;
+  /** The exposure default profile of that surface, e.g. `semantic-workflow`. */
+  readonly profile?: string;
+  /**
+   * The scopes granted to whoever calls. When given, a tool is exposed only when every one of its
+   * `scopes` is granted (tools without scopes always are); the others are not listed, and calling
+   * them answers the tool error `forbidden:<alias>`. Default: no scope check.
+   */
+  readonly scopes?: readonly string[];
+}
+
+/** Whether every scope the tool needs is granted. */
+export function scopesGranted(tool: ToolDefinition, granted: readonly string[]): boolean {
+  return tool.scopes.every((scope) => granted.includes(scope));
+}
+
+/**
+ * `RuntimeOptions` whose exposure default for the surface applies the profile and the scopes
+ * (merged into `base`, whose other surfaces are kept).
+ */
+export function serveRuntimeOptions(
+  tools: readonly ToolDefinition[],
+  options: ServeRuntimeOptions,
+  base: RuntimeOptions = {},
+): RuntimeOptions {
+  const surface = options.surface ?? "mcp";
+  const defaults = base.exposure?.defaults ?? {};
+  const selection: Selection = {
+    ...(defaults[surface] ?? defaults["*"] ?? {}),
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
+  };
+  const granted = options.scopes;
+  const scoped: Selection =
+    granted === undefined
+      ? selection
+      : {
+          ...selection,
+          aliases: tools
+            .filter(
+              (tool) =>
+                scopesGranted(tool, granted) &&
+                (selection.aliases === undefined ||
+                  selection.aliases.includes(tool.alias) ||
+                  selection.aliases.includes(tool.id)),
+            )
+            .map((tool) => tool.alias),
+        };
+  return { ...base, exposure: { ...base.exposure, defaults: { ...defaults, [surface]: scoped } } };
+}

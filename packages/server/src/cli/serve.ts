@@ -1,0 +1,124 @@
+/**
+ * How `zcp-serve` serves, once its runtime is made: MCP or native ZCP over stdio, or both
+ * surfaces over HTTP; each resolves to the exit code once it has stopped (stdin ended, or
+ * SIGINT/SIGTERM: running calls may answer for `--grace-ms`, then every session closes).
+ */
+import process from "node:process";
+import type { Runtime } from "@zcp/runtime";
+import { LOOPBACK } from "../http/guards.js";
+import { serveHttp } from "../http/node.js";
+import { serveStdio } from "../mcp/stdio.js";
+import { serveNativeStdio } from "../native/stdio.js";
+import type { ServeArgs } from "./args.js";
+import { fail, log } from "./log.js";
+
+/** Resolves with the first SIGINT or SIGTERM; a second one exits at once with code 1. */
+export function stopSignal(): Promise<NodeJS.Signals> {
+  let stopping: NodeJS.Signals | undefined;
+  return new Promise((resolve) => {
+    const on = (received: NodeJS.Signals) => {
+      if (stopping !== undefined) {
+        log(`${received} again: exiting now`);
+        process.exit(1);
+      }
+      stopping = received;
+      resolve(received);
+    };
+    process.once("SIGINT", on).once("SIGTERM", on);
+  });
+}
+
+export async function serveNativeOnStdio(
+  runtime: Runtime,
+  args: ServeArgs,
+  signal: Promise<NodeJS.Signals>,
+): Promise<number> {
+  const served = serveNativeStdio(runtime, { name: args.name });
+  log("serving native ZCP on stdio");
+  const why = await Promise.race([served.done.then(() => "end" as const), signal]);
+  if (why !== "end") {
+    log(`${why}: stopping`);
+    process.stdin.pause();
+    await served.native.close();
+  }
+  await flushStdout();
+  log("stopped");
+  return 0;
+}
+
+export async function serveMcpOnStdio(
+  runtime: Runtime,
+  args: ServeArgs,
+  signal: Promise<NodeJS.Signals>,
+): Promise<number> {
+  const mcp = await serveStdio(runtime, { name: args.name, surface: args.surfaces[0]! });
+  log(`serving MCP on stdio`);
+  const ended = new Promise<"end">((resolve) => process.stdin.once("end", () => resolve("end")));
+  const why = await Promise.race([ended, signal]);
+  if (why !== "end") {
+    log(`${why}: stopping (running calls may finish for ${args.graceMs} ms)`);
+    process.stdin.pause();
+    await waitAtMost(mcp.idle(), args.graceMs);
+  }
+  await mcp.close();
+  // Let the last answers reach the host before the process ends.
+  await flushStdout();
+  log("stopped");
+  return 0;
+}
+
+export async function serveOnHttp(
+  runtime: Runtime,
+  args: ServeArgs,
+  signal: Promise<NodeJS.Signals>,
+): Promise<number> {
+  const { host, port, token, surfaces } = args;
+  const hostName = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const wildcard = host === "0.0.0.0" || host === "::" || host === "[::]";
+  if (token === undefined && !LOOPBACK.includes(hostName))
+    log(
+      `warning: listening on ${host} without --token: anyone who reaches it can call every exposed tool`,
+    );
+  let served;
+  try {
+    served = await serveHttp(runtime, {
+      name: args.name,
+      surface: "mcp",
+      mcp: surfaces.includes("mcp"),
+      native: surfaces.includes("native"),
+      host,
+      port,
+      ...(token !== undefined ? { token } : {}),
+      // A server on another interface is reached under its own name (and, on a wildcard, any the machine has: pass them in front of a proxy).
+      allowedHosts: LOOPBACK.includes(hostName) || wildcard ? LOOPBACK : [...LOOPBACK, hostName],
+      onError: (error) =>
+        log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    });
+  } catch (error) {
+    return fail(1, `cannot listen on ${host}:${port}: ${(error as Error).message}`);
+  }
+  const { server, url } = served;
+  const endpoints = surfaces.map(
+    (surface) => new URL(surface === "mcp" ? url.pathname : "/zcp", url).href,
+  );
+  log(
+    `listening on ${endpoints.join(" and ")}${token !== undefined ? " (bearer token required)" : ""}`,
+  );
+  const received = await signal;
+  log(`${received}: stopping (running calls may finish for ${args.graceMs} ms)`);
+  await server.shutdown(args.graceMs);
+  log("stopped");
+  return 0;
+}
+
+function flushStdout(): Promise<void> {
+  return new Promise((resolve) => process.stdout.write("", () => resolve()));
+}
+
+function waitAtMost(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]).finally(() => clearTimeout(timer));
+}

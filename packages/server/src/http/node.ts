@@ -1,0 +1,185 @@
+/**
+ * The web-standard handlers on `node:http`, the thin adapter (as Hono's and tRPC's are):
+ * `nodeListener(fetch)` turns each `IncomingMessage` into a `Request` (node-request.ts) and
+ * writes the `Response` to the `ServerResponse` (node-response.ts). On it, `createHttpServer` /
+ * `serveHttp` serve both surfaces (http/fetch.ts) with a graceful `shutdown(graceMs)`, and
+ * `createNativeHttpHandler` is the native route alone (native/http.ts) as a `(req, res)` handler.
+ * Their options and behaviour are the handlers', plus an `identity(req)` that reads the
+ * `IncomingMessage`.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Runtime } from "@zcp/runtime";
+import { createNativeFetchHandler, type NativeFetchOptions } from "../native/http.js";
+import { createFetchHandler, type FetchHandlerOptions } from "./fetch.js";
+import { json, jsonRpcError } from "./body.js";
+import { toRequest, type IncomingRequest } from "./node-request.js";
+import { writeResponse } from "./node-response.js";
+
+export interface NativeHttpOptions extends Omit<NativeFetchOptions, "identity"> {
+  /**
+   * Who sends the request (e.g. from a verified bearer token), or null when nobody is
+   * authenticated (401). A session is bound to the identity that opened it.
+   */
+  readonly identity?: (req: http.IncomingMessage) => string | null;
+}
+
+export interface NativeHttpHandler {
+  (req: http.IncomingMessage, res: http.ServerResponse): void;
+  /** Open native sessions. */
+  readonly sessionCount: number;
+  /** Ends every session (and its runtime session); later requests get 503. */
+  close(): Promise<void>;
+}
+
+export interface HttpOptions extends Omit<FetchHandlerOptions, "native"> {
+  /**
+   * Serve the native ZCP surface too, on `POST /zcp` (or `nativePath`), behind the same Host,
+   * Origin and token checks. With a token, native sessions are bound to its holder.
+   */
+  readonly native?: boolean | NativeHttpOptions;
+}
+
+export interface McpHttpServer extends http.Server {
+  /**
+   * Ends every MCP session (and its runtime session: running calls answer `cancelled`), stops
+   * accepting connections and closes the remaining ones; `callback` runs once it has stopped.
+   */
+  close(callback?: (error?: Error) => void): this;
+  /** Open MCP sessions. */
+  readonly sessionCount: number;
+  /**
+   * A graceful `close`: stops listening and refuses new sessions (503) at once, lets the POST
+   * requests in progress (running calls) finish for up to `graceMs`, then does what `close`
+   * does. Resolves once the server has stopped.
+   */
+  shutdown(graceMs: number): Promise<void>;
+}
+
+export interface ServeHttpOptions extends HttpOptions {
+  /** Default 0: a free port. */
+  readonly port?: number;
+  /** Default `127.0.0.1`. */
+  readonly host?: string;
+}
+
+/** An `http.Server` serving `runtime` over Streamable HTTP; the caller listens (see `serveHttp`). */
+export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): McpHttpServer {
+  const onError = options.onError ?? ((error: unknown) => console.error("zcp server:", error));
+  const incoming = new WeakMap<Request, http.IncomingMessage>();
+  const native =
+    typeof options.native === "object"
+      ? nativeFetchOptions(options.native, incoming)
+      : options.native;
+  const handler = createFetchHandler(runtime, { ...options, native, onError });
+  const server = http.createServer(
+    nodeListener((request, req) => {
+      incoming.set(request, req);
+      return handler.fetch(request);
+    }, onError),
+  ) as McpHttpServer;
+
+  const close = server.close.bind(server);
+  Object.defineProperty(server, "sessionCount", { get: () => handler.sessionCount });
+  server.close = function closeAll(callback?: (error?: Error) => void) {
+    void handler.close().then(async () => {
+      close(callback);
+      await lastWrites();
+      // The sessions' streams have ended; what is left are idle keep-alive sockets and sockets
+      // that never sent a request, which would hold the server open until their timeouts.
+      server.closeAllConnections();
+    });
+    return server;
+  };
+  server.shutdown = async (graceMs: number) => {
+    const drained = handler.shutdown(graceMs);
+    // Stop listening now; the callback runs once every connection has ended (below).
+    const stopped = new Promise<void>((resolve) => close(() => resolve()));
+    await drained;
+    await lastWrites();
+    server.closeAllConnections();
+    await stopped;
+  };
+  return server;
+}
+
+/** Creates the server and listens (default `127.0.0.1`, a free port); resolves once listening. */
+export async function serveHttp(
+  runtime: Runtime,
+  options: ServeHttpOptions = {},
+): Promise<{ readonly server: McpHttpServer; readonly url: URL }> {
+  const server = createHttpServer(runtime, options);
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const name = host.includes(":") ? `[${host}]` : host;
+  return { server, url: new URL(`http://${name}:${port}${options.path ?? "/mcp"}`) };
+}
+
+/** A `(req, res)` handler for `POST /zcp`; the caller mounts it on its `node:http` server (no Host/Origin checks: mount it behind yours). */
+export function createNativeHttpHandler(
+  runtime: Runtime,
+  options: NativeHttpOptions = {},
+): NativeHttpHandler {
+  const incoming = new WeakMap<Request, http.IncomingMessage>();
+  const native = createNativeFetchHandler(runtime, nativeFetchOptions(options, incoming));
+  const onError = options.onError ?? ((error: unknown) => console.error("zcp native:", error));
+  const handler = nodeListener((request, req) => {
+    incoming.set(request, req);
+    return native.fetch(request);
+  }, onError) as NativeHttpHandler;
+  Object.defineProperty(handler, "sessionCount", { get: () => native.sessionCount });
+  handler.close = () => native.close();
+  return handler;
+}
+
+/** The options with `identity` asked of the `IncomingMessage` each `Request` came from. */
+function nativeFetchOptions(
+  options: NativeHttpOptions,
+  incoming: WeakMap<Request, http.IncomingMessage>,
+): NativeFetchOptions {
+  const { identity, ...rest } = options;
+  return identity ? { ...rest, identity: (request) => identity(incoming.get(request)!) } : rest;
+}
+
+/** A `node:http` request listener that answers with `fetch`. */
+function nodeListener(
+  fetch: (request: Request, req: http.IncomingMessage) => Promise<Response>,
+  onError: (error: unknown) => void,
+): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  return (req, res) => {
+    let request: IncomingRequest;
+    try {
+      request = toRequest(req);
+    } catch {
+      // Methods a Request cannot have (TRACE, TRACK).
+      void writeResponse(
+        json(405, jsonRpcError(-32000, "Method not allowed"), { allow: "GET, POST, DELETE" }),
+        res,
+      );
+      return;
+    }
+    res.once("close", () => {
+      if (!res.writableFinished) request.clientGone();
+    });
+    fetch(request, req)
+      .then((response) => writeResponse(response, res))
+      .catch((error: unknown) => {
+        onError(error);
+        if (!res.headersSent)
+          void writeResponse(json(500, jsonRpcError(-32603, "Internal error")), res);
+        else res.destroy();
+      });
+  };
+}
+
+/** One turn of the event loop: the writes of the streams that just ended reach their sockets. */
+function lastWrites(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,115 @@
+/**
+ * The MCP surface: one runtime session behind one MCP session, served by the official SDK's
+ * low-level `Server` (v1). Nothing is compiled here: `tools/list` hands out the precompiled MCP
+ * entries of the session's exposed view, `tools/call` runs the runtime's call pipeline
+ * (tools.ts), and handles are readable as resources (resources.ts). This module wires them to
+ * one SDK `Server` and ties its life to the runtime session's.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import type { Runtime, Session } from "@zcp/runtime";
+import { IssuedHandles, serveHandleResources } from "./resources.js";
+import { serveTools } from "./tools.js";
+
+const DEFAULT_PAGE_SIZE = 100;
+
+export interface McpServerOptions {
+  /** `serverInfo.name` (default `zcp`). */
+  readonly name?: string;
+  /** `serverInfo.version` (default `0.1.0`). */
+  readonly version?: string;
+  /** Sent to the host in the `initialize` result. */
+  readonly instructions?: string;
+  /** Items per page of `tools/list` and `resources/list` (default 100). */
+  readonly pageSize?: number;
+  /** The exposure-policy surface of the runtime session (default `mcp`). */
+  readonly surface?: string;
+  /** The session's initial stage. */
+  readonly stage?: string;
+  /** Called with each new runtime session, before the client can use it (e.g. to set its stage). */
+  readonly onSession?: (session: Session) => void;
+}
+
+/** An MCP server bound to its runtime session. */
+export interface ZcpMcpServer {
+  /** The SDK server: `connect` it to a transport. */
+  readonly server: Server;
+  /** The runtime session every request of this MCP session runs in. */
+  readonly session: Session;
+  /** Closes the server (and its transport) and the runtime session, dropping its handles. */
+  close(): Promise<void>;
+  /** `tools/call` requests running now. */
+  readonly running: number;
+  /** Resolves once no `tools/call` runs (at once when none does); for a graceful shutdown. */
+  idle(): Promise<void>;
+}
+
+/**
+ * The SDK server only validates elicitation answers with its JSON Schema validator, and builds
+ * an Ajv instance per server when given none (about 0.25 ms and 30 KB per MCP session). This
+ * surface never elicits, so it gets a validator that refuses to be used.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator() {
+    throw new Error("zcp: this server does not elicit, so it validates no elicitation answers");
+  },
+};
+
+/**
+ * A new runtime session (surface `mcp`) and an SDK `Server` serving it. Connect `server` to one
+ * transport; when the transport closes, the runtime session closes too.
+ */
+export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}): ZcpMcpServer {
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new RangeError(
+      `createMcpServer: pageSize must be a positive integer, got ${String(pageSize)}`,
+    );
+  const session = runtime.session({
+    surface: options.surface ?? "mcp",
+    ...(options.stage !== undefined ? { stage: options.stage } : {}),
+  });
+  const server = new Server(
+    { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
+      jsonSchemaValidator: NO_ELICITATION,
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    },
+  );
+  const handles = new IssuedHandles();
+  const calls = serveTools(server, session, handles, pageSize);
+  serveHandleResources(server, runtime, session, handles, pageSize);
+
+  const unsubscribe = session.onChange(() => {
+    // Only a connected server can notify; a change before `initialize` is seen by the first list.
+    if (server.transport) server.sendToolListChanged().catch(() => undefined);
+  });
+
+  // Released handles leave resources/list, however they were released.
+  const stopForgetting = runtime.handles.onRelease((sessionId, id) => {
+    if (sessionId === session.id) handles.forget(id);
+  });
+  let closed = false;
+  const closeSession = async () => {
+    if (closed) return;
+    closed = true;
+    unsubscribe();
+    stopForgetting();
+    await session.close();
+  };
+  server.onclose = () => void closeSession();
+  options.onSession?.(session);
+  return {
+    server,
+    session,
+    async close() {
+      await server.close();
+      await closeSession();
+    },
+    get running() {
+      return calls.running;
+    },
+    idle: () => calls.idle(),
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * Tools over MCP: `tools/list` hands out the precompiled MCP entries of the session's exposed view
+ * (paginated), `tools/call` runs the runtime's call pipeline and shapes its `CallResult` as a
+ * `CallToolResult`, `logging/setLevel` sets the level of the calls' log lines.
+ *
+ * - value   → text: the value's compact JSON; `structuredContent`: the value when it is a plain object
+ * - handle  → text: `encodeResult(result)` (id, summary, meta) + a `resource_link` to `zcp://handle/<session>/<%23T1>`
+ * - error   → `isError: true`, text: `encodeResult(result)` (`{"ok":false,"error":"invalid:$.city","hint":"…"}`)
+ * - unknown tool → JSON-RPC error -32602 (a protocol error in MCP's terms, not a tool result)
+ */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  SetLevelRequestSchema,
+  type CallToolResult,
+  type ContentBlock,
+  type ListToolsResult,
+  type LoggingLevel,
+  type Resource,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { encodeResult, type CallResult, type Session } from "@zcp/runtime";
+import { ProtocolError } from "./errors.js";
+import { readCursor, writeCursor } from "./paging.js";
+import { handleUri, type IssuedHandles } from "./resources.js";
+
+/** The `tools/call` requests of a session that are running. */
+export interface RunningCalls {
+  readonly running: number;
+  /** Resolves once no call runs (at once when none does). */
+  idle(): Promise<void>;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** MCP's (syslog's) levels, least severe first. */
+const LOG_LEVELS: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+/** Registers `logging/setLevel`, `tools/list` and `tools/call` for the session. */
+export function serveTools(
+  server: Server,
+  session: Session,
+  handles: IssuedHandles,
+  pageSize: number,
+): RunningCalls {
+  // Log lines of a call go out on that call's stream, at or above the level the client set.
+  let logLevel: LoggingLevel = "debug";
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const view = session.exposed;
+    const entries = view.artifacts("mcp");
+    const offset = readCursor(request.params?.cursor, `t${view.hash}`, entries.length);
+    const end = offset + pageSize;
+    // The precompiled entries are MCP tools as they are (`zcp gen` leaves handle tools without an outputSchema).
+    const result: ListToolsResult = { tools: entries.slice(offset, end) as Tool[] };
+    if (end < entries.length) result.nextCursor = writeCursor(`t${view.hash}`, end);
+    return result;
+  });
+
+  let running = 0;
+  const idle: (() => void)[] = [];
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args } = request.params;
+    let result: CallResult;
+    running++;
+    try {
+      result = await session.call(
+        name,
+        args ?? {},
+        callOptions(name, extra, () => logLevel),
+      );
+    } finally {
+      if (--running === 0) for (const resolve of idle.splice(0)) resolve();
+    }
+    if (!result.ok && result.error === `unknown:${name}`)
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    return toCallToolResult(result, session.id, handles);
+  });
+
+  return {
+    get running() {
+      return running;
+    },
+    idle() {
+      return running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve));
+    },
+  };
+}
+
+/** The result as MCP shows it; a handle is also remembered for `resources/list`. */
+function toCallToolResult(
+  result: CallResult,
+  sessionId: string,
+  handles: IssuedHandles,
+): CallToolResult {
+  if (!result.ok) return { content: [{ type: "text", text: encodeResult(result) }], isError: true };
+  if ("handle" in result) {
+    const resource: Resource = {
+      uri: handleUri(sessionId, result.handle),
+      name: result.handle,
+      description: result.summary,
+      mimeType: "application/json",
+      size: result.meta.size,
+    };
+    handles.add(result.handle, resource);
+    const content: ContentBlock[] = [
+      { type: "text", text: encodeResult(result) },
+      { type: "resource_link", ...resource },
+    ];
+    return { content };
+  }
+  const out: CallToolResult = {
+    content: [{ type: "text", text: JSON.stringify(result.value) ?? "null" }],
+  };
+  if (isRecord(result.value)) out.structuredContent = result.value;
+  return out;
+}
+
+/** Cancellation, progress and log lines of a call, wired to the MCP request. */
+function callOptions(name: string, extra: Extra, level: () => LoggingLevel) {
+  const token = extra._meta?.progressToken;
+  return {
+    signal: extra.signal,
+    onProgress:
+      token === undefined
+        ? undefined
+        : (progress: number, total: number | undefined, message: string | undefined) => {
+            const params = {
+              progressToken: token,
+              progress,
+              ...(total !== undefined ? { total } : {}),
+              ...(message !== undefined ? { message } : {}),
+            };
+            extra
+              .sendNotification({ method: "notifications/progress", params })
+              .catch(() => undefined);
+          },
+    onLog: (lineLevel: "debug" | "info" | "warning" | "error", message: string) => {
+      if (LOG_LEVELS.indexOf(lineLevel) < LOG_LEVELS.indexOf(level())) return;
+      extra
+        .sendNotification({
+          method: "notifications/message",
+          params: { level: lineLevel, logger: name, data: message },
+        })
+        .catch(() => undefined);
+    },
+  };
+}
+
+function isRecord(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
