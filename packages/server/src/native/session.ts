@@ -12,35 +12,21 @@
  *   session/close   ends the session (its handles are dropped)
  *   ping            `{}`
  */
-import { createHash } from "node:crypto";
-import {
-  SelectionError,
-  type ArtifactProvider,
-  type Runtime,
-  type Selection,
-  type Session,
-  type View,
-} from "@zcp/runtime";
+import { SelectionError, type Runtime, type Session } from "@zcp/runtime";
+import { nativeMethods, RpcFailure, type Params } from "./methods.js";
 import {
   DEFAULT_MAX_BATCH,
   DEFAULT_MAX_DEPTH,
   INTERNAL_ERROR,
   INVALID_PARAMS,
   INVALID_REQUEST,
-  LIST_FORMATS,
   METHOD_NOT_FOUND,
-  NATIVE_PROTOCOL_VERSION,
   nestedDeeperThan,
   rpcError,
   rpcResult,
   SERVER_ERROR,
-  type InitializeResult,
-  type ListFormat,
-  type ListToolsResult,
   type RequestId,
   type RpcResponse,
-  type StageResult,
-  type ToolListEntry,
 } from "./protocol.js";
 
 export interface NativeSessionOptions {
@@ -77,27 +63,6 @@ export interface NativeSession {
   close(): Promise<void>;
 }
 
-/** Raised by a method handler for a JSON-RPC error answer. */
-class RpcFailure extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-type Params = { readonly [key: string]: unknown };
-
-const PROVIDERS: { readonly [F in Exclude<ListFormat, "compact" | "json">]: ArtifactProvider } = {
-  openai: "openai-responses",
-  "openai-chat": "openai-chat",
-  anthropic: "anthropic",
-  gemini: "gemini",
-};
-
-const HANDLE_OPS = ["count", "read", "view", "summary", "release"] as const;
-
 /** A native session: one runtime session (surface `native` by default) behind a JSON-RPC dispatcher. */
 export function createNativeSession(
   runtime: Runtime,
@@ -121,145 +86,21 @@ export function createNativeSession(
     await session.close();
   };
 
-  const methods: { readonly [method: string]: (params: Params) => unknown } = {
-    initialize: (): InitializeResult => ({
-      protocolVersion: NATIVE_PROTOCOL_VERSION,
-      serverInfo: { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
-      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-      registryHash: runtime.registry.hash,
-      viewHash: session.exposed.hash,
-      stage: session.stage,
-      capabilities: {
-        tools: {
-          formats: LIST_FORMATS,
-          knownHash: true,
-          clientFilters,
-          docs: true,
-          lean: session.exposed.hasLeanArtifacts,
-        },
-        handles: { ops: HANDLE_OPS },
-        stages: { clientStages },
-        batch: { maxSize: maxBatch },
-      },
-    }),
-
-    ping: () => ({}),
-
-    "tools/list": (params): ListToolsResult => {
-      const format = optionalString(params, "format") ?? "compact";
-      if (!(LIST_FORMATS as readonly string[]).includes(format))
-        throw new RpcFailure(
-          INVALID_PARAMS,
-          `Invalid params: unknown format "${format}" (known: ${LIST_FORMATS.join(", ")})`,
-        );
-      const docs = optionalBoolean(params, "docs") ?? true;
-      const lean = optionalBoolean(params, "lean") ?? false;
-      if (!docs && format !== "compact")
-        throw new RpcFailure(
-          INVALID_PARAMS,
-          `Invalid params: docs: false applies to the compact format only, not ${format}`,
-        );
-      if (lean && (format === "compact" || format === "json")) {
-        throw new RpcFailure(
-          INVALID_PARAMS,
-          `Invalid params: lean: true applies to the provider formats (${Object.keys(PROVIDERS).join(", ")}), not ${format}`,
-        );
-      }
-      const knownHash = optionalString(params, "knownHash");
-      const view = select(session, params);
-      if (lean && !view.hasLeanArtifacts)
-        throw new RpcFailure(
-          INVALID_PARAMS,
-          "Invalid params: lean: true, but this server has no lean artifacts (capabilities.tools.lean is false)",
-        );
-      const hash = listingHash(view, docs ? (lean ? "lean" : null) : "bare");
-      if (knownHash !== undefined && knownHash === hash) return { unchanged: true, hash };
-      return listing(view, format as ListFormat, hash, docs, lean);
-    },
-
-    "tools/call": async (params) => {
-      const name = requiredString(params, "name");
-      const args = params["arguments"];
-      if (
-        args !== undefined &&
-        (args === null || typeof args !== "object" || Array.isArray(args))
-      ) {
-        throw new RpcFailure(
-          INVALID_PARAMS,
-          "Invalid params: arguments must be an object of named parameters",
-        );
-      }
-      return session.call(name, args ?? {});
-    },
-
-    "handles/count": (params) =>
-      runtime.handles.count(session.id, requiredString(params, "handle")),
-    "handles/read": (params) => {
-      const handle = requiredString(params, "handle");
-      return runtime.handles.read(session.id, handle, pick(params, ["item", "fields"]));
-    },
-    "handles/view": (params) => {
-      const handle = requiredString(params, "handle");
-      return runtime.handles.view(session.id, handle, pick(params, ["columns", "offset", "limit"]));
-    },
-    "handles/summary": (params) =>
-      runtime.handles.summary(session.id, requiredString(params, "handle")),
-    "handles/release": (params) =>
-      runtime.handles.release(session.id, requiredString(params, "handle")),
-
-    "session/stage": (params): StageResult => {
-      if (!clientStages)
-        throw new RpcFailure(
-          INVALID_PARAMS,
-          "Invalid params: this server does not let clients change the stage",
-        );
-      if (!("stage" in params))
-        throw new RpcFailure(
-          INVALID_PARAMS,
-          "Invalid params: stage is required (a string, or null for no stage)",
-        );
-      const stage = params["stage"];
-      if (stage !== null && typeof stage !== "string")
-        throw new RpcFailure(INVALID_PARAMS, "Invalid params: stage must be a string or null");
-      session.setStage(stage);
-      return { stage: session.stage, hash: session.exposed.hash };
-    },
-
-    "session/close": async () => {
-      await close();
-      return {};
-    },
-  };
+  const methods = nativeMethods({
+    runtime,
+    session,
+    options,
+    maxBatch,
+    clientStages,
+    clientFilters,
+    close,
+  });
 
   /** One message (not a batch): a response, or undefined for a notification. */
   const one = async (message: unknown): Promise<RpcResponse | undefined> => {
-    if (message === null || typeof message !== "object" || Array.isArray(message))
-      return rpcError(null, INVALID_REQUEST, "Invalid Request: a message must be a JSON object");
-    const record = message as Params;
-    const rawId = record["id"];
-    const idValid =
-      rawId === undefined ||
-      rawId === null ||
-      typeof rawId === "string" ||
-      (typeof rawId === "number" && Number.isFinite(rawId));
-    const id: RequestId = idValid && rawId !== undefined ? (rawId as RequestId) : null;
-    if (!idValid)
-      return rpcError(
-        null,
-        INVALID_REQUEST,
-        "Invalid Request: id must be a string, a number or null",
-      );
-    if (record["jsonrpc"] !== "2.0")
-      return rpcError(id, INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"');
-    const method = record["method"];
-    if (typeof method !== "string")
-      return rpcError(id, INVALID_REQUEST, "Invalid Request: method must be a string");
-    if (nestedDeeperThan(message, maxDepth))
-      return rpcError(
-        id,
-        INVALID_REQUEST,
-        `Invalid Request: the message nests deeper than ${maxDepth} levels`,
-      );
+    const request = readRequest(message, maxDepth);
+    if ("refused" in request) return request.refused;
+    const { id, method, record } = request;
     const notification = !("id" in record);
     const params = record["params"];
     let response: RpcResponse;
@@ -326,75 +167,39 @@ export function createNativeSession(
   };
 }
 
-function select(session: Session, params: Params): View {
-  const selection: { -readonly [K in keyof Selection]: Selection[K] } = {};
-  const profile = optionalString(params, "profile");
-  if (profile !== undefined) selection.profile = profile;
-  for (const key of ["groups", "excludeGroups", "stages"] as const) {
-    const value = params[key];
-    if (value === undefined) continue;
-    if (!Array.isArray(value) || !value.every((item) => typeof item === "string"))
-      throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be an array of strings`);
-    selection[key] = value as string[];
-  }
-  return session.select(selection);
+/** A message's id, method and fields, or the -32600 answer it gets. */
+function readRequest(
+  message: unknown,
+  maxDepth: number,
+):
+  | { readonly id: RequestId; readonly method: string; readonly record: Params }
+  | { readonly refused: RpcResponse } {
+  if (message === null || typeof message !== "object" || Array.isArray(message))
+    return refuse(null, INVALID_REQUEST, "Invalid Request: a message must be a JSON object");
+  const record = message as Params;
+  const rawId = record["id"];
+  const idValid =
+    rawId === undefined ||
+    rawId === null ||
+    typeof rawId === "string" ||
+    (typeof rawId === "number" && Number.isFinite(rawId));
+  const id: RequestId = idValid && rawId !== undefined ? (rawId as RequestId) : null;
+  if (!idValid)
+    return refuse(null, INVALID_REQUEST, "Invalid Request: id must be a string, a number or null");
+  if (record["jsonrpc"] !== "2.0")
+    return refuse(id, INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"');
+  const method = record["method"];
+  if (typeof method !== "string")
+    return refuse(id, INVALID_REQUEST, "Invalid Request: method must be a string");
+  if (nestedDeeperThan(message, maxDepth))
+    return refuse(
+      id,
+      INVALID_REQUEST,
+      `Invalid Request: the message nests deeper than ${maxDepth} levels`,
+    );
+  return { id, method, record };
 }
 
-/**
- * The hash of a listing: the view's for the default forms (documented planner lines, full
- * artifacts), so that it equals `initialize`'s `viewHash` and `session/stage`'s `hash`; for a
- * `docs: false` or `lean: true` listing the view's combined with the form, so that a hash known
- * from one form never passes for the other.
- */
-function listingHash(view: View, form: "bare" | "lean" | null): string {
-  return form === null
-    ? view.hash
-    : createHash("sha256").update(`${view.hash}:${form}`).digest("hex").slice(0, 12);
-}
-
-function listing(
-  view: View,
-  format: ListFormat,
-  hash: string,
-  docs: boolean,
-  lean: boolean,
-): ListToolsResult {
-  const count = view.tools.length;
-  if (format === "compact") return { format, hash, count, tools: view.plannerText({ docs }) };
-  if (format === "json") {
-    const tools: ToolListEntry[] = view.tools.map(({ source: _source, ...rest }) => rest);
-    return { format, hash, count, tools };
-  }
-  const entries = view.artifacts(PROVIDERS[format], { lean });
-  return { format, hash, count: entries.length, tools: entries as never };
-}
-
-function optionalBoolean(params: Params, key: string): boolean | undefined {
-  const value = params[key];
-  if (value === undefined) return undefined;
-  if (typeof value !== "boolean")
-    throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be a boolean`);
-  return value;
-}
-
-function optionalString(params: Params, key: string): string | undefined {
-  const value = params[key];
-  if (value === undefined) return undefined;
-  if (typeof value !== "string")
-    throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be a string`);
-  return value;
-}
-
-function requiredString(params: Params, key: string): string {
-  const value = optionalString(params, key);
-  if (value === undefined)
-    throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} is required`);
-  return value;
-}
-
-/** The op options present in params, passed on as they are: the store answers bad ones with `invalid:<option>` results. */
-function pick(params: Params, keys: readonly string[]): { [key: string]: never } {
-  const out: { [key: string]: unknown } = {};
-  for (const key of keys) if (params[key] !== undefined) out[key] = params[key];
-  return out as { [key: string]: never };
+function refuse(id: RequestId, code: number, message: string): { readonly refused: RpcResponse } {
+  return { refused: rpcError(id, code, message) };
 }

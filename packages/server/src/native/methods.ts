@@ -1,0 +1,241 @@
+/**
+ * The native protocol's methods over one runtime session: what each JSON-RPC method answers,
+ * given its params (message validation, batches and errors are session.ts's). A handler throws
+ * `RpcFailure` for a JSON-RPC error answer; a `SelectionError` becomes -32602 there too.
+ */
+import { createHash } from "node:crypto";
+import type { ArtifactProvider, Runtime, Selection, Session, View } from "@zcp/runtime";
+import {
+  INVALID_PARAMS,
+  LIST_FORMATS,
+  NATIVE_PROTOCOL_VERSION,
+  type InitializeResult,
+  type ListFormat,
+  type ListToolsResult,
+  type StageResult,
+  type ToolListEntry,
+} from "./protocol.js";
+import type { NativeSessionOptions } from "./session.js";
+
+/** Raised by a method handler for a JSON-RPC error answer. */
+export class RpcFailure extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type Params = { readonly [key: string]: unknown };
+
+const PROVIDERS: { readonly [F in Exclude<ListFormat, "compact" | "json">]: ArtifactProvider } = {
+  openai: "openai-responses",
+  "openai-chat": "openai-chat",
+  anthropic: "anthropic",
+  gemini: "gemini",
+};
+
+const HANDLE_OPS = ["count", "read", "view", "summary", "release"] as const;
+
+export type Method = (params: Params) => unknown;
+
+/** What the methods of one native session share. */
+export interface MethodContext {
+  readonly runtime: Runtime;
+  readonly session: Session;
+  readonly options: NativeSessionOptions;
+  readonly maxBatch: number;
+  readonly clientStages: boolean;
+  readonly clientFilters: boolean;
+  close(): Promise<void>;
+}
+
+export function nativeMethods(context: MethodContext): { readonly [method: string]: Method } {
+  const { runtime, session, options, maxBatch, clientStages, clientFilters, close } = context;
+  return {
+    initialize: (): InitializeResult => ({
+      protocolVersion: NATIVE_PROTOCOL_VERSION,
+      serverInfo: { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      registryHash: runtime.registry.hash,
+      viewHash: session.exposed.hash,
+      stage: session.stage,
+      capabilities: {
+        tools: {
+          formats: LIST_FORMATS,
+          knownHash: true,
+          clientFilters,
+          docs: true,
+          lean: session.exposed.hasLeanArtifacts,
+        },
+        handles: { ops: HANDLE_OPS },
+        stages: { clientStages },
+        batch: { maxSize: maxBatch },
+      },
+    }),
+
+    ping: () => ({}),
+
+    "tools/list": (params) => listTools(session, params),
+
+    "tools/call": async (params) => {
+      const name = requiredString(params, "name");
+      const args = params["arguments"];
+      if (
+        args !== undefined &&
+        (args === null || typeof args !== "object" || Array.isArray(args))
+      ) {
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          "Invalid params: arguments must be an object of named parameters",
+        );
+      }
+      return session.call(name, args ?? {});
+    },
+
+    "handles/count": (params) =>
+      runtime.handles.count(session.id, requiredString(params, "handle")),
+    "handles/read": (params) => {
+      const handle = requiredString(params, "handle");
+      return runtime.handles.read(session.id, handle, pick(params, ["item", "fields"]));
+    },
+    "handles/view": (params) => {
+      const handle = requiredString(params, "handle");
+      return runtime.handles.view(session.id, handle, pick(params, ["columns", "offset", "limit"]));
+    },
+    "handles/summary": (params) =>
+      runtime.handles.summary(session.id, requiredString(params, "handle")),
+    "handles/release": (params) =>
+      runtime.handles.release(session.id, requiredString(params, "handle")),
+
+    "session/stage": (params): StageResult => {
+      if (!clientStages)
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          "Invalid params: this server does not let clients change the stage",
+        );
+      if (!("stage" in params))
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          "Invalid params: stage is required (a string, or null for no stage)",
+        );
+      const stage = params["stage"];
+      if (stage !== null && typeof stage !== "string")
+        throw new RpcFailure(INVALID_PARAMS, "Invalid params: stage must be a string or null");
+      session.setStage(stage);
+      return { stage: session.stage, hash: session.exposed.hash };
+    },
+
+    "session/close": async () => {
+      await close();
+      return {};
+    },
+  };
+}
+
+/** `tools/list`: the view narrowed by the params, in the format and form asked for, or `{ unchanged }`. */
+function listTools(session: Session, params: Params): ListToolsResult {
+  const format = optionalString(params, "format") ?? "compact";
+  if (!(LIST_FORMATS as readonly string[]).includes(format))
+    throw new RpcFailure(
+      INVALID_PARAMS,
+      `Invalid params: unknown format "${format}" (known: ${LIST_FORMATS.join(", ")})`,
+    );
+  const docs = optionalBoolean(params, "docs") ?? true;
+  const lean = optionalBoolean(params, "lean") ?? false;
+  if (!docs && format !== "compact")
+    throw new RpcFailure(
+      INVALID_PARAMS,
+      `Invalid params: docs: false applies to the compact format only, not ${format}`,
+    );
+  if (lean && (format === "compact" || format === "json")) {
+    throw new RpcFailure(
+      INVALID_PARAMS,
+      `Invalid params: lean: true applies to the provider formats (${Object.keys(PROVIDERS).join(", ")}), not ${format}`,
+    );
+  }
+  const knownHash = optionalString(params, "knownHash");
+  const view = select(session, params);
+  if (lean && !view.hasLeanArtifacts)
+    throw new RpcFailure(
+      INVALID_PARAMS,
+      "Invalid params: lean: true, but this server has no lean artifacts (capabilities.tools.lean is false)",
+    );
+  const hash = listingHash(view, docs ? (lean ? "lean" : null) : "bare");
+  if (knownHash !== undefined && knownHash === hash) return { unchanged: true, hash };
+  return listing(view, format as ListFormat, hash, docs, lean);
+}
+
+function select(session: Session, params: Params): View {
+  const selection: { -readonly [K in keyof Selection]: Selection[K] } = {};
+  const profile = optionalString(params, "profile");
+  if (profile !== undefined) selection.profile = profile;
+  for (const key of ["groups", "excludeGroups", "stages"] as const) {
+    const value = params[key];
+    if (value === undefined) continue;
+    if (!Array.isArray(value) || !value.every((item) => typeof item === "string"))
+      throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be an array of strings`);
+    selection[key] = value as string[];
+  }
+  return session.select(selection);
+}
+
+/**
+ * The hash of a listing: the view's for the default forms (documented planner lines, full
+ * artifacts), so that it equals `initialize`'s `viewHash` and `session/stage`'s `hash`; for a
+ * `docs: false` or `lean: true` listing the view's combined with the form, so that a hash known
+ * from one form never passes for the other.
+ */
+function listingHash(view: View, form: "bare" | "lean" | null): string {
+  return form === null
+    ? view.hash
+    : createHash("sha256").update(`${view.hash}:${form}`).digest("hex").slice(0, 12);
+}
+
+function listing(
+  view: View,
+  format: ListFormat,
+  hash: string,
+  docs: boolean,
+  lean: boolean,
+): ListToolsResult {
+  const count = view.tools.length;
+  if (format === "compact") return { format, hash, count, tools: view.plannerText({ docs }) };
+  if (format === "json") {
+    const tools: ToolListEntry[] = view.tools.map(({ source: _source, ...rest }) => rest);
+    return { format, hash, count, tools };
+  }
+  const entries = view.artifacts(PROVIDERS[format], { lean });
+  return { format, hash, count: entries.length, tools: entries as never };
+}
+
+function optionalBoolean(params: Params, key: string): boolean | undefined {
+  const value = params[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "boolean")
+    throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be a boolean`);
+  return value;
+}
+
+function optionalString(params: Params, key: string): string | undefined {
+  const value = params[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string")
+    throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} must be a string`);
+  return value;
+}
+
+function requiredString(params: Params, key: string): string {
+  const value = optionalString(params, key);
+  if (value === undefined)
+    throw new RpcFailure(INVALID_PARAMS, `Invalid params: ${key} is required`);
+  return value;
+}
+
+/** The op options present in params, passed on as they are: the store answers bad ones with `invalid:<option>` results. */
+function pick(params: Params, keys: readonly string[]): { [key: string]: never } {
+  const out: { [key: string]: unknown } = {};
+  for (const key of keys) if (params[key] !== undefined) out[key] = params[key];
+  return out as { [key: string]: never };
+}
