@@ -55,7 +55,9 @@ function rows(mode: Mode): Row[] {
     return {
       key,
       label: report.labels[key] ?? key,
-      calls: key === "sdk" || key === "zcpMcp" ? report.calls.transport : report.calls.inProcess,
+      calls: ["sdk", "zcpMcp", "worker"].includes(key)
+        ? report.calls.transport
+        : report.calls.inProcess,
       cpsMedian,
       cpsBest: Math.max(...cps),
       cpsWorst: Math.min(...cps),
@@ -80,6 +82,9 @@ function ratios(mode: Mode) {
     directOverSession: ratio(r.direct, r.session),
     /** Microseconds session.call adds to the direct call (median calls per second). */
     sessionOverheadUs: round2(1e6 / r.session.cpsMedian - 1e6 / r.direct.cpsMedian),
+    /** Microseconds the worker thread adds to session.call in process (median calls per second). */
+    workerOverheadUs: round2(1e6 / r.worker.cpsMedian - 1e6 / r.session.cpsMedian),
+    sessionOverWorker: ratio(r.session, r.worker),
     aim: {
       aim: `in-process session.call at least ${AIM_RATIO}x the MCP SDK path in calls/s`,
       measured: `${sessionOverSdk.median}x`,
@@ -94,6 +99,7 @@ const NOTES = [
   "(a) is the floor: the synchronous tool function called in a loop with the answer check. V8 inlines it into the hot loop, so what remains is the subtraction and the check, about a nanosecond: the physical limit, not a realistic cost of a call. (a') awaits the same call: one promise turn, the floor of any async API, and the more useful floor for session.call.",
   "(b) session.call includes resolving the name, the exposure check, the concurrency slot, merging defaults, the generated validator, the call context and AbortController, the time-limit timer (a setTimeout and clearTimeout per call), the dispatch, and shaping the result (JSON.stringify and JSON.parse of the value; the output is scalar, so no handle is made). No approval, no handles.",
   "(c) McpServer: the SDK Client builds the JSON-RPC request and keeps its id and request timer, the server validates the request (CallToolRequestSchema) and the arguments (the tool's zod object), runs the callback, and the client validates the result (CallToolResultSchema). (d) is the same Client, transport and SDK protocol layer with zcp behind the SDK's low-level Server: its tools/call handler runs session.call and returns the value as compact JSON text.",
+  "(e) is (b) with the tool in a worker thread, as zcp-serve runs tools by default (--isolation worker): the pipeline is the same up to the dispatch, then the executor opens a MessageChannel for the call (abort in, progress, log and the result out), the pool posts the task to a worker (arguments cloned), the worker builds a real ToolContext and AbortController, calls the dispatcher and posts the result back (cloned), and the main thread closes the channel. Two thread hops per call, each waking a thread that waits for messages: the cost is latency, paid per call, not CPU of the server's thread alone. Calls run one at a time, so one worker at a time is busy; with calls in flight the pool runs as many at once as it has workers.",
   "InMemoryTransport hands message objects over by reference: no JSON encoding or decoding, no I/O. Over stdio or HTTP every MCP call would also pay serialization both ways and the I/O, so (c) and (d) are lower bounds of a real MCP call.",
   "The worker runs twice, each time in one fresh process where all variants are set up side by side, warmed up (two unmeasured rounds) and measured interleaved (rotated each round): once compiled by tsc as a user's build does (the worker, the weather fixture's generated module and tool sources; @zcp/runtime as its published dist/ JavaScript), and once bundled by esbuild into one file (esbuild defaults, @zcp/runtime and the fixture bundled, the SDK and zod left as they are). No TypeScript loader runs in either mode. The SDK and zod are plain JavaScript and run the same in both modes.",
   "Compare ratios within one mode: the two modes run one after the other, so machine drift between them is not cancelled. Garbage collection is not forced; its pauses land in p99 and in calls per second. This is a shared 2-core machine: expect differences of 10% or more between runs.",
@@ -123,6 +129,7 @@ export function consoleTable(results: Results): string {
     lines.push(
       `(b)/(c) session.call vs MCP SDK: ${q.sessionOverSdk.median}x median (${q.sessionOverSdk.best}x best)   (d)/(c) zcp behind Server vs MCP SDK: ${q.zcpMcpOverSdk.median}x median (${q.zcpMcpOverSdk.best}x best)`,
       `session.call adds ${q.sessionOverheadUs} µs per call to the direct call; timer pair ${mode.report.timerOverheadNs} ns`,
+      `(e) the worker thread adds ${q.workerOverheadUs} µs per call to session.call (${q.sessionOverWorker.median}x fewer calls/s than in process)`,
       `${q.aim.pass ? "PASS" : "MISS"}  ${q.aim.aim}: ${q.aim.measured}`,
       "",
     );
@@ -183,7 +190,7 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
   const md = [
     "# Dispatch benchmark: one small tool call, zcp vs. the MCP SDK",
     "",
-    `Generated by \`pnpm bench:dispatch\` on ${generatedAt}. The weather fixture's \`math.subtract\`; ${first.repeats} repeats per variant; ${int(first.calls.inProcess)} calls per loop in process, ${int(first.calls.transport)} over the transport.`,
+    `Generated by \`pnpm bench:dispatch\` on ${generatedAt}. The weather fixture's \`math.subtract\`; ${first.repeats} repeats per variant; ${int(first.calls.inProcess)} calls per loop in process, ${int(first.calls.transport)} over a transport or to a worker thread.`,
     "",
   ];
   for (const mode of results.modes) {
@@ -199,6 +206,8 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
       ),
       "",
       `Ratios (same process): (b)/(c) session.call vs the MCP SDK **${q.sessionOverSdk.median}x** median calls/s (${q.sessionOverSdk.best}x on the best repeats); (d)/(c) zcp behind the SDK's Server vs the MCP SDK **${q.zcpMcpOverSdk.median}x** (${q.zcpMcpOverSdk.best}x). session.call adds ${q.sessionOverheadUs} µs per call to the direct call. Timer pair: ${mode.report.timerOverheadNs} ns.`,
+      "",
+      `Worker isolation: (e) the tool in a worker thread adds **${q.workerOverheadUs} µs** per call to (b) session.call in process (${q.sessionOverWorker.median}x fewer calls/s, one call at a time).`,
       "",
       `Aim: ${q.aim.aim}: **${q.aim.pass ? "pass" : "miss"}** (${q.aim.measured}, judged on medians).`,
       "",

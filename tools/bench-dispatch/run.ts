@@ -2,7 +2,8 @@
  * `pnpm bench:dispatch`: calls per second and p50/p99 latency of one small tool call
  * (`math.subtract` of the weather fixture) through a direct function call, zcp's
  * `session.call`, the MCP SDK's McpServer (zod) over InMemoryTransport, and zcp behind the
- * SDK's low-level Server over the same transport. The worker runs twice, each time in a fresh
+ * SDK's low-level Server over the same transport, and `session.call` with the tool in a worker
+ * thread (zcp-serve's default isolation). The worker runs twice, each time in a fresh
  * process, as a user's production build runs: compiled by tsc (the worker, the fixture's
  * generated module and tool sources; @zcp/runtime from its built dist/), and bundled by esbuild
  * into one file. Writes tools/bench-dispatch/report.md and report.json.
@@ -27,12 +28,16 @@ const BUNDLE = path.join(WORK, "worker.mjs");
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
-/** Runs `node <args>` from the repository root; progress (stderr) goes to our stderr. */
-function runWorker(args: readonly string[]): Promise<WorkerReport> {
+/**
+ * Runs `node <args>` from the repository root; progress (stderr) goes to our stderr. The tool
+ * workers of (e) import `workerModule`, the generated module compiled by tsc, in both modes.
+ */
+function runWorker(args: readonly string[], workerModule: string): Promise<WorkerReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: REPO,
       stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, BENCH_WORKER_MODULE: workerModule },
     });
     const out: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -56,7 +61,8 @@ function runWorker(args: readonly string[]): Promise<WorkerReport> {
 /**
  * The worker bundled: one esbuild bundle of worker.ts, @zcp/runtime's dist and the weather
  * fixture (its generated module and tool sources), with esbuild's defaults (no keepNames); the
- * SDK and zod stay external, as they are plain JavaScript already.
+ * SDK and zod stay external, as they are plain JavaScript already, and so does @zcp/server: its
+ * pool starts the worker file next to its own module (dist/isolation/worker.js).
  */
 async function bundle(): Promise<void> {
   await build({
@@ -66,7 +72,7 @@ async function bundle(): Promise<void> {
     platform: "node",
     format: "esm",
     target: "node20",
-    external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod"],
+    external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod", "@zcp/server"],
     logLevel: "warning",
   });
 }
@@ -95,7 +101,10 @@ async function main(): Promise<void> {
   for (const [key, label, args] of runs) {
     log(`${key}: ${label}`);
     const started = performance.now();
-    const report = await runWorker(args);
+    const report = await runWorker(
+      args,
+      compiled(path.join(REPO, "fixtures/weather/src/zcp.gen/index.ts")),
+    );
     modes.push({ key, label, report });
     log(`${key}: done in ${Math.round((performance.now() - started) / 1000)} s`);
   }

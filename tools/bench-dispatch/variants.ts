@@ -8,7 +8,10 @@
  * - sdk: the official MCP SDK's `McpServer`, the tool registered with a zod raw shape, called
  *   by the SDK `Client` over `InMemoryTransport`;
  * - zcpMcp: the zcp runtime behind the SDK's low-level `Server` (tools/call → session.call,
- *   tools/list → session.exposed.artifacts("mcp")), called by the same kind of `Client`.
+ *   tools/list → session.exposed.artifacts("mcp")), called by the same kind of `Client`;
+ * - worker: `session.call` on a runtime whose tools run in worker threads (`@zcp/server`'s
+ *   worker executor, zcp-serve's default `--isolation worker`), the workers importing the
+ *   compiled generated module named by BENCH_WORKER_MODULE.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -20,16 +23,17 @@ import {
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { createRuntime, type CallResult, type Session } from "@zcp/runtime";
+import { createWorkerExecutor } from "@zcp/server";
 import { z } from "zod";
 import { subtract } from "../../fixtures/weather/src/math.js";
 import generated from "../../fixtures/weather/src/zcp.gen/index.js";
 
-export type VariantKey = "direct" | "directAwait" | "session" | "sdk" | "zcpMcp";
+export type VariantKey = "direct" | "directAwait" | "session" | "sdk" | "zcpMcp" | "worker";
 
 export interface Variant {
   readonly key: VariantKey;
   readonly label: string;
-  /** Over a transport (fewer calls per repeat). */
+  /** Over a transport or a thread boundary (fewer calls per repeat). */
   readonly transport: boolean;
   /** Makes call number `i`; throws when the answer is not `i - 1`. Sync for the direct call. */
   readonly call: (i: number) => void | Promise<void>;
@@ -75,6 +79,12 @@ export async function createVariants(): Promise<Variants> {
   // (b) zcp in process.
   const runtime = createRuntime(generated);
   const session: Session = runtime.session();
+
+  // (e) zcp with its tools in worker threads, as zcp-serve runs them by default.
+  const workerModule = process.env["BENCH_WORKER_MODULE"];
+  if (workerModule === undefined) throw new Error("BENCH_WORKER_MODULE is not set");
+  const executor = createWorkerExecutor({ module: workerModule });
+  const workerSession = createRuntime(generated, { executor }).session();
 
   // (c) the MCP SDK's McpServer, written the usual way.
   const sdkServer = new McpServer({ name: "bench-dispatch-sdk", version: "0.0.0" });
@@ -174,6 +184,16 @@ export async function createVariants(): Promise<Variants> {
         if (textOf(result) !== String(i - 1)) wrong("zcp behind Server", i, result);
       },
     },
+    {
+      key: "worker",
+      label: '(e) zcp session.call("math.subtract", {a, b}), the tool in a worker thread',
+      transport: true,
+      call: async (i) => {
+        const result = await workerSession.call("math.subtract", { a: i, b: 1 });
+        if (!result.ok || !("value" in result) || result.value !== i - 1)
+          wrong("session.call through the worker executor", i, result);
+      },
+    },
   ];
   return {
     list,
@@ -183,6 +203,8 @@ export async function createVariants(): Promise<Variants> {
       await zcpClient.close();
       await session.close();
       await mcpSession.close();
+      await workerSession.close();
+      await executor.close();
     },
   };
 }

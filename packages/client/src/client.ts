@@ -55,6 +55,18 @@ export type TypedCallResult<T> =
     }
   | CallError;
 
+export interface CallOptions {
+  /**
+   * Cancels the call: the server is sent `notifications/cancelled` for it (its tool's signal
+   * aborts), and the call resolves `{ ok: false, error: "cancelled" }` at once, without waiting
+   * for the server's answer.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** What a cancelled call resolves to (the runtime's own words for a cancelled call). */
+const CANCELLED: CallError = { ok: false, error: "cancelled", hint: "the call was cancelled" };
+
 /** Any alias with any arguments: the client's types when no generated map is given. */
 export type AnyToolArgs = { readonly [alias: string]: { readonly [param: string]: unknown } };
 
@@ -87,8 +99,11 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never
   }
 
   /** Sends a request; resolves to its result or throws `ZcpRpcError`. */
-  async request<R = unknown>(method: string, params?: object): Promise<R> {
-    const id = this.#nextId++;
+  request<R = unknown>(method: string, params?: object): Promise<R> {
+    return this.#send(this.#nextId++, method, params);
+  }
+
+  async #send<R>(id: number, method: string, params?: object): Promise<R> {
     const response: RpcResponse = await this.transport.request({
       jsonrpc: "2.0",
       id,
@@ -138,12 +153,46 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never
     return this.#listings.get(format)?.hash;
   }
 
-  /** Calls a tool by alias (or id / provider name); tool errors are results. */
+  /**
+   * Calls a tool by alias (or id / provider name); tool errors are results. Aborting
+   * `options.signal` cancels the call (see `CallOptions`).
+   */
   call<A extends keyof Args & string>(
     alias: A,
     args: Args[A],
+    options: CallOptions = {},
   ): Promise<TypedCallResult<ResultOf<Results, A>>> {
-    return this.request("tools/call", { name: alias, arguments: args });
+    const { signal } = options;
+    const params = { name: alias, arguments: args };
+    if (signal === undefined) return this.request("tools/call", params);
+    if (signal.aborted) return Promise.resolve(CANCELLED);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const cancel = () => {
+        const reason = signal.reason instanceof Error ? signal.reason.message : undefined;
+        this.transport
+          .notify({
+            jsonrpc: "2.0",
+            method: "notifications/cancelled",
+            params: { requestId: id, ...(reason !== undefined ? { reason } : {}) },
+          })
+          // The call has answered already; a server that is gone is the next request's news.
+          .catch(() => undefined);
+        resolve(CANCELLED);
+      };
+      signal.addEventListener("abort", cancel, { once: true });
+      // The listener goes before the answer is passed on: an abort after it sends nothing.
+      this.#send<TypedCallResult<ResultOf<Results, A>>>(id, "tools/call", params).then(
+        (result) => {
+          signal.removeEventListener("abort", cancel);
+          resolve(result);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", cancel);
+          reject(error);
+        },
+      );
+    });
   }
 
   readonly handles = {

@@ -5,7 +5,14 @@
  * `POST /zcp`. It depends on `@zcp/runtime` for types only, and not on the MCP SDK.
  */
 export { connectHttp, connectStdio, ZcpClient, ZcpRpcError } from "./client.js";
-export type { AnyToolArgs, ListingOf, ListOptions, ResultOf, TypedCallResult } from "./client.js";
+export type {
+  AnyToolArgs,
+  CallOptions,
+  ListingOf,
+  ListOptions,
+  ResultOf,
+  TypedCallResult,
+} from "./client.js";
 export { httpTransport, stdioTransport, ZcpTransportError } from "./transport.js";
 export type { ClientTransport, HttpTransportOptions, StdioTransportOptions } from "./transport.js";
 export * from "./protocol.js";

@@ -1,6 +1,7 @@
 /**
  * Client transports for the native ZCP protocol: a spawned stdio server, or `POST /zcp`.
- * Both send one JSON-RPC request and resolve to its response.
+ * Both send one JSON-RPC request and resolve to its response, and send notifications (over
+ * HTTP, each in a POST of its own with the session header; over stdio, on the same stream).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -14,6 +15,12 @@ export interface ClientTransport {
     readonly method: string;
     readonly params?: object;
   }): Promise<RpcResponse>;
+  /** Sends one notification (no id, nothing is answered); resolves once it is sent. */
+  notify(message: {
+    readonly jsonrpc: "2.0";
+    readonly method: string;
+    readonly params?: object;
+  }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,6 +96,10 @@ export function stdioTransport(
         child.stdin!.write(`${JSON.stringify(message)}\n`);
       });
     },
+    async notify(message) {
+      if (gone) throw gone;
+      child.stdin!.write(`${JSON.stringify(message)}\n`);
+    },
     async close() {
       if (child.exitCode === null && child.signalCode === null) {
         child.stdin!.end();
@@ -144,6 +155,15 @@ export function httpTransport(
         `HTTP ${response.status}: not a JSON-RPC response`,
         response.status,
       );
+    },
+    async notify(message) {
+      const response = await post(message);
+      await response.body?.cancel();
+      if (!response.ok)
+        throw new ZcpTransportError(
+          `HTTP ${response.status}: the notification was refused`,
+          response.status,
+        );
     },
     async close() {
       if (sessionId === undefined) return;

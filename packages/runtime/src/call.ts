@@ -1,17 +1,26 @@
 /**
- * The call pipeline of a session: arguments (defaults merged, OpenAI strict-mode nulls dropped)
- * → the generated validator → approval → handle arguments → dispatch (with a context, an abort
- * signal and a time limit) → the result shaped inline or as a handle. Errors are values. The
- * steps that can finish synchronously do, so a small tool costs little more than its own call.
+ * The call pipeline of a session: arguments (nesting bounded, defaults merged, OpenAI
+ * strict-mode nulls dropped) → the generated validator → approval → handle arguments →
+ * dispatch (in process or through the executor, with a context, an abort signal and a time
+ * limit) → the result shaped inline or as a handle. Errors are values. The steps that can
+ * finish synchronously do, so a small tool costs little more than its own call.
+ *
+ * A call answers `timeout` or `cancelled` at once, but a tool cannot be stopped from outside:
+ * a call that did not finish synchronously reports apart when its tool has stopped, so that
+ * the session keeps its concurrency slot until then.
  */
 import { CONTEXT_BRAND, HANDLE_BRAND } from "./brands.js";
+import { clip } from "./clip.js";
 import type { ToolContext } from "./context.js";
+import { tooDeepAt } from "./depth.js";
 import type { Handle } from "./handle.js";
 import { handleTool, runHandleTool } from "./handle-tool.js";
 import type { Caller, SessionHost } from "./host.js";
+import { setOwn } from "./own.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallError, type CallResult, type HandleMeta } from "./result.js";
 import { defaultSummary, unwrapSummary } from "./summary.js";
+import { toolErrorOf } from "./tool-error.js";
 import type { ValidationResult, Validator } from "./validate.js";
 
 export interface CallOptions {
@@ -31,42 +40,77 @@ export interface CallOptions {
 
 export const DEFAULT_INLINE_MAX_BYTES = 512;
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
+const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
+/** Characters of an error's path (and hint) echoed back at most. */
+const MAX_PATH = 1024;
+
+/**
+ * A call that did not finish synchronously. `answer` settles with what the caller gets (at once
+ * on timeout, cancellation or close); `stopped` settles once the call's tool has stopped (for a
+ * call that ran no tool: with the answer).
+ */
+export class Pending<T = CallResult> {
+  constructor(
+    readonly answer: Promise<T>,
+    readonly stopped: Promise<unknown>,
+  ) {}
+}
+
+type Outcome = { value: unknown } | CallError;
+
+const CANCELLED = Object.freeze(failure("cancelled", "the call was cancelled"));
+/** What a call of a closed session answers. */
+const SESSION_CLOSED = Object.freeze(failure("cancelled", "the session is closed"));
+
+/** What the calls of a session closed by `closing` answer: `cancelled`, with the reason given to `close`. */
+export function closedAnswer(closing: AbortSignal): CallError {
+  const reason: unknown = closing.reason;
+  return reason instanceof Error && reason.message !== SESSION_CLOSED.hint
+    ? failure("cancelled", reason.message)
+    : SESSION_CLOSED;
+}
 
 export class CallPipeline {
   constructor(
     private readonly host: SessionHost,
     private readonly caller: Caller,
+    /** Aborts when the session closes: running tools are stopped, no new one starts. */
+    private readonly closing: AbortSignal,
   ) {}
 
   /** Runs one call of `tool` (exposure and concurrency are the session's to check). */
-  run(
-    tool: ToolDefinition,
-    input: unknown,
-    options: CallOptions,
-  ): CallResult | Promise<CallResult> {
+  run(tool: ToolDefinition, input: unknown, options: CallOptions): CallResult | Pending {
     const args = input ?? {};
     if (typeof args !== "object" || Array.isArray(args))
       return failure("invalid:$", "arguments must be an object of named parameters");
-    if (tool === handleTool.definition)
-      return runHandleTool(this.host.handles, this.caller.id, args as { [name: string]: unknown });
-    const merged: { [name: string]: unknown } = { ...(tool.defaults as object) };
-    const required = tool.inputSchema.required as readonly string[] | undefined;
-    for (const [name, value] of Object.entries(args)) {
-      // OpenAI strict mode sends every optional parameter, null when unused: null means absent there.
-      if (value === null && !required?.includes(name)) continue;
-      merged[name] = value;
+    const maxDepth = this.host.options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
+    if (tool === handleTool.definition) {
+      const tooDeep = tooDeepAt(args, maxDepth);
+      if (tooDeep !== null) return tooDeepFailure(tooDeep, maxDepth);
+      const answer = runHandleTool(
+        this.host.handles,
+        this.caller.id,
+        args as { [name: string]: unknown },
+      );
+      return new Pending(answer, answer);
     }
+    const merged = mergeArguments(tool, args as { [name: string]: unknown }, maxDepth);
+    if (typeof merged === "string") return tooDeepFailure(merged, maxDepth);
     const validator = this.host.generated.validators[tool.id];
     if (!validator)
       return failure(`unknown:${tool.alias}`, "the tool has no validator; regenerate the registry");
     const checked = validateDroppingStrictNulls(validator, merged);
-    if (!checked.ok) return failure(checked.error, checked.hint);
+    // A path names the caller's keys: cut, so that no answer grows with what was sent.
+    if (!checked.ok) return failure(clip(checked.error, MAX_PATH), clip(checked.hint, MAX_PATH));
     const valid = checked.value as { [name: string]: unknown };
     if (tool.flags.includes("approval"))
-      return this.approved(tool, valid).then((yes) =>
-        yes
-          ? this.withHandles(tool, valid, options)
-          : failure("approval_required", "this tool needs a person's approval before it runs"),
+      return chain(
+        this.approved(tool, valid).then((yes) =>
+          yes
+            ? this.withHandles(tool, valid, options)
+            : failure("approval_required", "this tool needs a person's approval before it runs"),
+        ),
       );
     return this.withHandles(tool, valid, options);
   }
@@ -84,10 +128,12 @@ export class CallPipeline {
     tool: ToolDefinition,
     args: { [name: string]: unknown },
     options: CallOptions,
-  ): CallResult | Promise<CallResult> {
+  ): CallResult | Pending {
     if (Object.keys(tool.handleParams).length === 0) return this.execute(tool, args, options);
-    return this.resolveHandles(tool, args).then((resolved) =>
-      "error" in resolved ? resolved.error : this.execute(tool, resolved.args, options),
+    return chain(
+      this.resolveHandles(tool, args).then((resolved) =>
+        "error" in resolved ? resolved.error : this.execute(tool, resolved.args, options),
+      ),
     );
   }
 
@@ -95,12 +141,17 @@ export class CallPipeline {
     tool: ToolDefinition,
     args: { [name: string]: unknown },
     options: CallOptions,
-  ): CallResult | Promise<CallResult> {
+  ): CallResult | Pending {
     const outcome = this.dispatch(tool, args, options);
-    if (isThenable(outcome))
-      return outcome.then((done) => ("error" in done ? done : this.shape(tool, done.value)));
+    if (outcome instanceof Pending) {
+      const answer = outcome.answer.then((done) =>
+        "error" in done ? done : this.shape(tool, done.value),
+      );
+      return new Pending(answer, outcome.stopped);
+    }
     if ("error" in outcome) return outcome;
-    return this.shape(tool, outcome.value);
+    const shaped = this.shape(tool, outcome.value);
+    return shaped instanceof Promise ? new Pending(shaped, shaped) : shaped;
   }
 
   /** Replaces handle ids by the `Handle`s they name, in this session, of the right kind. */
@@ -134,58 +185,86 @@ export class CallPipeline {
    * Runs the tool with a context, a time limit and cancellation; what it throws stays here.
    * A tool that answers synchronously is done at once: no timer, no listener, and no abort
    * controller unless it takes the context (an `AbortController` costs more than a small tool).
+   * Through an executor every call is asynchronous and gets a real context.
    */
   private dispatch(
     tool: ToolDefinition,
     args: { [name: string]: unknown },
     options: CallOptions,
-  ): { value: unknown } | CallError | Promise<{ value: unknown } | CallError> {
+  ): Outcome | Pending<Outcome> {
+    const executor = this.host.options.executor;
     const dispatcher = this.host.generated.dispatch[tool.id];
-    if (!dispatcher)
+    if (!executor && !dispatcher)
       return failure(
         `unknown:${tool.alias}`,
         "the tool has no dispatcher; regenerate the registry",
       );
-    if (options.signal?.aborted) return failure("cancelled", "the call was cancelled");
-    const controller = tool.call.context === null ? null : new AbortController();
-    const failed = (error: unknown): CallError => {
-      (this.host.options.onToolError ?? defaultToolError)(error, tool, this.caller);
-      return failure("exec:error", "the tool failed; the details are in the server's log");
-    };
+    if (options.signal?.aborted) return CANCELLED;
+    if (this.closing.aborted) return closedAnswer(this.closing);
+    const controller = executor || tool.call.context !== null ? new AbortController() : null;
+    const context = controller ? this.context(controller.signal, options) : IDLE_CONTEXT;
     let returned: unknown;
     try {
-      returned = dispatcher(
-        args,
-        controller ? this.context(controller.signal, options) : IDLE_CONTEXT,
-      );
+      returned = executor ? executor.execute(tool, args, context) : dispatcher!(args, context);
     } catch (error) {
-      return failed(error);
+      return this.failed(error, tool);
     }
     if (!isThenable(returned)) return { value: returned };
+    return this.awaitTool(tool, returned, controller, options);
+  }
+
+  /**
+   * The answer of a tool that returned a promise: its value, or `timeout`/`cancelled` as soon
+   * as the time limit passes, the caller's signal aborts or the session closes (the tool's
+   * signal aborts then). `stopped` settles when the tool's promise does, whichever came first.
+   */
+  private awaitTool(
+    tool: ToolDefinition,
+    returned: PromiseLike<unknown>,
+    controller: AbortController | null,
+    options: CallOptions,
+  ): Pending<Outcome> {
     const timeoutMs = options.timeoutMs ?? this.host.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    return new Promise((resolve) => {
-      let settled = false;
-      const settle = (outcome: { value: unknown } | CallError) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
-        resolve(outcome);
-      };
-      const timer = setTimeout(() => {
-        controller?.abort(new Error("timeout"));
-        settle(failure("timeout", `the tool did not finish within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const onAbort = () => {
-        controller?.abort(new Error("cancelled"));
-        settle(failure("cancelled", "the call was cancelled"));
-      };
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      returned.then(
-        (value) => settle({ value }),
-        (error: unknown) => settle(failed(error)),
-      );
-    });
+    const closing = this.closing;
+    let answered!: (outcome: Outcome) => void;
+    const answer = new Promise<Outcome>((resolve) => (answered = resolve));
+    let settled = false;
+    const settle = (outcome: Outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onCancel);
+      closing.removeEventListener("abort", onClose);
+      answered(outcome);
+    };
+    const stop = (reason: string, outcome: CallError) => {
+      controller?.abort(new Error(reason));
+      settle(outcome);
+    };
+    const timer = setTimeout(
+      () => stop("timeout", failure("timeout", `the tool did not finish within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const onCancel = () => stop("cancelled", CANCELLED);
+    const onClose = () => {
+      const closed = closedAnswer(closing);
+      stop(closed.hint, closed);
+    };
+    options.signal?.addEventListener("abort", onCancel, { once: true });
+    closing.addEventListener("abort", onClose, { once: true });
+    const stopped = Promise.resolve(returned).then(
+      (value) => settle({ value }),
+      (error: unknown) => settle(this.failed(error, tool)),
+    );
+    return new Pending(answer, stopped);
+  }
+
+  /** What a throw answers: a `ToolError`'s own code and hint, else `exec:error` (reported). */
+  private failed(error: unknown, tool: ToolDefinition): CallError {
+    const own = toolErrorOf(error);
+    if (own) return failure(own.code, own.hint);
+    (this.host.options.onToolError ?? defaultToolError)(error, tool, this.caller);
+    return failure("exec:error", "the tool failed; the details are in the server's log");
   }
 
   private context(signal: AbortSignal, options: CallOptions): ToolContext {
@@ -214,6 +293,13 @@ export class CallPipeline {
         this.caller,
       );
       return failure("exec:error", "the tool returned a value that cannot be sent as JSON");
+    }
+    const maxBytes = this.host.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: most results are counted without encoding.
+    if (json.length * 3 > maxBytes) {
+      const bytes = Buffer.byteLength(json);
+      if (bytes > maxBytes)
+        return failure("exec:too_large", `the result is ${bytes} bytes; at most ${maxBytes}`);
     }
     const inline =
       tool.outputMode === "scalar" ||
@@ -244,6 +330,42 @@ export class CallPipeline {
     };
     return { ok: true, handle: handle.id, summary: handle.summary, meta };
   }
+}
+
+/**
+ * The caller's arguments over the tool's defaults, or the path of the first value nested deeper
+ * than `maxDepth` (looked for only when a parameter's value is an object or array: the loop
+ * that merges tells, so flat arguments cost no second pass). OpenAI strict mode sends every
+ * optional parameter, null when unused: null means absent there. A key `__proto__` stays an
+ * own property (the validator refuses it or passes it on as data), so a tool's argument object
+ * always has `Object.prototype`.
+ */
+function mergeArguments(
+  tool: ToolDefinition,
+  args: { [name: string]: unknown },
+  maxDepth: number,
+): { [name: string]: unknown } | string {
+  const merged: { [name: string]: unknown } = { ...(tool.defaults as object) };
+  const required = tool.inputSchema.required as readonly string[] | undefined;
+  let nested = false;
+  for (const [name, value] of Object.entries(args)) {
+    if (value === null && !required?.includes(name)) continue;
+    if (typeof value === "object") nested = true;
+    setOwn(merged, name, value);
+  }
+  return (nested && tooDeepAt(args, maxDepth)) || merged;
+}
+
+function tooDeepFailure(path: string, maxDepth: number): CallError {
+  return failure(clip(`invalid:${path}`, MAX_PATH), `nested deeper than ${maxDepth} levels`);
+}
+
+/** A call whose next step is `step`: its answer, and its tool's stop once the step is known. */
+function chain(step: Promise<CallResult | Pending>): Pending {
+  return new Pending(
+    step.then((next) => (next instanceof Pending ? next.answer : next)),
+    step.then((next) => (next instanceof Pending ? next.stopped : undefined)),
+  );
 }
 
 /** At most this many nulls are dropped from one call's arguments. */

@@ -10,7 +10,7 @@ export interface ToolContext {
   readonly [CONTEXT_BRAND]: true;
   /** Id of the session the call belongs to. */
   readonly sessionId: string;
-  /** Aborted when the call is cancelled or times out. */
+  /** Aborted when the call is cancelled, times out, or its session closes. */
   readonly signal: AbortSignal;
   /** Reports progress of a long call to the client, when the surface supports it. */
   progress(done: number, total?: number, message?: string): void;

@@ -4,6 +4,7 @@
  * and of their session (`Caller`), so that none of them imports another's class.
  */
 import type { ArtifactLoader } from "./artifacts.js";
+import type { ToolContext } from "./context.js";
 import type { DispatchTable } from "./dispatch.js";
 import type { HandleStore, HandleStoreOptions } from "./handles/store.js";
 import type { Registry, ToolDefinition } from "./registry.js";
@@ -46,8 +47,35 @@ export interface RuntimeOptions {
     args: { readonly [name: string]: unknown },
     session: Caller,
   ) => boolean | Promise<boolean>;
-  /** Receives what a tool threw (the model only sees `exec:error`). Default: console.error. */
+  /**
+   * Receives what a tool threw (the model only sees `exec:error`; a `ToolError` is the tool's
+   * own answer and is not reported). Default: console.error.
+   */
   readonly onToolError?: (error: unknown, tool: ToolDefinition, session: Caller) => void;
+  /** Runs the tools elsewhere (e.g. worker threads); default: in this thread. */
+  readonly executor?: ToolExecutor;
+  /** Arguments nested deeper than this answer `invalid:<path>` (default 64). */
+  readonly maxArgumentDepth?: number;
+  /** A result whose compact JSON is larger answers `exec:too_large` (default 16 MiB). */
+  readonly maxResultBytes?: number;
+}
+
+/**
+ * Runs tool calls elsewhere than in the runtime's thread. Every call goes through it but the
+ * runtime's own `zcp.handle`; the pipeline keeps the time limit and answers `timeout` or
+ * `cancelled` itself, and holds the call's concurrency slot until the promise settles.
+ */
+export interface ToolExecutor {
+  /**
+   * Runs one call of `tool` elsewhere (e.g. a worker thread) and resolves with what its
+   * dispatcher returned, or rejects with what it threw (a ToolError included). `context.signal`
+   * aborts on cancel, timeout or session close: the executor must then stop the work and settle.
+   */
+  execute(
+    tool: ToolDefinition,
+    args: { readonly [name: string]: unknown },
+    context: ToolContext,
+  ): Promise<unknown>;
 }
 
 export interface SessionOptions {

@@ -11,6 +11,7 @@ export type {
   GeneratedModule,
   RuntimeOptions,
   SessionOptions,
+  ToolExecutor,
 } from "./runtime.js";
 export { Session } from "./session.js";
 export type { CallOptions } from "./session.js";
@@ -40,6 +41,8 @@ export { handleTool } from "./handle-tool.js";
 export { defaultSummary, withSummary } from "./summary.js";
 export type { Summarized } from "./summary.js";
 export { failure } from "./result.js";
+export { ToolError } from "./tool-error.js";
+export { clip } from "./clip.js";
 export type { CallError, CallResult, HandleMeta } from "./result.js";
 export { HandleStore } from "./handles/store.js";
 export type { HandleInfo, HandleStoreOptions, ResolvedHandle } from "./handles/store.js";

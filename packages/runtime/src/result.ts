@@ -4,7 +4,9 @@
  *
  * Error codes: `missing:<path>`, `invalid:<path>`, `unknown:<name>`, `forbidden:<alias>`,
  * `approval_required`, `timeout`, `cancelled`, `expired:<handle>`, `busy` (too many calls at
- * once in the session), `exec:error` (the tool threw; the message stays on the server).
+ * once in the session), `exec:error` (the tool threw; the message stays on the server),
+ * `exec:too_large` (the result is larger than `maxResultBytes`), and the code of a `ToolError`
+ * the tool threw.
  */
 import type { JsonValue } from "./registry.js";
 

@@ -15,6 +15,7 @@ export type {
   GeneratedModule,
   RuntimeOptions,
   SessionOptions,
+  ToolExecutor,
 } from "./host.js";
 
 export class Runtime implements SessionHost {

@@ -2,9 +2,21 @@
  * A session: one client's isolated state (id, stage, exposed view, running calls). A call is
  * resolved by name, checked against the exposed view and the concurrency limit here, then run by
  * the session's `CallPipeline` (call.ts). Errors are values.
+ *
+ * A call holds its concurrency slot until its tool has stopped, not merely until it answered:
+ * a tool that ignores its signal after a timeout or cancel still runs, and cancel-and-resubmit
+ * must not run more than the limit at once.
  */
 import { randomUUID } from "node:crypto";
-import { CallPipeline, DEFAULT_INLINE_MAX_BYTES, type CallOptions } from "./call.js";
+import { setMaxListeners } from "node:events";
+import {
+  CallPipeline,
+  DEFAULT_INLINE_MAX_BYTES,
+  Pending,
+  closedAnswer,
+  type CallOptions,
+} from "./call.js";
+import { clip } from "./clip.js";
 import { handleTool } from "./handle-tool.js";
 import type { Caller, SessionHost } from "./host.js";
 import type { ToolDefinition } from "./registry.js";
@@ -22,9 +34,13 @@ export class Session implements Caller {
   readonly id = randomUUID();
   private currentStage: string | null;
   private exposedView: View;
-  private running = 0;
+  private active = 0;
   private readonly listeners = new Set<ChangeListener>();
   private closed = false;
+  /** Aborted by `close()`: the pipeline stops running tools and starts no new ones. */
+  private readonly closing = new AbortController();
+  /** Answers the asynchronous calls in progress `cancelled` when the session closes. */
+  private readonly inProgress = new Set<() => void>();
   private readonly pipeline: CallPipeline;
 
   constructor(
@@ -33,8 +49,15 @@ export class Session implements Caller {
     stage: string | null,
   ) {
     this.currentStage = stage;
-    this.pipeline = new CallPipeline(runtime, this);
+    // Each running asynchronous call listens to it: as many as `maxConcurrentCalls`, no leak.
+    setMaxListeners(Infinity, this.closing.signal);
+    this.pipeline = new CallPipeline(runtime, this, this.closing.signal);
     this.exposedView = this.computeExposed();
+  }
+
+  /** Calls whose tools have not stopped yet (each holds one of `maxConcurrentCalls`). */
+  get running(): number {
+    return this.active;
   }
 
   get stage(): string | null {
@@ -72,49 +95,77 @@ export class Session implements Caller {
 
   /** Calls a tool by alias, id or provider name. Never throws: errors are results. */
   call(name: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
-    if (this.closed) return Promise.resolve(failure("cancelled", "the session is closed"));
+    if (this.closed) return Promise.resolve(closedAnswer(this.closing.signal));
     const tool = this.runtime.tool(name);
     if (!tool)
       return Promise.resolve(
-        failure(`unknown:${name}`, "no tool by that name; list the tools to see what exists"),
+        failure(`unknown:${clip(name)}`, "no tool by that name; list the tools to see what exists"),
       );
     if (!this.exposedView.find(tool.id))
       return Promise.resolve(
         failure(`forbidden:${tool.alias}`, "the tool is not available in this session"),
       );
     const limit = this.runtime.options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT;
-    if (this.running >= limit)
+    if (this.active >= limit)
       return Promise.resolve(
         failure("busy", `at most ${limit} calls at once in a session; wait for one to finish`),
       );
-    this.running++;
-    let outcome: CallResult | Promise<CallResult>;
+    this.active++;
+    let outcome: CallResult | Pending;
     try {
       outcome = this.pipeline.run(tool, args, options);
     } catch (error) {
-      this.running--;
+      this.active--;
       return Promise.reject(error);
     }
-    if (!(outcome instanceof Promise)) {
-      this.running--;
+    if (!(outcome instanceof Pending)) {
+      this.active--;
       return Promise.resolve(outcome);
     }
-    return outcome.then(
-      (result) => {
-        this.running--;
-        return result;
-      },
-      (error: unknown) => {
-        this.running--;
-        throw error;
-      },
-    );
+    return this.follow(outcome);
   }
 
-  /** Ends the session: its handles are dropped, further calls answer `cancelled`. */
-  async close(): Promise<void> {
-    this.closed = true;
-    this.listeners.clear();
+  /**
+   * The answer of an asynchronous call, or `cancelled` at once when the session closes first;
+   * the slot is freed once both the call's own answer and its tool's stop have settled.
+   */
+  private follow(call: Pending): Promise<CallResult> {
+    let unsettled = 2;
+    const release = () => {
+      if (--unsettled === 0) this.active--;
+    };
+    call.stopped.then(release, release);
+    return new Promise((resolve, reject) => {
+      const onClose = () => resolve(closedAnswer(this.closing.signal));
+      this.inProgress.add(onClose);
+      call.answer.then(
+        (result) => {
+          this.inProgress.delete(onClose);
+          release();
+          resolve(result);
+        },
+        (error: unknown) => {
+          this.inProgress.delete(onClose);
+          release();
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /**
+   * Ends the session: calls in progress answer `cancelled` at once and their tools' signals
+   * abort; its handles are dropped; further calls answer `cancelled`, with `reason` as the hint.
+   */
+  async close(reason = "the session is closed"): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      this.listeners.clear();
+      // Aborted first: the answers below read the reason from it.
+      this.closing.abort(new Error(reason));
+      for (const cancel of this.inProgress) cancel();
+      this.inProgress.clear();
+    }
     await this.runtime.handles.dropSession(this.id);
   }
 

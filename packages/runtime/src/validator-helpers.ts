@@ -8,6 +8,7 @@
  * They are the whole run-time vocabulary of a validator besides plain operators: no schema is
  * read at run time, and each helper does one fixed thing to the value it is given.
  */
+import { setOwn } from "./own.js";
 import type { ValidationResult } from "./validate.js";
 
 /** The error for a value at `path` that is there but does not fit: `invalid:<path>`. */
@@ -79,7 +80,10 @@ export function own(object: Record<string, unknown>, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
 }
 
-/** Copy on write: `copy` (or a new copy of `source`) with `key` set to `value`. */
+/**
+ * Copy on write: `copy` (or a new copy of `source`) with `key` set to `value`. A key
+ * `__proto__` stays an own property: input never sets a prototype.
+ */
 export function put(
   copy: Record<string, unknown> | undefined,
   source: Record<string, unknown>,
@@ -87,7 +91,7 @@ export function put(
   value: unknown,
 ): Record<string, unknown> {
   const target = copy ?? { ...source };
-  target[key] = value;
+  setOwn(target, key, value);
   return target;
 }
 

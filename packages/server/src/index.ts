@@ -50,3 +50,5 @@ export type {
 } from "./native/index.js";
 export { scopesGranted, serveRuntimeOptions } from "./cli/runtime-options.js";
 export type { ServeRuntimeOptions } from "./cli/runtime-options.js";
+export { createWorkerExecutor } from "./isolation/executor.js";
+export type { WorkerExecutor, WorkerExecutorOptions } from "./isolation/executor.js";

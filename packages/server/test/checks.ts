@@ -6,6 +6,24 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "vitest";
 
+/** An MCP `initialize` request (id 1), as a raw client over HTTP sends it. */
+export const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "0" },
+  },
+};
+
+/** The headers of an MCP POST over Streamable HTTP. */
+export const POST_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
+
 export const WEATHER_TOOLS = [
   "math_average",
   "math_subtract",

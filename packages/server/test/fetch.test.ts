@@ -16,23 +16,17 @@ import {
   type FetchHandlerOptions,
   type ZcpFetchHandler,
 } from "../src/index.js";
-import { call, checkHandle, checkWeather, PAGE_SIZE, text } from "./checks.js";
+import {
+  call,
+  checkHandle,
+  checkWeather,
+  INITIALIZE,
+  PAGE_SIZE,
+  POST_HEADERS,
+  text,
+} from "./checks.js";
 
 const ORIGIN = "http://127.0.0.1:8787";
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "0" },
-  },
-};
-const MCP_HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-};
 
 const handlers: ZcpFetchHandler[] = [];
 afterEach(async () => {
@@ -95,7 +89,7 @@ describe("createFetchHandler: MCP with Request objects", () => {
   it("initialize, initialized, tools/list, tools/call and DELETE, parsed from the SSE answers", async () => {
     const served = handler();
     const opened = await served.fetch(
-      request("/mcp", { headers: MCP_HEADERS, body: JSON.stringify(INITIALIZE) }),
+      request("/mcp", { headers: POST_HEADERS, body: JSON.stringify(INITIALIZE) }),
     );
     expect(opened.status).toBe(200);
     expect(opened.headers.get("content-type")).toBe("text/event-stream");
@@ -114,7 +108,7 @@ describe("createFetchHandler: MCP with Request objects", () => {
     expect(served.sessionCount).toBe(1);
 
     const headers = {
-      ...MCP_HEADERS,
+      ...POST_HEADERS,
       "mcp-session-id": session,
       "mcp-protocol-version": "2025-11-25",
     };
@@ -190,7 +184,7 @@ describe("createFetchHandler: guards, limits and health, as over node:http", () 
   it("refuses a foreign Host or Origin with 403, a missing or wrong token with 401", async () => {
     const served = handler({ token: "s3cret" });
     const body = JSON.stringify(INITIALIZE);
-    const bearer = { ...MCP_HEADERS, authorization: "Bearer s3cret" };
+    const bearer = { ...POST_HEADERS, authorization: "Bearer s3cret" };
     const badHost = await served.fetch(
       request("/mcp", { headers: { ...bearer, host: "evil.example:8787" }, body }),
     );
@@ -215,7 +209,7 @@ describe("createFetchHandler: guards, limits and health, as over node:http", () 
     for (const authorization of [undefined, "Bearer wrong", "Basic czNjcmV0"]) {
       const refused = await served.fetch(
         request("/mcp", {
-          headers: { ...MCP_HEADERS, ...(authorization ? { authorization } : {}) },
+          headers: { ...POST_HEADERS, ...(authorization ? { authorization } : {}) },
           body,
         }),
       );
@@ -233,7 +227,7 @@ describe("createFetchHandler: guards, limits and health, as over node:http", () 
   it("answers 413 over maxBodyBytes (declared or streamed), 400 to malformed JSON, 404, 405 and health", async () => {
     const served = handler({ maxBodyBytes: 1024 });
     const big = `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"${"x".repeat(2048)}"}}`;
-    const declared = await served.fetch(request("/mcp", { headers: MCP_HEADERS, body: big }));
+    const declared = await served.fetch(request("/mcp", { headers: POST_HEADERS, body: big }));
     expect([declared.status, declared.headers.get("connection")]).toEqual([413, "close"]);
     const chunk = new TextEncoder().encode("x".repeat(600));
     const stream = new ReadableStream<Uint8Array>({
@@ -242,7 +236,7 @@ describe("createFetchHandler: guards, limits and health, as over node:http", () 
       },
     });
     const streamed = await served.fetch(
-      request("/mcp", { headers: MCP_HEADERS, body: stream, duplex: "half" } as RequestInit & {
+      request("/mcp", { headers: POST_HEADERS, body: stream, duplex: "half" } as RequestInit & {
         headers: Record<string, string>;
       }),
     );
@@ -252,14 +246,14 @@ describe("createFetchHandler: guards, limits and health, as over node:http", () 
     });
 
     const malformed = await served.fetch(
-      request("/mcp", { headers: MCP_HEADERS, body: '{"jsonrpc":' }),
+      request("/mcp", { headers: POST_HEADERS, body: '{"jsonrpc":' }),
     );
     expect([malformed.status, (await read(malformed)).error.code]).toEqual([400, -32700]);
     expect(
       (
         await served.fetch(
           request("/mcp", {
-            headers: MCP_HEADERS,
+            headers: POST_HEADERS,
             body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
           }),
         )
@@ -269,7 +263,7 @@ describe("createFetchHandler: guards, limits and health, as over node:http", () 
       (
         await served.fetch(
           request("/mcp", {
-            headers: { ...MCP_HEADERS, "mcp-session-id": "no-such-session" },
+            headers: { ...POST_HEADERS, "mcp-session-id": "no-such-session" },
             body: "{}",
           }),
         )
@@ -281,7 +275,7 @@ describe("createFetchHandler: guards, limits and health, as over node:http", () 
       (
         await served.fetch(
           request("/mcp", {
-            headers: { ...MCP_HEADERS, accept: "application/json" },
+            headers: { ...POST_HEADERS, accept: "application/json" },
             body: JSON.stringify(INITIALIZE),
           }),
         )
@@ -301,7 +295,7 @@ describe("createFetchHandler: guards, limits and health, as over node:http", () 
     expect(
       (
         await served.fetch(
-          request("/mcp", { headers: MCP_HEADERS, body: JSON.stringify(INITIALIZE) }),
+          request("/mcp", { headers: POST_HEADERS, body: JSON.stringify(INITIALIZE) }),
         )
       ).status,
     ).toBe(503);

@@ -20,25 +20,12 @@ import {
   checkRelease,
   checkWeather,
   expectRpcError,
+  INITIALIZE,
   listAllTools,
   PAGE_SIZE,
+  POST_HEADERS,
   text,
 } from "./checks.js";
-
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "0" },
-  },
-};
-const POST_HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-};
 
 interface Served {
   readonly server: McpHttpServer;

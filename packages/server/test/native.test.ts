@@ -6,6 +6,7 @@ import { createRuntime, type Runtime } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import kitchenSinkLean from "../../../fixtures/kitchen-sink/src/zcp.gen/lean.js";
+import faulty from "../../../fixtures/faulty/src/zcp.gen/index.js";
 import { createNativeSession, type NativeSession, type RpcResponse } from "../src/index.js";
 
 const runtime = (): Runtime => createRuntime(kitchenSink, { approve: () => true });
@@ -430,6 +431,42 @@ describe("native dispatcher", () => {
       }),
     ).toMatchObject({ ok: true });
     expect(await result(native, "ping")).toEqual({});
+  });
+
+  it("cancels a running tools/call by its id or by the message's signal; Method not found is clipped", async () => {
+    const native = createNativeSession(createRuntime(faulty, { approve: () => true }));
+    const cancelled = { ok: false, error: "cancelled", hint: "the call was cancelled" };
+    // `hang` never settles: only a cancel answers it.
+    const byNumber = native.handle(req(1, "tools/call", { name: "hang" }));
+    const byString = native.handle(req("1", "tools/call", { name: "hang" }));
+    const notice = { jsonrpc: "2.0", method: "notifications/cancelled" };
+    expect(await native.handle({ ...notice, params: { requestId: 1, reason: "no" } })).toBe(
+      undefined,
+    );
+    expect(await byNumber).toEqual({ jsonrpc: "2.0", id: 1, result: cancelled });
+    // 1 and "1" are different ids: the other call still runs.
+    expect(native.session.running).toBe(2); // both tools hang on (their slots stay taken)
+    await native.handle({ ...notice, params: { requestId: "1" } });
+    expect(await byString).toEqual({ jsonrpc: "2.0", id: "1", result: cancelled });
+
+    const gone = new AbortController();
+    const batch = native.handle([req(2, "ping"), req(3, "tools/call", { name: "hang" })], {
+      signal: gone.signal,
+    });
+    setTimeout(() => gone.abort(), 20);
+    expect(await batch).toEqual([
+      { jsonrpc: "2.0", id: 2, result: {} },
+      { jsonrpc: "2.0", id: 3, result: cancelled },
+    ]);
+    expect(
+      await native.handle(req(4, "tools/call", { name: "echo" }), { signal: gone.signal }),
+    ).toEqual({ jsonrpc: "2.0", id: 4, result: cancelled });
+
+    expect(await errorOf(native, req(5, "m".repeat(65)))).toEqual({
+      id: 5,
+      code: -32601,
+      message: `Method not found: ${"m".repeat(64)}…`,
+    });
   });
 
   it("notifications get no answer, batches are answered element by element", async () => {

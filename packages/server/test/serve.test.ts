@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { createHttpServer, type McpHttpServer } from "../src/http/node.js";
-import { call, expectRpcError, text, WEATHER_TOOLS } from "./checks.js";
+import { call, expectRpcError, INITIALIZE, POST_HEADERS, text, WEATHER_TOOLS } from "./checks.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** The built bin, under tsx because the fixture registries it serves are TypeScript (compiled registries are the user-path test's). */
@@ -24,20 +24,6 @@ const BIN = fileURLToPath(new URL("../dist/bin/zcp-serve.js", import.meta.url));
 const TSX = ["--import", "tsx"];
 const WEATHER = "fixtures/weather/src/zcp.gen/index.ts";
 const KITCHEN_SINK = "fixtures/kitchen-sink/src/zcp.gen/index.ts";
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "raw", version: "0" },
-  },
-};
-const POST_HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-};
 
 const cleanup: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {

@@ -7,6 +7,7 @@
  * hostile input cannot exhaust the stack; every character is looked at a bounded number of
  * times, so it runs in linear time.
  */
+import { setOwn } from "../own.js";
 import type { JsonValue } from "../registry.js";
 
 /** A malformed line in the text protocol; `column` is 1-based. */
@@ -53,18 +54,6 @@ export function isSpace(code: number): boolean {
     code === 0x3000 ||
     code === 0xfeff
   );
-}
-
-/** Sets `key` as an own property, even `__proto__` (which `=` would take as the prototype). */
-export function setOwn(record: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  if (key === "__proto__")
-    Object.defineProperty(record, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  else record[key] = value;
 }
 
 /**

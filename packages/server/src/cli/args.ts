@@ -21,6 +21,13 @@ Options:
                         (with a token, default none: only tools without scopes are served)
   --name <name>         serverInfo.name (default zcp)
   --grace-ms <ms>       on SIGINT/SIGTERM, how long running calls may finish (default 5000)
+  --isolation <i>       worker (default): tools run in worker threads, so a tool that spins,
+                        hangs or runs out of memory is stopped and the server goes on;
+                        none: tools run on the server's own thread
+  --workers <n>         worker threads, hence calls running at once (default: CPUs, at least 2)
+  --tool-memory-mb <n>  heap limit of each worker, in MiB (default 512; at least 64)
+  --timeout-ms <ms>     a call's time limit (default 30000)
+  --max-concurrent <n>  calls one session may run at once (default 8)
   -h, --help            show this help
 `;
 
@@ -38,6 +45,13 @@ export interface ServeArgs {
   readonly scopes?: readonly string[];
   readonly name: string;
   readonly graceMs: number;
+  /** Where tools run: worker threads (`worker`) or the server's thread (`none`). */
+  readonly isolation: "worker" | "none";
+  /** Worker threads; undefined: the executor's default. */
+  readonly workers?: number;
+  readonly toolMemoryMb: number;
+  readonly timeoutMs: number;
+  readonly maxConcurrent: number;
 }
 
 export type Parsed =
@@ -56,8 +70,16 @@ const OPTIONS = {
   scopes: { type: "string" },
   name: { type: "string" },
   "grace-ms": { type: "string", default: "5000" },
+  isolation: { type: "string", default: "worker" },
+  workers: { type: "string" },
+  "tool-memory-mb": { type: "string" },
+  "timeout-ms": { type: "string", default: "30000" },
+  "max-concurrent": { type: "string", default: "8" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
+
+/** A worker's heap below this leaves too little room to load a registry. */
+const MIN_TOOL_MEMORY_MB = 64;
 
 /** The options of `argv`; `env` supplies `ZCP_SERVE_TOKEN`. */
 export function parseServeArgs(
@@ -88,6 +110,24 @@ export function parseServeArgs(
     return usage(`--port must be an integer from 0 to 65535, got "${values.port}"`);
   if (!/^\d+$/.test(values["grace-ms"]))
     return usage(`--grace-ms must be a non-negative integer, got "${values["grace-ms"]}"`);
+  const { isolation } = values;
+  if (isolation !== "worker" && isolation !== "none")
+    return usage(`--isolation must be worker or none, got "${isolation}"`);
+  if (isolation === "none" && (values.workers ?? values["tool-memory-mb"]) !== undefined)
+    return usage("--workers and --tool-memory-mb apply to --isolation worker only");
+  const workers =
+    values.workers === undefined ? undefined : integer("--workers", values.workers, 1);
+  if (typeof workers === "string") return usage(workers);
+  const toolMemoryMb = integer(
+    "--tool-memory-mb",
+    values["tool-memory-mb"] ?? "512",
+    MIN_TOOL_MEMORY_MB,
+  );
+  if (typeof toolMemoryMb === "string") return usage(toolMemoryMb);
+  const timeoutMs = integer("--timeout-ms", values["timeout-ms"], 1);
+  if (typeof timeoutMs === "string") return usage(timeoutMs);
+  const maxConcurrent = integer("--max-concurrent", values["max-concurrent"], 1);
+  if (typeof maxConcurrent === "string") return usage(maxConcurrent);
   const token =
     values.token ?? (transport === "http" ? env["ZCP_SERVE_TOKEN"] || undefined : undefined);
   if (token !== undefined && token.trim() === "") return usage("--token must not be empty");
@@ -118,8 +158,21 @@ export function parseServeArgs(
       ...(scopes !== undefined ? { scopes } : {}),
       name: values.name ?? "zcp",
       graceMs: Number(values["grace-ms"]),
+      isolation,
+      ...(workers !== undefined ? { workers } : {}),
+      toolMemoryMb,
+      timeoutMs,
+      maxConcurrent,
     },
   };
+}
+
+/** The integer an option gives, or the usage error when it is not one of at least `min`. */
+function integer(option: string, text: string, min: number): number | string {
+  const value = Number(text);
+  return /^\d+$/.test(text) && Number.isSafeInteger(value) && value >= min
+    ? value
+    : `${option} must be an integer of at least ${min}, got "${text}"`;
 }
 
 function usage(message: string): Parsed {

@@ -5,7 +5,7 @@
  * (e.g. the port is taken), 2 on a usage error.
  *
  *   args.ts      the command line, checked
- *   registry.ts  the generated module and the runtime made of it
+ *   registry.ts  the generated module and the runtime made of it (its tools in worker threads)
  *   serve.ts     serving it: stdio (MCP or native) or HTTP, and stopping
  */
 import path from "node:path";
@@ -24,19 +24,26 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   if (parsed.kind === "usage") return usage(parsed.message);
   const { args } = parsed;
 
-  const generated = await loadRegistry(path.resolve(cwd, args.registry));
+  const file = path.resolve(cwd, args.registry);
+  const generated = await loadRegistry(file);
   if (typeof generated === "string") return fail(2, generated);
-  const served = serveRuntime(generated, args);
+  const served = await serveRuntime(generated, args, file);
   if ("failure" in served) return fail(2, served.failure);
   if ("usage" in served) return usage(served.usage);
   for (const { surface, tools, hidden } of served.exposed)
     log(
       `${tools} tools on surface ${surface}${hidden > 0 ? ` (${hidden} hidden by --profile/--scopes)` : ""}`,
     );
+  log(served.isolation);
 
   const signal = stopSignal();
-  if (args.transport === "http") return serveOnHttp(served.runtime, args, signal);
-  return args.surfaces[0] === "native"
-    ? serveNativeOnStdio(served.runtime, args, signal)
-    : serveMcpOnStdio(served.runtime, args, signal);
+  try {
+    if (args.transport === "http") return await serveOnHttp(served.runtime, args, signal);
+    return args.surfaces[0] === "native"
+      ? await serveNativeOnStdio(served.runtime, args, signal)
+      : await serveMcpOnStdio(served.runtime, args, signal);
+  } finally {
+    // A tool still running (one that ignores its signal, or spins) must not keep the process.
+    await served.close();
+  }
 }

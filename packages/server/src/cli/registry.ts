@@ -1,6 +1,7 @@
 /**
  * What `zcp-serve` serves: the generated module it loads, and the runtime made of it, with the
- * exposure default of each surface (profile, granted scopes).
+ * exposure default of each surface (profile, granted scopes), the calls' limits, and where the
+ * tools run (worker threads, unless `--isolation none`).
  */
 import { pathToFileURL } from "node:url";
 import {
@@ -9,7 +10,9 @@ import {
   SelectionError,
   type GeneratedModule,
   type Runtime,
+  type RuntimeOptions,
 } from "@zcp/runtime";
+import { createWorkerExecutor, defaultWorkers } from "../isolation/executor.js";
 import type { ServeArgs } from "./args.js";
 import { serveRuntimeOptions } from "./runtime-options.js";
 
@@ -48,29 +51,51 @@ export interface Served {
     readonly tools: number;
     readonly hidden: number;
   }[];
+  /** Where the tools run, for the log. */
+  readonly isolation: string;
+  /** Stops the tool workers (terminating running tools); once served, before exiting. */
+  close(): Promise<void>;
 }
 
-/** The runtime, or what is wrong: a module that is no registry (`failure`), an unknown profile (`usage`). */
-export function serveRuntime(
+/**
+ * The runtime of the module loaded from `file`, or what is wrong: a module that is no registry
+ * (`failure`), an unknown profile (`usage`).
+ */
+export async function serveRuntime(
   generated: GeneratedModule,
   args: ServeArgs,
-): Served | { readonly failure: string } | { readonly usage: string } {
+  file: string,
+): Promise<Served | { readonly failure: string } | { readonly usage: string }> {
   const serving = {
     ...(args.profile !== undefined ? { profile: args.profile } : {}),
     ...(args.scopes !== undefined ? { scopes: args.scopes } : {}),
+  };
+  const workers = args.workers ?? defaultWorkers();
+  const executor =
+    args.isolation === "worker"
+      ? createWorkerExecutor({ module: file, workers, memoryMb: args.toolMemoryMb })
+      : undefined;
+  const refused = async (why: { failure: string } | { usage: string }) => {
+    await executor?.close();
+    return why;
   };
   let runtime: Runtime;
   try {
     runtime = createRuntime(
       generated,
-      args.surfaces.reduce(
+      args.surfaces.reduce<RuntimeOptions>(
         (options, surface) =>
           serveRuntimeOptions(generated.registry.tools, { surface, ...serving }, options),
-        {},
+        {
+          timeoutMs: args.timeoutMs,
+          maxConcurrentCalls: args.maxConcurrent,
+          ...(executor !== undefined ? { executor } : {}),
+        },
       ),
     );
   } catch (error) {
-    if (error instanceof GeneratedModuleError) return { failure: `--registry: ${error.message}` };
+    if (error instanceof GeneratedModuleError)
+      return refused({ failure: `--registry: ${error.message}` });
     throw error;
   }
   const exposed = [];
@@ -79,10 +104,17 @@ export function serveRuntime(
     try {
       tools = runtime.exposedFor(surface).length;
     } catch (error) {
-      if (error instanceof SelectionError) return { usage: `--profile: ${error.message}` };
+      if (error instanceof SelectionError) return refused({ usage: `--profile: ${error.message}` });
       throw error;
     }
     exposed.push({ surface, tools, hidden: generated.registry.tools.length - tools });
   }
-  return { runtime, exposed };
+  return {
+    runtime,
+    exposed,
+    isolation: executor
+      ? `tools run in up to ${workers} worker threads of ${args.toolMemoryMb} MiB`
+      : "tools run on the server's thread (--isolation none)",
+    close: async () => executor?.close(),
+  };
 }

@@ -5,6 +5,7 @@
  */
 import process from "node:process";
 import type { Runtime } from "@zcp/runtime";
+import { FLUSH_MS, SHUTTING_DOWN } from "../http/drain.js";
 import { LOOPBACK } from "../http/guards.js";
 import { serveHttp } from "../http/node.js";
 import { serveStdio } from "../mcp/stdio.js";
@@ -24,7 +25,8 @@ export function stopSignal(): Promise<NodeJS.Signals> {
       stopping = received;
       resolve(received);
     };
-    process.once("SIGINT", on).once("SIGTERM", on);
+    // `on`, not `once`: with no listener left, a second signal would kill the process (143).
+    process.on("SIGINT", on).on("SIGTERM", on);
   });
 }
 
@@ -37,9 +39,12 @@ export async function serveNativeOnStdio(
   log("serving native ZCP on stdio");
   const why = await Promise.race([served.done.then(() => "end" as const), signal]);
   if (why !== "end") {
-    log(`${why}: stopping`);
+    log(`${why}: stopping (running calls may finish for ${args.graceMs} ms)`);
     process.stdin.pause();
-    await served.native.close();
+    await waitAtMost(served.idle(), args.graceMs);
+    // Calls still running answer `cancelled` at once; their answers are written before the end.
+    await served.native.close(SHUTTING_DOWN);
+    await waitAtMost(served.idle(), FLUSH_MS);
   }
   await flushStdout();
   log("stopped");
@@ -59,6 +64,9 @@ export async function serveMcpOnStdio(
     log(`${why}: stopping (running calls may finish for ${args.graceMs} ms)`);
     process.stdin.pause();
     await waitAtMost(mcp.idle(), args.graceMs);
+    // As on native: the runtime session first, so the calls' answers still go out.
+    await mcp.session.close(SHUTTING_DOWN);
+    await waitAtMost(mcp.idle(), FLUSH_MS);
   }
   await mcp.close();
   // Let the last answers reach the host before the process ends.

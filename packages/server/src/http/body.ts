@@ -125,12 +125,13 @@ export function jsonRpcError(code: number, message: string) {
 
 /**
  * The response, with `ended` called once its body has been read to the end, failed or been
- * cancelled (the client went away); at once for a response without a body. An open SSE stream
- * counts as a request in progress until then.
+ * cancelled (the client went away); at once for a response without a body or with a whole one
+ * (`json`'s). An open SSE stream counts as a request in progress until then.
  */
 export function whenEnded(response: Response, ended: () => void): Response {
   const body = response.body;
-  if (!body) {
+  // A body `json` made is whole already: the adapter writes it at once.
+  if (!body || completeBody(response) !== undefined) {
     ended();
     return response;
   }

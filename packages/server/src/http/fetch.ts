@@ -8,14 +8,19 @@
  *
  * Every request to /mcp and /zcp is checked before anything else: Host, Origin and the bearer
  * token (http/guards.ts). The health endpoints hold no data and are not checked.
+ *
+ * The POSTs in progress on both surfaces are counted (drain.ts) for `shutdown`: it refuses new
+ * sessions, waits for them up to the grace, ends the runtime sessions (running calls answer
+ * `cancelled`), waits for those answers to be out, and only then closes the MCP sessions' streams.
  */
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { Runtime } from "@zcp/runtime";
 import type { McpServerOptions } from "../mcp/server.js";
 import { createNativeFetchHandler, type NativeFetchOptions } from "../native/http.js";
-import { json, jsonRpcError } from "./body.js";
+import { json, jsonRpcError, whenEnded } from "./body.js";
 import { createGuard } from "./guards.js";
-import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS } from "./idle.js";
+import { FLUSH_MS, InFlight, SHUTTING_DOWN } from "./drain.js";
+import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_CLIENT } from "./idle.js";
 import { McpSessions } from "./mcp.js";
 
 export interface FetchHandlerOptions extends McpServerOptions {
@@ -34,8 +39,23 @@ export interface FetchHandlerOptions extends McpServerOptions {
   readonly allowedOrigins?: readonly string[];
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number;
-  /** Open sessions at most (default 1,000); an `initialize` beyond gets 503. */
+  /**
+   * Open MCP sessions at most (default 1,000). An `initialize` beyond closes the least recently
+   * active session without a POST in progress (its next request gets 404: its client starts
+   * over); it gets 503 only when every session has one.
+   */
   readonly maxSessions?: number;
+  /**
+   * Open MCP sessions of one client at most (default 100), likewise: the client's own least
+   * recently active idle session makes room. The client is the bearer identity (with `token`:
+   * one for every holder), else `clientKey(request)`.
+   */
+  readonly maxSessionsPerClient?: number;
+  /**
+   * Who sends the request, for `maxSessionsPerClient` without a token (both surfaces). Default:
+   * one client for everyone; `createHttpServer` gives the remote address.
+   */
+  readonly clientKey?: (request: Request) => string;
   /** A session with no request for this long is closed (default 30 minutes). */
   readonly idleTimeoutMs?: number;
   /** Unexpected errors (default: `console.error`, i.e. stderr). */
@@ -60,11 +80,14 @@ export interface ZcpFetchHandler {
   readonly fetch: (request: Request) => Promise<Response>;
   /** Open MCP sessions. */
   readonly sessionCount: number;
-  /** Ends every session (MCP and native; running calls answer `cancelled`); `initialize` gets 503 from now on. */
+  /**
+   * Ends every session (MCP and native; running calls answer `cancelled`, and those answers are
+   * sent); `initialize` gets 503 from now on. `shutdown(0)`.
+   */
   close(): Promise<void>;
   /**
-   * A graceful `close`: refuses new sessions (503) at once, lets the POST requests in progress
-   * (running calls) finish for up to `graceMs`, then does what `close` does.
+   * A graceful `close`: refuses new sessions (503, `/readyz` too) at once, lets the POST requests
+   * in progress on both surfaces finish for up to `graceMs`, then does what `close` does.
    */
   shutdown(graceMs: number): Promise<void>;
 }
@@ -80,37 +103,68 @@ export function createFetchHandler(
   const path = options.path ?? DEFAULT_PATH;
   const onError = options.onError ?? ((error: unknown) => console.error("zcp server:", error));
   const guard = createGuard(options);
+  // The token was checked: its holder is the one identity sessions are bound to.
+  const clientKey = options.token !== undefined ? () => "token" : (options.clientKey ?? (() => ""));
   const mcp = new McpSessions(runtime, options, {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
     maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxSessionsPerClient: options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
     onError,
+    clientKey,
   });
   const nativeOptions = options.native === true ? {} : options.native || undefined;
   const native = nativeOptions
     ? createNativeFetchHandler(runtime, {
         ...(options.name !== undefined ? { name: options.name } : {}),
         onError,
+        clientKey,
         ...nativeOptions,
-        // The token was checked: its holder is the one identity sessions are bound to.
         ...(options.token !== undefined ? { identity: () => "token" } : {}),
       })
     : undefined;
   const nativePath = options.nativePath ?? "/zcp";
+  const posts = new InFlight();
+  let closing = false;
 
+  /** The answer of a POST, counted in progress until its body has ended. */
+  const counted = async (answer: () => Promise<Response>): Promise<Response> => {
+    const ended = posts.begin();
+    try {
+      return whenEnded(await answer(), ended);
+    } catch (error) {
+      ended();
+      throw error;
+    }
+  };
   const route = (request: Request): Response | Promise<Response> => {
     const pathname = pathOf(request.url);
-    if (options.mcp !== false && pathname === path) return guard(request) ?? mcp.handle(request);
-    if (native && pathname === nativePath) return guard(request) ?? native.fetch(request);
+    const post = request.method === "POST";
+    if (options.mcp !== false && pathname === path) {
+      const refused = guard(request);
+      if (refused) return refused;
+      return post ? counted(() => mcp.handle(request)) : mcp.handle(request);
+    }
+    if (native && pathname === nativePath)
+      return guard(request) ?? counted(() => native.fetch(request));
     const read = request.method === "GET" || request.method === "HEAD";
     if (pathname === "/healthz" && read) return json(200, { status: "ok" });
     if (pathname === "/readyz" && read)
-      return mcp.closing ? json(503, { status: "closing" }) : json(200, { status: "ready" });
+      return closing ? json(503, { status: "closing" }) : json(200, { status: "ready" });
     return json(404, { error: "not found" });
   };
 
-  const endSessions = async (): Promise<void> => {
-    await Promise.allSettled([mcp.close(), native?.close()]);
+  let stopped: Promise<void> | undefined;
+  const stop = async (graceMs: number): Promise<void> => {
+    closing = true;
+    mcp.stop();
+    native?.stop();
+    await posts.drained(graceMs);
+    // Running calls answer `cancelled` (native sessions end with their runtime sessions) ...
+    await Promise.allSettled([mcp.endCalls(SHUTTING_DOWN), native?.close(SHUTTING_DOWN)]);
+    // ... and those answers go out on their streams before the streams close.
+    await posts.drained(FLUSH_MS);
+    await mcp.close();
   };
 
   return {
@@ -125,14 +179,11 @@ export function createFetchHandler(
     get sessionCount() {
       return mcp.size;
     },
-    async close() {
-      mcp.stop();
-      await endSessions();
+    close() {
+      return (stopped ??= stop(0));
     },
-    async shutdown(graceMs) {
-      mcp.stop();
-      await mcp.drained(graceMs);
-      await endSessions();
+    shutdown(graceMs) {
+      return (stopped ??= stop(graceMs));
     },
   };
 }

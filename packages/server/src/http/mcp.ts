@@ -1,35 +1,60 @@
 /**
- * MCP over Streamable HTTP, web-standard: the session table. One SDK transport
- * (`WebStandardStreamableHTTPServerTransport`), one SDK server and one runtime session per MCP
+ * MCP over Streamable HTTP, web-standard: the session table. One SDK transport (McpTransport,
+ * the SDK's with cancellation ending streams), one SDK server and one runtime session per MCP
  * session (`mcp-session-id`, a random UUID from `crypto`).
  *
  *   POST    JSON-RPC; an `initialize` without a session id opens a session; answers are SSE
  *   GET     the session's stream of server notifications (SSE)
  *   DELETE  ends the session and its runtime session (its handles are dropped)
  *
- * The body is read and parsed here, within `maxBodyBytes` (413 beyond, -32700 when it is not
- * JSON; neither ends the session), so that a request is routed by session, and refused, before
- * a session is touched. The transport gets it parsed, and still checks Accept, Content-Type and
- * the protocol-version header. The guards (Host, Origin, token) ran before (guards.ts).
+ * The body is read and checked here, within `maxBodyBytes` (413 beyond; -32700 when it is not
+ * JSON, -32600 when it is JSON but not a JSON-RPC message or batch of them, or an empty batch;
+ * none ends the session), so that a request is routed by session, and refused, before a session
+ * is touched. The transport gets it parsed, and still checks Accept, Content-Type and the
+ * protocol-version header. The guards (Host, Origin, token) ran before (guards.ts).
+ *
+ * A new session makes room for itself (idle.ts): beyond `maxSessionsPerClient` or `maxSessions`
+ * the least recently active session without a POST in progress is closed; its next request gets
+ * 404, and its client starts over.
  */
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isInitializeRequest,
+  JSONRPCMessageSchema,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Runtime } from "@zcp/runtime";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "../mcp/server.js";
 import { json, jsonRpcError, readJson, whenEnded, type ErrorAnswer } from "./body.js";
-import { beginRequest, idleActivity, sweepIdle, type Activity, type Sweep } from "./idle.js";
+import {
+  beginRequest,
+  idleActivity,
+  makeRoom,
+  sweepIdle,
+  type Activity,
+  type SessionLimits,
+  type Sweep,
+} from "./idle.js";
+import { McpTransport } from "./mcp-transport.js";
 
-export interface McpSessionLimits {
+export interface McpSessionLimits extends SessionLimits {
   readonly maxBodyBytes: number;
-  readonly maxSessions: number;
   readonly idleTimeoutMs: number;
   readonly onError: (error: unknown) => void;
+  /** Whose request it is, for `maxSessionsPerClient`. */
+  readonly clientKey: (request: Request) => string;
 }
 
 interface Entry extends Activity {
+  readonly id: string;
   readonly mcp: ZcpMcpServer;
-  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly transport: McpTransport;
+}
+
+/** A POST's body: as parsed, and its messages, checked. */
+interface Posted {
+  readonly body: unknown;
+  readonly messages: readonly JSONRPCMessage[];
 }
 
 /** An error answer of the HTTP layer: `{"jsonrpc":"2.0","error":{code,message},"id":null}`. */
@@ -40,9 +65,6 @@ const refuse: ErrorAnswer = (status, code, message, headers) =>
 export class McpSessions {
   readonly #sessions = new Map<string, Entry>();
   #closing = false;
-  /** POST requests in progress, and who waits for there to be none. */
-  #posts = 0;
-  readonly #drained: (() => void)[] = [];
   readonly #sweep: Sweep;
 
   constructor(
@@ -51,11 +73,7 @@ export class McpSessions {
     private readonly limits: McpSessionLimits,
   ) {
     // Closing the SDK server closes its transport, whose onclose forgets the session.
-    this.#sweep = sweepIdle(
-      this.#sessions,
-      limits.idleTimeoutMs,
-      (_id, entry) => void entry.mcp.close().catch(limits.onError),
-    );
+    this.#sweep = sweepIdle(this.#sessions, limits.idleTimeoutMs, (_id, entry) => this.#end(entry));
   }
 
   /** Open sessions. */
@@ -63,37 +81,26 @@ export class McpSessions {
     return this.#sessions.size;
   }
 
-  /** True once `stop()` ran: `initialize` gets 503. */
-  get closing(): boolean {
-    return this.#closing;
-  }
-
   /** Answers one request on the endpoint. */
   async handle(request: Request): Promise<Response> {
-    const admitted = await this.#admit(request);
-    if (admitted instanceof Response) return admitted;
-    const { entry, body } = admitted;
-    const ended = beginRequest(entry);
-    const post = request.method === "POST";
-    if (post) this.#posts++;
-    // Runs once the answer's body has ended (an SSE stream: when it closes).
-    const finish = () => {
-      ended();
-      if (post && --this.#posts === 0) for (const resolve of this.#drained.splice(0)) resolve();
-      // An initialize the transport refused (bad Accept, ...) opened no session, and one that
-      // finished while close() ran was not kept: close them. (After a DELETE this does nothing.)
-      const opened = entry.transport.sessionId;
-      if (opened === undefined || this.#sessions.get(opened) !== entry)
-        entry.mcp.close().catch(this.limits.onError);
-    };
-    let response: Response;
-    try {
-      response = await entry.transport.handleRequest(request, { parsedBody: body });
-    } catch (error) {
-      finish();
-      throw error;
+    const sessionId = request.headers.get("mcp-session-id") ?? undefined;
+    const entry = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
+    if (sessionId !== undefined && !entry) return refuse(404, -32001, "Session not found");
+    if (request.method === "GET" || request.method === "DELETE") {
+      if (!entry) return refuse(400, -32000, "Bad Request: the mcp-session-id header is required");
+      return this.#answer(entry, false, () => entry.transport.handleRequest(request));
     }
-    return whenEnded(response, finish);
+    if (request.method !== "POST")
+      return refuse(405, -32000, "Method not allowed", { allow: "GET, POST, DELETE" });
+    // Counted from now: a session whose POST body is still being read is not idle.
+    if (entry)
+      return this.#answer(entry, true, async () => {
+        const posted = await this.#read(request);
+        return posted instanceof Response
+          ? posted
+          : entry.transport.post(request, posted.body, posted.messages);
+      });
+    return this.#initialize(request);
   }
 
   /** Refuses new sessions from now on and stops the idle sweep. */
@@ -102,71 +109,105 @@ export class McpSessions {
     clearInterval(this.#sweep);
   }
 
-  /** Resolves once no POST is in progress (running calls have answered), or after `graceMs`. */
-  async drained(graceMs: number): Promise<void> {
-    if (this.#posts === 0) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      new Promise<void>((resolve) => this.#drained.push(resolve)),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
-    ]);
-    clearTimeout(timer);
+  /**
+   * Ends the runtime sessions, not the MCP ones: running calls answer `cancelled`, and those
+   * answers still reach their clients on the open streams (close() comes after).
+   */
+  async endCalls(reason: string): Promise<void> {
+    await Promise.allSettled(
+      [...this.#sessions.values()].map((entry) => entry.mcp.session.close(reason)),
+    );
   }
 
-  /** Ends every session (and its runtime session: running calls answer `cancelled`). */
+  /** Ends every session (and its runtime session); `initialize` gets 503 from now on. */
   async close(): Promise<void> {
+    this.stop();
     const open = [...this.#sessions.values()];
     this.#sessions.clear();
     await Promise.allSettled(open.map((entry) => entry.mcp.close()));
   }
 
-  /** The session a request may go on to, with its parsed body; or the answer that refuses it. */
-  async #admit(
-    request: Request,
-  ): Promise<{ readonly entry: Entry; readonly body: unknown } | Response> {
-    const sessionId = request.headers.get("mcp-session-id") ?? undefined;
-    const entry = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
-    if (sessionId !== undefined && !entry) return refuse(404, -32001, "Session not found");
-    if (request.method === "GET" || request.method === "DELETE") {
-      return entry
-        ? { entry, body: undefined }
-        : refuse(400, -32000, "Bad Request: the mcp-session-id header is required");
-    }
-    if (request.method !== "POST")
-      return refuse(405, -32000, "Method not allowed", { allow: "GET, POST, DELETE" });
-    const read = await readJson(request, this.limits.maxBodyBytes, refuse);
-    if (read instanceof Response) return read;
-    if (entry) return { entry, body: read.json };
-    if (!isInitializeRequest(read.json))
+  /** A POST without a session: an `initialize`, which opens one if there is (or can be made) room. */
+  async #initialize(request: Request): Promise<Response> {
+    const posted = await this.#read(request);
+    if (posted instanceof Response) return posted;
+    if (!isInitializeRequest(posted.body))
       return refuse(
         400,
         -32000,
         "Bad Request: no valid mcp-session-id; start a session with initialize",
       );
     if (this.#closing) return refuse(503, -32000, "Service Unavailable: the server is closing");
-    if (this.#sessions.size >= this.limits.maxSessions)
-      return refuse(503, -32000, "Service Unavailable: too many open sessions");
-    return { entry: await this.#open(), body: read.json };
+    const client = this.limits.clientKey(request);
+    const room = makeRoom(this.#sessions, client, this.limits);
+    if (typeof room === "string") return refuse(503, -32000, `Service Unavailable: ${room}`);
+    for (const [, victim] of room) this.#end(victim);
+    const entry = this.#open(client);
+    const response = await this.#answer(entry, true, async () => {
+      await entry.mcp.server.connect(entry.transport);
+      return entry.transport.post(request, posted.body, posted.messages);
+    });
+    // An initialize the transport refused (bad Accept, ...) opened no session: close it.
+    if (entry.transport.sessionId === undefined) this.#end(entry);
+    return response;
   }
 
-  /** A new session: its SDK server connected to its transport; kept once `initialize` gave it an id. */
-  async #open(): Promise<Entry> {
+  /** The answer of `run`, counted as the session's request until its body has ended. */
+  async #answer(entry: Entry, post: boolean, run: () => Promise<Response>): Promise<Response> {
+    const ended = beginRequest(entry, post);
+    let response: Response;
+    try {
+      response = await run();
+    } catch (error) {
+      ended();
+      throw error;
+    }
+    return whenEnded(response, ended);
+  }
+
+  /** A POST's body, read and checked; or the answer that refuses it. */
+  async #read(request: Request): Promise<Posted | Response> {
+    const read = await readJson(request, this.limits.maxBodyBytes, refuse);
+    if (read instanceof Response) return read;
+    const body = read.json;
+    if (Array.isArray(body) && body.length === 0)
+      return refuse(400, -32600, "Invalid Request: empty batch");
+    const messages: JSONRPCMessage[] = [];
+    for (const [index, item] of (Array.isArray(body) ? body : [body]).entries()) {
+      const parsed = JSONRPCMessageSchema.safeParse(item);
+      if (!parsed.success)
+        return refuse(
+          400,
+          -32600,
+          Array.isArray(body)
+            ? `Invalid Request: element ${index} of the batch is not a JSON-RPC message`
+            : "Invalid Request: not a JSON-RPC message",
+        );
+      messages.push(parsed.data);
+    }
+    return { body, messages };
+  }
+
+  /**
+   * A new session, in the table at once (so that concurrent `initialize`s count it); its id is
+   * the transport's once `initialize` went through.
+   */
+  #open(client: string): Entry {
+    const id = randomUUID();
     const mcp = createMcpServer(this.runtime, this.options);
-    const transport: WebStandardStreamableHTTPServerTransport =
-      new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          if (!this.#closing) this.#sessions.set(id, entry);
-        },
-      });
-    // Whatever closes the transport (DELETE, close(), the idle sweep) forgets the session; the
-    // SDK server's onclose then closes the runtime session.
+    const transport = new McpTransport({ sessionIdGenerator: () => id });
+    const entry: Entry = { id, mcp, transport, ...idleActivity(client) };
+    // Whatever closes the transport (DELETE, close(), the sweep, eviction) forgets the session;
+    // the SDK server's onclose then closes the runtime session.
     transport.onclose = () => {
-      if (transport.sessionId !== undefined && this.#sessions.get(transport.sessionId) === entry)
-        this.#sessions.delete(transport.sessionId);
+      if (this.#sessions.get(id) === entry) this.#sessions.delete(id);
     };
-    const entry: Entry = { mcp, transport, ...idleActivity() };
-    await mcp.server.connect(transport);
+    this.#sessions.set(id, entry);
     return entry;
+  }
+
+  #end(entry: Entry): void {
+    if (this.#sessions.get(entry.id) === entry) this.#sessions.delete(entry.id);
+    entry.mcp.close().catch(this.limits.onError);
   }
 }

@@ -5,14 +5,15 @@
  * `serveHttp` serve both surfaces (http/fetch.ts) with a graceful `shutdown(graceMs)`, and
  * `createNativeHttpHandler` is the native route alone (native/http.ts) as a `(req, res)` handler.
  * Their options and behaviour are the handlers', plus an `identity(req)` that reads the
- * `IncomingMessage`.
+ * `IncomingMessage`, and the remote address as the default `clientKey` (per-client session caps).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Runtime } from "@zcp/runtime";
 import { createNativeFetchHandler, type NativeFetchOptions } from "../native/http.js";
-import { createFetchHandler, type FetchHandlerOptions } from "./fetch.js";
 import { json, jsonRpcError } from "./body.js";
+import { FLUSH_MS, InFlight } from "./drain.js";
+import { createFetchHandler, type FetchHandlerOptions } from "./fetch.js";
 import { toRequest, type IncomingRequest } from "./node-request.js";
 import { writeResponse } from "./node-response.js";
 
@@ -28,7 +29,7 @@ export interface NativeHttpHandler {
   (req: http.IncomingMessage, res: http.ServerResponse): void;
   /** Open native sessions. */
   readonly sessionCount: number;
-  /** Ends every session (and its runtime session); later requests get 503. */
+  /** Ends every session (and its runtime session: running calls answer `cancelled`); later requests get 503. */
   close(): Promise<void>;
 }
 
@@ -42,16 +43,18 @@ export interface HttpOptions extends Omit<FetchHandlerOptions, "native"> {
 
 export interface McpHttpServer extends http.Server {
   /**
-   * Ends every MCP session (and its runtime session: running calls answer `cancelled`), stops
-   * accepting connections and closes the remaining ones; `callback` runs once it has stopped.
+   * Ends every session (and its runtime session: running calls answer `cancelled`, and those
+   * answers are written), stops accepting connections and closes the remaining ones; `callback`
+   * runs once it has stopped. `shutdown(0)`.
    */
   close(callback?: (error?: Error) => void): this;
   /** Open MCP sessions. */
   readonly sessionCount: number;
   /**
    * A graceful `close`: stops listening and refuses new sessions (503) at once, lets the POST
-   * requests in progress (running calls) finish for up to `graceMs`, then does what `close`
-   * does. Resolves once the server has stopped.
+   * requests in progress on /mcp and /zcp finish for up to `graceMs`, then ends every session
+   * (calls still running answer `cancelled`), writes those answers, and closes every connection.
+   * Resolves once the server has stopped.
    */
   shutdown(graceMs: number): Promise<void>;
 }
@@ -71,34 +74,47 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
     typeof options.native === "object"
       ? nativeFetchOptions(options.native, incoming)
       : options.native;
-  const handler = createFetchHandler(runtime, { ...options, native, onError });
+  const handler = createFetchHandler(runtime, {
+    ...options,
+    native,
+    onError,
+    clientKey: options.clientKey ?? remoteAddress(incoming),
+  });
+  /** Responses not written to the end yet: a shutdown closes sockets once they are. */
+  const writing = new InFlight();
   const server = http.createServer(
-    nodeListener((request, req) => {
-      incoming.set(request, req);
-      return handler.fetch(request);
-    }, onError),
+    nodeListener(
+      (request, req) => {
+        incoming.set(request, req);
+        return handler.fetch(request);
+      },
+      onError,
+      writing,
+    ),
   ) as McpHttpServer;
 
   const close = server.close.bind(server);
+  let stopping: Promise<Error | undefined> | undefined;
+  const stop = (graceMs: number) =>
+    (stopping ??= (async () => {
+      // Stop listening now; the callback runs once every connection has ended (below).
+      const stopped = new Promise<Error | undefined>((resolve) => close(resolve));
+      await handler.shutdown(graceMs);
+      // The sessions' answers and streams have ended; their last bytes reach the sockets.
+      await writing.drained(FLUSH_MS);
+      await lastWrites();
+      // What is left are idle keep-alive sockets and sockets that never sent a request, which
+      // would hold the server open until their timeouts.
+      server.closeAllConnections();
+      return stopped;
+    })());
   Object.defineProperty(server, "sessionCount", { get: () => handler.sessionCount });
   server.close = function closeAll(callback?: (error?: Error) => void) {
-    void handler.close().then(async () => {
-      close(callback);
-      await lastWrites();
-      // The sessions' streams have ended; what is left are idle keep-alive sockets and sockets
-      // that never sent a request, which would hold the server open until their timeouts.
-      server.closeAllConnections();
-    });
+    void stop(0).then((error) => callback?.(error));
     return server;
   };
   server.shutdown = async (graceMs: number) => {
-    const drained = handler.shutdown(graceMs);
-    // Stop listening now; the callback runs once every connection has ended (below).
-    const stopped = new Promise<void>((resolve) => close(() => resolve()));
-    await drained;
-    await lastWrites();
-    server.closeAllConnections();
-    await stopped;
+    await stop(graceMs);
   };
   return server;
 }
@@ -128,7 +144,10 @@ export function createNativeHttpHandler(
   options: NativeHttpOptions = {},
 ): NativeHttpHandler {
   const incoming = new WeakMap<Request, http.IncomingMessage>();
-  const native = createNativeFetchHandler(runtime, nativeFetchOptions(options, incoming));
+  const native = createNativeFetchHandler(runtime, {
+    ...nativeFetchOptions(options, incoming),
+    clientKey: options.clientKey ?? remoteAddress(incoming),
+  });
   const onError = options.onError ?? ((error: unknown) => console.error("zcp native:", error));
   const handler = nodeListener((request, req) => {
     incoming.set(request, req);
@@ -148,12 +167,21 @@ function nativeFetchOptions(
   return identity ? { ...rest, identity: (request) => identity(incoming.get(request)!) } : rest;
 }
 
-/** A `node:http` request listener that answers with `fetch`. */
+/** The client key of a Request: the remote address of the connection it came on. */
+function remoteAddress(
+  incoming: WeakMap<Request, http.IncomingMessage>,
+): (request: Request) => string {
+  return (request) => incoming.get(request)?.socket.remoteAddress ?? "";
+}
+
+/** A `node:http` request listener that answers with `fetch`; `writing` counts the responses until written. */
 function nodeListener(
   fetch: (request: Request, req: http.IncomingMessage) => Promise<Response>,
   onError: (error: unknown) => void,
+  writing?: InFlight,
 ): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   return (req, res) => {
+    if (writing) res.once("close", writing.begin());
     let request: IncomingRequest;
     try {
       request = toRequest(req);

@@ -8,6 +8,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { Runtime, Session } from "@zcp/runtime";
+import { invalidParams } from "./errors.js";
 import { IssuedHandles, serveHandleResources } from "./resources.js";
 import { serveTools } from "./tools.js";
 
@@ -55,6 +56,32 @@ const NO_ELICITATION: jsonSchemaValidator = {
   },
 };
 
+type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * The SDK's `Protocol.setRequestHandler` stores each handler behind
+ * `parseWithCompat(schema, request)`, which throws the ZodError of a mismatch, and
+ * `Protocol._onrequest` answers a thrown error without a numeric `code` as -32603 with its
+ * message: zod's JSON dump of the issues. That holds for every method the SDK parses with a
+ * schema, `initialize` (registered by the `Server` constructor) and `ping` (by `Protocol`'s)
+ * included. So, once every handler is registered, each entry of the server's (private) handler
+ * map is wrapped: a ZodError about the request's params becomes -32602 with a short message
+ * (errors.ts). `tools/call` is the fallback handler (tools.ts), not in the map.
+ */
+function answerSchemaMismatches(server: Server): void {
+  const handlers: unknown = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map))
+    throw new Error("zcp: the SDK Server has no request handler map (_requestHandlers) to wrap");
+  for (const [method, handler] of handlers as Map<string, RequestHandler>)
+    handlers.set(method, async (request: unknown, extra: unknown) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        throw invalidParams(error) ?? error;
+      }
+    });
+}
+
 /**
  * A new runtime session (surface `mcp`) and an SDK `Server` serving it. Connect `server` to one
  * transport; when the transport closes, the runtime session closes too.
@@ -80,6 +107,7 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
   const handles = new IssuedHandles();
   const calls = serveTools(server, session, handles, pageSize);
   serveHandleResources(server, runtime, session, handles, pageSize);
+  answerSchemaMismatches(server);
 
   const unsubscribe = session.onChange(() => {
     // Only a connected server can notify; a change before `initialize` is seen by the first list.

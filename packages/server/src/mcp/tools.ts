@@ -7,16 +7,22 @@
  * - handle  → text: `encodeResult(result)` (id, summary, meta) + a `resource_link` to `zcp://handle/<session>/<%23T1>`
  * - error   → `isError: true`, text: `encodeResult(result)` (`{"ok":false,"error":"invalid:$.city","hint":"…"}`)
  * - unknown tool → JSON-RPC error -32602 (a protocol error in MCP's terms, not a tool result)
+ *
+ * `tools/call` is the server's fallback request handler rather than a handler registered with the
+ * SDK's `CallToolRequestSchema`: the SDK parses a registered handler's request with that schema
+ * and answers a mismatch (`arguments` that is an array, a string, null…) with -32603 and the
+ * validator's text. Here the params are checked by hand and answered -32602 in plain words;
+ * the arguments go to the runtime as they came (its depth check runs before any recursion).
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   SetLevelRequestSchema,
   type CallToolResult,
   type ContentBlock,
+  type JSONRPCRequest,
   type ListToolsResult,
   type LoggingLevel,
   type Resource,
@@ -24,7 +30,7 @@ import {
   type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { encodeResult, type CallResult, type Session } from "@zcp/runtime";
+import { clip, encodeResult, type CallResult, type Session } from "@zcp/runtime";
 import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 import { handleUri, type IssuedHandles } from "./resources.js";
@@ -77,23 +83,28 @@ export function serveTools(
 
   let running = 0;
   const idle: (() => void)[] = [];
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args } = request.params;
+  const callTool = async (request: JSONRPCRequest, extra: Extra): Promise<CallToolResult> => {
+    const { name, args } = callParams(request.params);
     let result: CallResult;
     running++;
     try {
       result = await session.call(
         name,
-        args ?? {},
+        args,
         callOptions(name, extra, () => logLevel),
       );
     } finally {
       if (--running === 0) for (const resolve of idle.splice(0)) resolve();
     }
-    if (!result.ok && result.error === `unknown:${name}`)
-      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!result.ok && result.error === `unknown:${clip(name)}`)
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${clip(name)}`);
     return toCallToolResult(result, session.id, handles);
-  });
+  };
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method === "tools/call") return callTool(request, extra);
+    // What the SDK answers when no handler is found.
+    throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found");
+  };
 
   return {
     get running() {
@@ -103,6 +114,24 @@ export function serveTools(
       return running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve));
     },
   };
+}
+
+/** A `tools/call`'s name and arguments, or the -32602 answer its params get. */
+function callParams(params: JSONRPCRequest["params"]): {
+  readonly name: string;
+  readonly args: { readonly [name: string]: unknown };
+} {
+  const name: unknown = params?.["name"];
+  if (typeof name !== "string")
+    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+  const args: unknown = params?.["arguments"];
+  if (args === undefined) return { name, args: {} };
+  if (!isRecord(args))
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      "Invalid params: arguments must be an object of named parameters",
+    );
+  return { name, args };
 }
 
 /** The result as MCP shows it; a handle is also remembered for `resources/list`. */

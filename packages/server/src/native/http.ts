@@ -9,8 +9,12 @@
  *   Session ids come from the server only; a client cannot choose one.
  * - With `identity(request)`, a session belongs to the identity that opened it: another identity
  *   (or none) gets the same 404 as an unknown session, and a request without identity gets 401.
- * - 404 unknown session, 413 body over `maxBodyBytes`, 400 not JSON, 405 not POST, 503 too many
- *   sessions; 202 without a body when a request held only notifications.
+ * - A new session makes room for itself (http/idle.ts): beyond `maxSessionsPerClient` (per
+ *   identity, else `clientKey(request)`) or `maxSessions`, the least recently active session
+ *   without a request in progress is closed (its next request gets 404); 503 when none can be.
+ * - The request's signal is the calls': a client that goes away cancels the calls of its request.
+ * - 404 unknown session, 413 body over `maxBodyBytes`, 400 not JSON, 405 not POST, 503 no room or
+ *   closing; 202 without a body when a request held only notifications.
  */
 import { randomUUID } from "node:crypto";
 import type { Runtime } from "@zcp/runtime";
@@ -27,7 +31,9 @@ import {
   beginRequest,
   DEFAULT_IDLE_MS,
   DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_CLIENT,
   idleActivity,
+  makeRoom,
   sweepIdle,
   type Activity,
   type Sweep,
@@ -36,8 +42,19 @@ import {
 export interface NativeFetchOptions extends NativeSessionOptions {
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number;
-  /** Open sessions at most (default 1,000); an `initialize` beyond gets 503. */
+  /**
+   * Open sessions at most (default 1,000). An `initialize` beyond closes the least recently
+   * active session without a request in progress; it gets 503 when there is none.
+   */
   readonly maxSessions?: number;
+  /** Open sessions of one client at most (default 100), likewise (see `clientKey`). */
+  readonly maxSessionsPerClient?: number;
+  /**
+   * Who the client is, for `maxSessionsPerClient`, when there is no `identity` (the identity is
+   * the client then). Default: one client for everyone; the `node:http` adapters give the
+   * remote address.
+   */
+  readonly clientKey?: (request: Request) => string;
   /** A session with no request for this long is closed (default 30 minutes). */
   readonly idleTimeoutMs?: number;
   /**
@@ -52,8 +69,16 @@ export interface NativeFetchHandler {
   readonly fetch: (request: Request) => Promise<Response>;
   /** Open native sessions. */
   readonly sessionCount: number;
-  /** Ends every session (and its runtime session); later requests get 503. */
+  /** Ends every session (and its runtime session: running calls answer `cancelled`); later requests get 503. */
   close(): Promise<void>;
+}
+
+/** The handler as a server mounts it, with the steps of a graceful shutdown (http/fetch.ts). */
+export interface NativeRoutes extends NativeFetchHandler {
+  /** Refuses new sessions (503) from now on; the open ones are served on. */
+  stop(): void;
+  /** `close()`, with `reason` as the hint running calls answer `cancelled` with. */
+  close(reason?: string): Promise<void>;
 }
 
 interface Entry extends Activity {
@@ -65,6 +90,8 @@ interface Entry extends Activity {
 interface Admitted {
   readonly id: string | undefined;
   readonly entry: Entry | undefined;
+  /** Ends the request of `entry`, counted from its admission. */
+  readonly ended: (() => void) | undefined;
   readonly identity: string | null;
   readonly body: unknown;
 }
@@ -77,14 +104,15 @@ const refuse: ErrorAnswer = (status, code, message, headers) =>
 export function createNativeFetchHandler(
   runtime: Runtime,
   options: NativeFetchOptions = {},
-): NativeFetchHandler {
+): NativeRoutes {
   const route = new NativeRoute(runtime, options);
   return {
     fetch: (request) => route.fetch(request),
     get sessionCount() {
       return route.sessionCount;
     },
-    close: () => route.close(),
+    stop: () => route.stop(),
+    close: (reason) => route.close(reason),
   };
 }
 
@@ -92,7 +120,10 @@ class NativeRoute {
   readonly #sessions = new Map<string, Entry>();
   readonly #maxBody: number;
   readonly #onError: (error: unknown) => void;
-  #closing = false;
+  /** New sessions are refused (stop()). */
+  #stopping = false;
+  /** Every request is refused (close()). */
+  #closed = false;
   #sweep: Sweep | undefined;
 
   constructor(
@@ -116,19 +147,24 @@ class NativeRoute {
     }
   }
 
-  async close(): Promise<void> {
-    this.#closing = true;
+  stop(): void {
+    this.#stopping = true;
     if (this.#sweep) clearInterval(this.#sweep);
+  }
+
+  async close(reason?: string): Promise<void> {
+    this.stop();
+    this.#closed = true;
     const open = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.allSettled(open.map((entry) => entry.native.close()));
+    await Promise.allSettled(open.map((entry) => entry.native.close(reason)));
   }
 
   async #serve(request: Request): Promise<Response> {
     const admitted = await this.#admit(request);
     if (admitted instanceof Response) return admitted;
     const { body } = admitted;
-    let { id, entry } = admitted;
+    let { id, entry, ended } = admitted;
     if (!entry) {
       if (!startsWithInitialize(body))
         return refuse(
@@ -136,40 +172,35 @@ class NativeRoute {
           SERVER_ERROR,
           `Bad Request: no ${SESSION_HEADER}; start a session with initialize`,
         );
-      if (this.#sessions.size >= (this.options.maxSessions ?? DEFAULT_MAX_SESSIONS))
-        return refuse(503, SERVER_ERROR, "Service Unavailable: too many open sessions");
-      id = randomUUID();
-      entry = {
-        native: createNativeSession(this.runtime, this.options),
-        identity: admitted.identity,
-        ...idleActivity(),
-      };
-      this.#sessions.set(id, entry);
-      this.#sweep ??= sweepIdle(
-        this.#sessions,
-        this.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
-        (id, entry) => this.#forget(id, entry),
-      );
+      if (this.#stopping)
+        return refuse(503, SERVER_ERROR, "Service Unavailable: the server is closing");
+      const opened = this.#open(request, admitted.identity);
+      if (typeof opened === "string")
+        return refuse(503, SERVER_ERROR, `Service Unavailable: ${opened}`);
+      [id, entry] = opened;
+      ended = beginRequest(entry, true);
     }
     const current = entry;
-    const ended = beginRequest(current);
     try {
-      const response = await current.native.handle(body);
+      const response = await current.native.handle(body, { signal: request.signal });
       // session/close, or close() while this request ran.
-      if (current.native.closed || this.#closing) this.#forget(id!, current);
+      if (current.native.closed || this.#closed) this.#forget(id!, current);
       if (response === undefined)
         return new Response(null, { status: 202, headers: { [SESSION_HEADER]: id! } });
       return json(200, response, { [SESSION_HEADER]: id! });
     } finally {
-      ended();
+      ended!();
     }
   }
 
-  /** The session a request goes on to and its parsed body; or the answer that refuses it. */
+  /**
+   * The session a request goes on to (its request counted from before its body is read, so that
+   * it is not closed for room meanwhile) and its parsed body; or the answer that refuses it.
+   */
   async #admit(request: Request): Promise<Admitted | Response> {
     if (request.method !== "POST")
       return refuse(405, SERVER_ERROR, "Method not allowed: use POST", { allow: "POST" });
-    if (this.#closing)
+    if (this.#closed)
       return refuse(503, SERVER_ERROR, "Service Unavailable: the server is closing");
     let identity: string | null = null;
     if (this.options.identity) {
@@ -186,9 +217,37 @@ class NativeRoute {
         SESSION_NOT_FOUND,
         "Session not found: start a new session with initialize",
       );
+    const ended = entry && beginRequest(entry, true);
     const read = await readJson(request, this.#maxBody, refuse);
-    if (read instanceof Response) return read;
-    return { id, entry, identity, body: read.json };
+    if (read instanceof Response) {
+      ended?.();
+      return read;
+    }
+    return { id, entry, ended, identity, body: read.json };
+  }
+
+  /** A new session, in the table, once there is room (idle.ts); or why there is none. */
+  #open(request: Request, identity: string | null): [string, Entry] | string {
+    const client = identity ?? this.options.clientKey?.(request) ?? "";
+    const room = makeRoom(this.#sessions, client, {
+      maxSessions: this.options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+      maxSessionsPerClient: this.options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
+    });
+    if (typeof room === "string") return room;
+    for (const [victim, session] of room) this.#forget(victim, session);
+    const id = randomUUID();
+    const entry: Entry = {
+      native: createNativeSession(this.runtime, this.options),
+      identity,
+      ...idleActivity(client),
+    };
+    this.#sessions.set(id, entry);
+    this.#sweep ??= sweepIdle(
+      this.#sessions,
+      this.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
+      (id, entry) => this.#forget(id, entry),
+    );
+    return [id, entry];
   }
 
   #forget(id: string, entry: Entry): void {

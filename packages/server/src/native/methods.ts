@@ -12,6 +12,7 @@ import {
   type InitializeResult,
   type ListFormat,
   type ListToolsResult,
+  type RequestId,
   type StageResult,
   type ToolListEntry,
 } from "./protocol.js";
@@ -38,7 +39,8 @@ const PROVIDERS: { readonly [F in Exclude<ListFormat, "compact" | "json">]: Arti
 
 const HANDLE_OPS = ["count", "read", "view", "summary", "release"] as const;
 
-export type Method = (params: Params) => unknown;
+/** A method's handler; `signal` aborts when the request is cancelled (used by `tools/call`). */
+export type Method = (params: Params, signal: AbortSignal | undefined) => unknown;
 
 /** What the methods of one native session share. */
 export interface MethodContext {
@@ -49,10 +51,13 @@ export interface MethodContext {
   readonly clientStages: boolean;
   readonly clientFilters: boolean;
   close(): Promise<void>;
+  /** Cancels the running `tools/call` of that request id, if any. */
+  cancel(requestId: RequestId): void;
 }
 
 export function nativeMethods(context: MethodContext): { readonly [method: string]: Method } {
-  const { runtime, session, options, maxBatch, clientStages, clientFilters, close } = context;
+  const { runtime, session, options, maxBatch, clientStages, clientFilters, close, cancel } =
+    context;
   return {
     initialize: (): InitializeResult => ({
       protocolVersion: NATIVE_PROTOCOL_VERSION,
@@ -79,7 +84,7 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
 
     "tools/list": (params) => listTools(session, params),
 
-    "tools/call": async (params) => {
+    "tools/call": async (params, signal) => {
       const name = requiredString(params, "name");
       const args = params["arguments"];
       if (
@@ -91,7 +96,7 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
           "Invalid params: arguments must be an object of named parameters",
         );
       }
-      return session.call(name, args ?? {});
+      return session.call(name, args ?? {}, signal ? { signal } : {});
     },
 
     "handles/count": (params) =>
@@ -129,6 +134,21 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
 
     "session/close": async () => {
       await close();
+      return {};
+    },
+
+    // A notification (nothing is answered); sent as a request, it answers `{}`.
+    "notifications/cancelled": (params) => {
+      const requestId = params["requestId"];
+      if (
+        typeof requestId !== "string" &&
+        !(typeof requestId === "number" && Number.isFinite(requestId))
+      )
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          "Invalid params: requestId must be a string or a number",
+        );
+      cancel(requestId);
       return {};
     },
   };

@@ -11,8 +11,9 @@
  *   session/stage   stage → `{ stage, hash }`
  *   session/close   ends the session (its handles are dropped)
  *   ping            `{}`
+ *   notifications/cancelled   requestId → cancels that running `tools/call` of this session
  */
-import { SelectionError, type Runtime, type Session } from "@zcp/runtime";
+import { clip, SelectionError, type Runtime, type Session } from "@zcp/runtime";
 import { nativeMethods, RpcFailure, type Params } from "./methods.js";
 import {
   DEFAULT_MAX_BATCH,
@@ -57,10 +58,20 @@ export interface NativeSession {
   readonly session: Session;
   /** True once `close()` ran (or the client sent `session/close`). */
   readonly closed: boolean;
-  /** Answers a parsed message or batch; `undefined` when there is nothing to answer. Never throws. */
-  handle(message: unknown): Promise<RpcResponse | RpcResponse[] | undefined>;
-  /** Ends the runtime session: its handles are dropped, later calls answer `cancelled`. */
-  close(): Promise<void>;
+  /**
+   * Answers a parsed message or batch; `undefined` when there is nothing to answer. Never throws.
+   * Aborting `options.signal` (e.g. the HTTP request's, when the client goes away) cancels
+   * every `tools/call` of the message: they answer `cancelled`.
+   */
+  handle(
+    message: unknown,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<RpcResponse | RpcResponse[] | undefined>;
+  /**
+   * Ends the runtime session: its handles are dropped; running and later calls answer
+   * `cancelled`, with `reason` as the hint (default "the session is closed").
+   */
+  close(reason?: string): Promise<void>;
 }
 
 /** A native session: one runtime session (surface `native` by default) behind a JSON-RPC dispatcher. */
@@ -80,10 +91,44 @@ export function createNativeSession(
   const onError = options.onError ?? ((error: unknown) => console.error("zcp native:", error));
   let closed = false;
 
-  const close = async (): Promise<void> => {
+  const close = async (reason?: string): Promise<void> => {
     if (closed) return;
     closed = true;
-    await session.close();
+    await session.close(reason);
+  };
+
+  // Running `tools/call` requests by id, for `notifications/cancelled`. Keyed by the id's JSON
+  // (1 and "1" are different ids); a set, as a careless client may reuse an id.
+  const running = new Map<string, Set<AbortController>>();
+  const cancel = (requestId: RequestId): void => {
+    for (const controller of running.get(JSON.stringify(requestId)) ?? []) controller.abort();
+  };
+
+  /** Runs a `tools/call` cancellable by its id and by `outer` (the message's signal). */
+  const cancellable = async (
+    id: RequestId | undefined,
+    outer: AbortSignal | undefined,
+    run: (signal: AbortSignal) => Promise<unknown>,
+  ): Promise<unknown> => {
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    if (outer?.aborted) controller.abort();
+    else outer?.addEventListener("abort", abort, { once: true });
+    const key = id === undefined ? undefined : JSON.stringify(id);
+    if (key !== undefined) {
+      const same = running.get(key) ?? new Set();
+      running.set(key, same.add(controller));
+    }
+    try {
+      return await run(controller.signal);
+    } finally {
+      outer?.removeEventListener("abort", abort);
+      if (key !== undefined) {
+        const same = running.get(key)!;
+        same.delete(controller);
+        if (same.size === 0) running.delete(key);
+      }
+    }
   };
 
   const methods = nativeMethods({
@@ -94,10 +139,14 @@ export function createNativeSession(
     clientStages,
     clientFilters,
     close,
+    cancel,
   });
 
   /** One message (not a batch): a response, or undefined for a notification. */
-  const one = async (message: unknown): Promise<RpcResponse | undefined> => {
+  const one = async (
+    message: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<RpcResponse | undefined> => {
     const request = readRequest(message, maxDepth);
     if ("refused" in request) return request.refused;
     const { id, method, record } = request;
@@ -114,12 +163,20 @@ export function createNativeSession(
         "Invalid params: params must be an object of named parameters",
       );
     } else if (!Object.hasOwn(methods, method)) {
-      response = rpcError(id, METHOD_NOT_FOUND, `Method not found: ${method}`);
+      response = rpcError(id, METHOD_NOT_FOUND, `Method not found: ${clip(method)}`);
     } else if (closed && method !== "ping") {
       response = rpcError(id, SERVER_ERROR, "Session closed: start a new session with initialize");
     } else {
       try {
-        response = rpcResult(id, await methods[method]!((params ?? {}) as Params));
+        const run = methods[method]!;
+        const given = (params ?? {}) as Params;
+        const result =
+          method === "tools/call"
+            ? await cancellable(notification ? undefined : id, signal, async (callSignal) =>
+                run(given, callSignal),
+              )
+            : await run(given, signal);
+        response = rpcResult(id, result);
       } catch (error) {
         if (error instanceof RpcFailure) response = rpcError(id, error.code, error.message);
         else if (error instanceof SelectionError)
@@ -133,9 +190,13 @@ export function createNativeSession(
     return notification ? undefined : response;
   };
 
-  const handle = async (message: unknown): Promise<RpcResponse | RpcResponse[] | undefined> => {
+  const handle = async (
+    message: unknown,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<RpcResponse | RpcResponse[] | undefined> => {
+    const { signal } = options;
     try {
-      if (!Array.isArray(message)) return await one(message);
+      if (!Array.isArray(message)) return await one(message, signal);
       if (message.length === 0)
         return rpcError(null, INVALID_REQUEST, "Invalid Request: empty batch");
       if (message.length > maxBatch)
@@ -147,7 +208,7 @@ export function createNativeSession(
       // In order: a batch may initialize, call a tool and read its handle.
       const responses: RpcResponse[] = [];
       for (const element of message) {
-        const response = await one(element);
+        const response = await one(element, signal);
         if (response) responses.push(response);
       }
       return responses.length > 0 ? responses : undefined;

@@ -1,0 +1,58 @@
+/**
+ * What the main thread and a tool worker send each other. Everything here crosses a thread
+ * boundary by structured clone, which keeps plain data only: no classes, no functions, and (so
+ * that no brand depends on how it is spelled) handles travel as `{ id, kind, value }` and are
+ * re-branded in the worker.
+ */
+import type { MessagePort } from "node:worker_threads";
+
+/** The pool's `workerData`: which generated module the workers import. */
+export interface WorkerData {
+  /** File URL of `zcp.gen/index.{js,ts}`. */
+  readonly module: string;
+}
+
+/** One call, as the worker receives it. */
+export interface WorkerTask {
+  readonly toolId: string;
+  readonly args: { readonly [name: string]: unknown };
+  /** Names of the arguments that are handles, sent as `PlainHandle`s. */
+  readonly handles: readonly string[];
+  readonly sessionId: string;
+  /** The call's channel: an `Abort` may come in, `FromTool` messages go out. */
+  readonly port: MessagePort;
+}
+
+export interface PlainHandle {
+  readonly id: string;
+  readonly kind: string;
+  readonly value: unknown;
+}
+
+/** Sent to the worker when the call's signal aborts: the reason's message (`timeout`, ...). */
+export interface Abort {
+  readonly abort: string;
+}
+
+/**
+ * What a running tool sends its caller: progress and log lines, and last what it returned (on
+ * this port rather than as the pool's task result: a value that cannot be cloned then fails in
+ * the tool's `postMessage`, where it is caught, not in the pool's, which would end the worker).
+ */
+export type FromTool =
+  | { readonly done: unknown }
+  | {
+      readonly progress: readonly [
+        done: number,
+        total: number | undefined,
+        message: string | undefined,
+      ];
+    }
+  | { readonly log: readonly ["debug" | "info" | "warning" | "error", string] };
+
+/** A `ToolError` as it crosses back (the class does not survive the clone). */
+export interface PlainToolError {
+  readonly name: "ToolError";
+  readonly code: string;
+  readonly message: string;
+}

@@ -1,0 +1,120 @@
+/**
+ * A tool worker (piscina's worker file): imports the generated module named by `workerData`
+ * once, then runs one call per task with a real `ToolContext` whose signal aborts when the main
+ * thread sends an `Abort` on the call's port, and whose progress and log lines go back on it, as
+ * does the tool's result.
+ */
+import { inspect } from "node:util";
+import { receiveMessageOnPort, workerData } from "node:worker_threads";
+import type { Handle } from "@zcp/runtime";
+import {
+  CONTEXT_BRAND,
+  HANDLE_BRAND,
+  type DispatchTable,
+  type GeneratedModule,
+  type ToolContext,
+} from "@zcp/runtime/codegen";
+import type {
+  Abort,
+  FromTool,
+  PlainHandle,
+  PlainToolError,
+  WorkerData,
+  WorkerTask,
+} from "./protocol.js";
+
+type Run = (task: WorkerTask) => Promise<void>;
+
+async function load(): Promise<Run> {
+  const { module } = workerData as WorkerData;
+  let dispatch: DispatchTable;
+  try {
+    const imported = (await importModule(module)) as {
+      default?: GeneratedModule;
+      generated?: GeneratedModule;
+    };
+    dispatch = (imported.default ?? imported.generated)!.dispatch;
+  } catch (error) {
+    // Every call answers why instead: a worker that died while starting would be started again
+    // and again by the pool.
+    return () => Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+  return (task) => run(dispatch, task);
+}
+
+/**
+ * Node 20 does not run in workers the hooks a TypeScript loader installed in the main thread
+ * with `--import tsx`, so a worker that is to import a TypeScript module registers tsx itself
+ * first, when it is installed. (After a failed import Node keeps the failure: there is no trying
+ * again once the loader is there.)
+ */
+async function importModule(url: string): Promise<unknown> {
+  if (/\.[mc]?ts$/.test(new URL(url).pathname)) {
+    // Not a dependency of this package: whoever serves TypeScript has it.
+    const api: string = "tsx/esm/api";
+    const tsx = (await import(api).catch(() => null)) as { register(): unknown } | null;
+    tsx?.register();
+  }
+  return import(url);
+}
+
+async function run(dispatch: DispatchTable, task: WorkerTask): Promise<void> {
+  const { port } = task;
+  const controller = new AbortController();
+  // The tool's signal aborts with an Error of the same message as in the server's thread.
+  const onAbort = ({ abort }: Abort) => controller.abort(new Error(abort));
+  // An abort sent while the task waited for a worker is on the port already.
+  const early = receiveMessageOnPort(port);
+  if (early !== undefined) onAbort(early.message as Abort);
+  port.on("message", onAbort);
+  const send = (message: FromTool) => port.postMessage(message);
+  const context: ToolContext = {
+    [CONTEXT_BRAND]: true,
+    sessionId: task.sessionId,
+    signal: controller.signal,
+    progress: (done, total, message) => send({ progress: [done, total, message] }),
+    log: (level, message) => send({ log: [level, message] }),
+  };
+  try {
+    if (controller.signal.aborted) throw new Error("the call was aborted before it started");
+    const dispatcher = dispatch[task.toolId];
+    if (!dispatcher) throw new Error(`the generated module has no dispatcher for ${task.toolId}`);
+    const value: unknown = await dispatcher(branded(task), context);
+    try {
+      send({ done: value });
+    } catch (error) {
+      throw new Error(
+        `the tool returned a value that cannot be sent to the server's thread: ${(error as Error).message}`,
+      );
+    }
+  } catch (error) {
+    throw crossing(error);
+  } finally {
+    port.off("message", onAbort);
+  }
+}
+
+/** The arguments with their handles as the tool expects them: `Handle`s, brand included. */
+function branded(task: WorkerTask): { readonly [name: string]: unknown } {
+  if (task.handles.length === 0) return task.args;
+  const args = { ...task.args };
+  for (const name of task.handles) {
+    const { id, kind, value } = args[name] as PlainHandle;
+    args[name] = { [HANDLE_BRAND]: kind, id, kind, value } satisfies Handle;
+  }
+  return args;
+}
+
+/**
+ * What the tool threw, as it can cross: a ToolError as plain data, an Error as it is (the clone
+ * keeps its message and stack), anything else as an Error describing it (it might not clone).
+ */
+function crossing(error: unknown): unknown {
+  if (!(error instanceof Error)) return new Error(`the tool threw ${inspect(error)}`);
+  const { name, code, message } = error as Error & { code?: unknown };
+  if (name === "ToolError" && typeof code === "string")
+    return { name, code, message } satisfies PlainToolError;
+  return error;
+}
+
+export default load();
