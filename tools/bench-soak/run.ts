@@ -5,8 +5,16 @@
  * Client), half native ZCP (@zcp/client). Samples the server's RSS every second; reports
  * throughput, p50/p99 latency per op kind, RSS over time and errors (report.json, report.md).
  *
- *   --seconds <n>   how long the load runs (default 180)
- *   --sessions <n>  sessions at once (default 50)
+ * By default each session releases every handle once it has read it, as a client that is done
+ * with a result should: the server then holds only the handles in flight, and RSS levels off.
+ * With `--keep` no handle is released, so the server keeps every one for its TTL (10 min) within
+ * the handle budget (64 MiB of JSON), and RSS grows with the handles held: that is retention as
+ * configured, not a leak (see report.md).
+ *
+ *   --seconds <n>     how long the load runs (default 180)
+ *   --sessions <n>    sessions at once (default 50)
+ *   --keep            never release handles (default: release each after reading it)
+ *   --isolation <i>   zcp-serve's --isolation: worker (default) or none
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -28,12 +36,20 @@ const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "180" },
     sessions: { type: "string", default: "50" },
+    keep: { type: "boolean", default: false },
+    isolation: { type: "string", default: "worker" },
   },
 });
 const SECONDS = Number(values.seconds);
 const SESSIONS = Number(values.sessions);
+const KEEP = values.keep;
+const ISOLATION = values.isolation;
 if (!(SECONDS > 0) || !Number.isInteger(SESSIONS) || SESSIONS < 2) {
   process.stderr.write("bench:soak: --seconds must be > 0 and --sessions an integer >= 2\n");
+  process.exit(2);
+}
+if (ISOLATION !== "worker" && ISOLATION !== "none") {
+  process.stderr.write("bench:soak: --isolation must be worker or none\n");
   process.exit(2);
 }
 
@@ -80,6 +96,12 @@ async function nativeLoop(client: ZcpClient, s: number, until: number): Promise<
         () => client.handles.read(loaded.handle!) as Promise<{ ok: boolean }>,
         (result) => result.ok,
       );
+    if (loaded?.handle && !KEEP)
+      await timed(
+        "native release",
+        () => client.handles.release(loaded.handle!),
+        (result) => result.ok,
+      );
     await timed(
       "native call",
       () => client.call("orders.add", { sku: `s${s}`, qty: i }) as Promise<{ ok: boolean }>,
@@ -106,6 +128,12 @@ async function mcpLoop(client: Client, s: number, until: number): Promise<void> 
       await timed(
         "mcp handle read",
         () => client.callTool({ name: "zcp_handle", arguments: { op: "read", handle } }),
+        (result) => !result.isError,
+      );
+    if (handle && !KEEP)
+      await timed(
+        "mcp release",
+        () => client.callTool({ name: "zcp_handle", arguments: { op: "release", handle } }),
         (result) => !result.isError,
       );
     await timed(
@@ -135,6 +163,8 @@ const child = spawn(
     "0",
     "--surface",
     "both",
+    "--isolation",
+    ISOLATION,
   ],
   { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] },
 );
@@ -174,7 +204,9 @@ try {
   latencies.clear();
   errors.length = 0;
 
-  log(`bench:soak: ${SESSIONS} sessions (${half} MCP, ${SESSIONS - half} native) for ${SECONDS} s`);
+  log(
+    `bench:soak: ${SESSIONS} sessions (${half} MCP, ${SESSIONS - half} native) for ${SECONDS} s, handles ${KEEP ? "kept" : "released after reading"}, isolation ${ISOLATION}`,
+  );
   const rss: { second: number; mb: number }[] = [{ second: 0, mb: rssMb(pid) }];
   const started = performance.now();
   const sampler = setInterval(() => {
@@ -200,6 +232,8 @@ try {
     seconds: Math.round(elapsed * 10) / 10,
     sessions: SESSIONS,
     registry: REGISTRY,
+    keep: KEEP,
+    isolation: ISOLATION,
     latencies: Object.fromEntries(latencies),
     errors,
     rss,

@@ -20,6 +20,8 @@ export const CODES = {
   ZCP1204: "parameter has no precise type",
   ZCP1205: "unsupported parameter form",
   ZCP1206: "Handle or ToolContext in a nested position",
+  ZCP1207: "return type is not representable as JSON: no output schema",
+  ZCP1208: "part of a type is not represented in the schema",
   ZCP1301: "invalid tag value",
   ZCP1302: "constraint tag does not apply to the type",
   ZCP1303: "@param names no parameter",

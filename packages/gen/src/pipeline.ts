@@ -182,7 +182,7 @@ export class Generator {
 
   private load(): ProgramLoader {
     const settings = readCompilerSettings(this.config);
-    this.loader = new ProgramLoader(settings.options);
+    this.loader = new ProgramLoader(settings.options, settings.files);
     this.projectDiagnostics = settings.diagnostics;
     // Read again right after TypeScript did (scan reads them through ts.sys).
     this.settingsFiles = new Map(

@@ -42,16 +42,17 @@ export function scratchProject(files: Record<string, string>): string {
   return dir;
 }
 
-export const STRICT_TSCONFIG = JSON.stringify({
-  compilerOptions: {
-    target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-  },
-});
+/** The compiler options of a strict NodeNext scratch project. */
+export const STRICT_COMPILER_OPTIONS = {
+  target: "ES2022",
+  module: "NodeNext",
+  moduleResolution: "NodeNext",
+  strict: true,
+  skipLibCheck: true,
+  noEmit: true,
+};
+
+export const STRICT_TSCONFIG = JSON.stringify({ compilerOptions: STRICT_COMPILER_OPTIONS });
 
 /**
  * The strictest checks users turn on, which generated files must pass: `strict`, the

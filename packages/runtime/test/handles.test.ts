@@ -211,6 +211,20 @@ describe("budgets", () => {
   // Each value is a 10-character string: 12 bytes of JSON.
   const value = (i: number) => `value-${String(i).padStart(4, "0")}`;
 
+  it("tells onRelease listeners of evicted and expired handles too, so lists of them stay bounded", async () => {
+    const { store, clock } = fakeClock({ sessionMaxBytes: 24, ttlMs: 1000 });
+    const gone: string[] = [];
+    store.onRelease((session, id) => gone.push(`${session} ${id}`));
+    const one = await make(store, "a", "v", value(1));
+    const two = await make(store, "a", "v", value(2));
+    const three = await make(store, "a", "v", value(3)); // evicts one
+    expect(gone).toEqual([`a ${one}`]);
+    clock.t = 1000;
+    expect(await store.read("a", two)).toEqual(expired(two)); // expired, deleted when asked for
+    await make(store, "a", "v", value(4)); // the sweep deletes three
+    expect(gone).toEqual([`a ${one}`, `a ${two}`, `a ${three}`]);
+  });
+
   it("evicts the session's least recently used handles beyond its budget", async () => {
     const store = new HandleStore({ sessionMaxBytes: 36 });
     const [one, two, three] = [

@@ -1,13 +1,23 @@
 /**
  * extract: constraint and annotation tags (`@minimum`, `@pattern`, `@default`, ...) applied to a schema.
  * Tags use JSON Schema keyword names; each one is checked against the type it is applied to.
+ * Also where a written type's tags come from: the aliases it names, through generic aliases,
+ * conditional types, `Exclude<>`/`Extract<>`/`NonNullable<>`, indexed access to a property
+ * (`T["x"]`), and the key alias of a mapped type.
  */
-import type { Code } from "../diagnostics.js";
-import type { Tag } from "./jsdoc.js";
+import { ts } from "ts-morph";
+import type { Code, Severity } from "../diagnostics.js";
+import { ownDocs, tagsOf, type Tag } from "./jsdoc.js";
 import type { Schema } from "./schema.js";
+import { faithful, isLibSymbol } from "./type-facts.js";
 
-/** Where a problem with a tag goes: a diagnostic at `node`. */
-export type Diagnose = (node: Tag["node"], code: Code, message: string) => void;
+/** Where a problem with a tag goes: a diagnostic at `node` (an error unless said otherwise). */
+export type Diagnose = (
+  node: Tag["node"],
+  code: Code,
+  message: string,
+  severity?: Severity,
+) => void;
 
 type Kind = "number" | "string" | "array" | "any";
 
@@ -45,6 +55,10 @@ const SCHEMA_TAGS = new Set([
   "uniqueItems",
   "default",
   "example",
+  "examples",
+  "title",
+  "readOnly",
+  "writeOnly",
   "deprecated",
   "type",
 ]);
@@ -90,11 +104,21 @@ export function applySchemaTags(schema: Schema, tags: readonly Tag[], diagnose: 
       else if (needs("array")) schema.uniqueItems = tag.text !== "false";
     } else if (name === "default") {
       schema.default = jsonOrString(tag.text);
-    } else if (name === "example") {
-      schema.examples = [
-        ...((schema.examples as unknown[] | undefined) ?? []),
-        jsonOrString(tag.text),
-      ];
+    } else if (name === "example" || name === "examples") {
+      const values = exampleValues(tag.text, name === "examples", appliesToString(schema));
+      if (values === null)
+        diagnose(
+          tag.node,
+          "ZCP1301",
+          `@${name}: "${tag.text}" is not a JSON value; the example is left out`,
+          "warning",
+        );
+      else schema.examples = [...((schema.examples as unknown[] | undefined) ?? []), ...values];
+    } else if (name === "title") {
+      if (tag.text === "") fail("ZCP1301", "expected a title");
+      else schema.title = tag.text;
+    } else if (name === "readOnly" || name === "writeOnly") {
+      schema[name] = true;
     } else if (name === "deprecated") {
       schema.deprecated = true;
     } else if (name === "type") {
@@ -121,6 +145,33 @@ function jsonOrString(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * The values an `@example` (one value) or `@examples` (a JSON array of values, or one value)
+ * gives, without a caption: `<caption>...</caption>` before the value, or a first line that
+ * is not a value above it. Text that is no JSON value is kept as a string example only where
+ * the schema takes strings; null: the example is dropped.
+ */
+function exampleValues(text: string, list: boolean, takesStrings: boolean): unknown[] | null {
+  const uncaptioned = text.replace(/^<caption>[\s\S]*?<\/caption>\s*/, "");
+  const firstLine = uncaptioned.indexOf("\n");
+  const candidates = [uncaptioned];
+  if (firstLine >= 0) candidates.push(uncaptioned.slice(firstLine + 1).trim());
+  for (const candidate of candidates) {
+    try {
+      const value: unknown = JSON.parse(candidate);
+      return list && Array.isArray(value) ? value : [value];
+    } catch {
+      // Not JSON as a whole: try without the first line, then as text.
+    }
+  }
+  return takesStrings && uncaptioned !== "" ? [uncaptioned] : null;
+}
+
+function appliesToString(schema: Schema): boolean {
+  const types = typesOf(schema);
+  return types !== "unknown" && types.has("string");
 }
 
 /** The JSON types a schema can take, looking through `anyOf`, `enum` and `const`. */
@@ -170,4 +221,161 @@ function toInteger(schema: Schema): boolean {
     return changed;
   }
   return false;
+}
+
+/** An alias a written type names: its JSDoc applies, and `inner` (if any) is converted further. */
+export interface WrittenAlias {
+  /** The alias whose JSDoc applies to the type, or undefined when only `inner` is followed. */
+  readonly declaration: ts.TypeAliasDeclaration | undefined;
+  /**
+   * The written node to convert `type` with (faithful to it): the alias's body, the branch a
+   * conditional type takes, the filtered member of `Exclude<>`, the written type of the
+   * property `T["x"]` reads; the reference itself for a generic alias (its type arguments still
+   * describe the elements); undefined: none.
+   */
+  readonly inner: ts.TypeNode | undefined;
+}
+
+/** The alias `node` (faithful to `type`) names, if it is one of the project's or a filter of one. */
+export function writtenAlias(
+  checker: ts.TypeChecker,
+  node: ts.TypeNode,
+  type: ts.Type,
+): WrittenAlias | undefined {
+  if (ts.isIndexedAccessTypeNode(node)) {
+    const written = propertyTypeNode(checker, node);
+    const inner = written !== node ? faithful(checker, written, type) : undefined;
+    return inner && { declaration: undefined, inner };
+  }
+  if (!ts.isTypeReferenceNode(node)) return undefined;
+  const declaration = aliasDeclaration(checker, node);
+  if (!declaration) return undefined;
+  if (!isLib(checker, declaration)) {
+    const body = branchTaken(checker, declaration.type, type);
+    return { declaration, inner: body ?? (declaration.typeParameters ? node : undefined) };
+  }
+  // `Exclude<T, U>`, `Extract<T, U>` and `NonNullable<T>` keep part of `T`: what `T` says of
+  // itself still holds. `T` may be `Src["x"]`: then it is the type written for `x` in `Src`.
+  const filtered = node.typeArguments?.[0];
+  if (!filtered || !FILTERS.has(declaration.name.text)) return undefined;
+  const written = propertyTypeNode(checker, filtered);
+  const member = [filtered, written, ...(ts.isUnionTypeNode(written) ? written.types : [])].find(
+    (candidate) => faithful(checker, candidate, type),
+  );
+  if (member) return { declaration: undefined, inner: member };
+  const source = ts.isTypeReferenceNode(written) ? aliasDeclaration(checker, written) : undefined;
+  return source && !source.typeParameters ? { declaration: source, inner: undefined } : undefined;
+}
+
+/** The lib aliases that keep part of their first type argument. */
+const FILTERS = new Set(["Exclude", "Extract", "NonNullable"]);
+
+/**
+ * The type written for the property an indexed access reads (`Src["x"]`, `Src["x"]["y"]`, with
+ * a literal key), looking through parentheses; `node` itself when there is none to follow (a
+ * computed key, a property without a written type, a mapped type's key).
+ */
+function propertyTypeNode(checker: ts.TypeChecker, node: ts.TypeNode): ts.TypeNode {
+  for (;;) {
+    while (ts.isParenthesizedTypeNode(node)) node = node.type;
+    if (!ts.isIndexedAccessTypeNode(node)) return node;
+    const key = checker.getTypeFromTypeNode(node.indexType);
+    if (!key.isStringLiteral() && !key.isNumberLiteral()) return node;
+    const object = checker.getTypeFromTypeNode(node.objectType);
+    const declaration = checker.getPropertyOfType(object, String(key.value))?.valueDeclaration;
+    const written =
+      declaration &&
+      (ts.isPropertySignature(declaration) ||
+        ts.isPropertyDeclaration(declaration) ||
+        ts.isParameter(declaration))
+        ? declaration.type
+        : undefined;
+    if (!written) return node;
+    node = written;
+  }
+}
+
+function aliasDeclaration(
+  checker: ts.TypeChecker,
+  node: ts.TypeReferenceNode,
+): ts.TypeAliasDeclaration | undefined {
+  let symbol = checker.getSymbolAtLocation(node.typeName);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  return symbol?.declarations?.find(ts.isTypeAliasDeclaration);
+}
+
+function isLib(checker: ts.TypeChecker, declaration: ts.TypeAliasDeclaration): boolean {
+  const symbol = checker.getSymbolAtLocation(declaration.name);
+  return symbol !== undefined && isLibSymbol(symbol);
+}
+
+/**
+ * The written node of an alias body that denotes `type`: the body itself, or, for a conditional
+ * type, the one branch that does. Only branches free of type parameters count (`T extends
+ * string ? T : Slug` at `string` took `T`, though `Slug` is a `string` too), and only when
+ * exactly one matches.
+ */
+function branchTaken(
+  checker: ts.TypeChecker,
+  body: ts.TypeNode,
+  type: ts.Type,
+): ts.TypeNode | undefined {
+  const branches: ts.TypeNode[] = [];
+  const collect = (node: ts.TypeNode): boolean => {
+    while (ts.isParenthesizedTypeNode(node)) node = node.type;
+    if (ts.isConditionalTypeNode(node)) return collect(node.trueType) && collect(node.falseType);
+    if (mentionsTypeParameter(checker, node)) return false;
+    branches.push(node);
+    return true;
+  };
+  if (!ts.isConditionalTypeNode(body)) return faithful(checker, body, type);
+  if (!collect(body)) return undefined;
+  const taken = branches.filter((branch) => faithful(checker, branch, type));
+  return taken.length === 1 ? taken[0] : undefined;
+}
+
+function mentionsTypeParameter(checker: ts.TypeChecker, node: ts.Node): boolean {
+  if (ts.isInferTypeNode(node)) return true;
+  if (ts.isTypeReferenceNode(node)) {
+    const symbol = checker.getSymbolAtLocation(node.typeName);
+    if (symbol && symbol.flags & ts.SymbolFlags.TypeParameter) return true;
+  }
+  return (
+    ts.forEachChild(node, (child) => mentionsTypeParameter(checker, child) || undefined) ?? false
+  );
+}
+
+/** String constraints a key alias can carry; they apply to every key (`propertyNames`). */
+const KEY_TAGS = new Set(["pattern", "minLength", "maxLength", "format"]);
+
+/**
+ * An open object written as `Record<Key, V>` or `{ [K in Key]: V }`, where the alias `Key`
+ * carries string constraints (`@pattern`): the schema with them as `propertyNames`.
+ */
+export function withKeyConstraints(
+  checker: ts.TypeChecker,
+  schema: Schema,
+  node: ts.TypeNode | undefined,
+  diagnose: Diagnose,
+): Schema {
+  if (!node || typeof schema.additionalProperties !== "object" || schema.propertyNames)
+    return schema;
+  let key: ts.TypeNode | undefined;
+  if (ts.isMappedTypeNode(node)) key = node.typeParameter.constraint;
+  else if (ts.isTypeReferenceNode(node) && node.typeArguments?.length === 2) {
+    const declaration = aliasDeclaration(checker, node);
+    if (declaration?.name.text === "Record" && isLib(checker, declaration))
+      key = node.typeArguments[0];
+  }
+  const alias = key && ts.isTypeReferenceNode(key) ? aliasDeclaration(checker, key) : undefined;
+  const doc = alias && ownDocs(alias).at(-1);
+  if (!doc) return schema;
+  const names: Schema = { type: "string" };
+  applySchemaTags(
+    names,
+    tagsOf(doc).filter((tag) => KEY_TAGS.has(tag.name)),
+    diagnose,
+  );
+  delete names.type;
+  return Object.keys(names).length === 0 ? schema : { ...schema, propertyNames: names };
 }

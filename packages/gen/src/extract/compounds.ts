@@ -1,13 +1,15 @@
 /**
  * extract: the schemas of compound types for the schema converter: unions (literal enums,
  * nullable types, `anyOf` in written order), tuples (`prefixItems`, a rest element as `items`,
- * length bounds) and object types (properties, index signatures).
+ * length bounds), object types (properties, index signatures), interfaces extending arrays and
+ * intersections with arrays (`allOf`).
  */
 import { canonicalJson, type JsonValue } from "@zcp/runtime/codegen";
 import { ts } from "ts-morph";
 import type { ConvertContext } from "./convert-host.js";
 import { symbolDoc } from "./jsdoc.js";
 import type { Schema } from "./schema.js";
+import { alternatives, templatePattern } from "./templates.js";
 import {
   compareLiterals,
   compareText,
@@ -66,6 +68,16 @@ export function unionSchema(
       ),
     );
   }
+  // Template literals (`${"a" | "b"}-${string}` is a union of two), with string literals or
+  // not: one pattern of their alternatives.
+  const strings = rest.map(([t]) => t);
+  if (
+    strings.some((t) => t.flags & ts.TypeFlags.TemplateLiteral) &&
+    strings.every((t) => t.flags & (ts.TypeFlags.TemplateLiteral | ts.TypeFlags.StringLiteral))
+  ) {
+    const body = alternatives(strings);
+    if (body !== null) return nullable({ type: "string", pattern: `^${body}$` }, hasNull);
+  }
   for (const [member, memberNode] of rest)
     merged.push(c.convert(member, memberNode, memberNode ?? node ?? site));
   if (hasTrue && hasFalse) merged.splice(booleanAt, 0, { type: "boolean" });
@@ -118,14 +130,153 @@ export function tupleSchema(
       if (flags & ts.ElementFlags.Required) minItems = prefixItems.length;
     }
   });
+  // `[]`: the meta-schema wants at least one `prefixItems` entry, and none is needed.
+  if (!rest && prefixItems.length === 0) return { type: "array", maxItems: 0 };
   const schema: Schema = { type: "array", prefixItems, items: rest ?? false, minItems };
   if (!rest) schema.maxItems = prefixItems.length;
   return schema;
 }
 
-/** An object type: its properties, `additionalProperties` from an index signature (or false), its title and JSDoc. */
-export function objectSchema(c: ConvertContext, type: ts.Type, site: ts.Node): Schema {
+/** Keys TypeScript reads as numbers (`"0"`, `"-1.5"`): the keys of a numeric index signature. */
+const NUMERIC_KEY = "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$";
+
+/**
+ * The keywords of an object's other keys, from its index signatures: a string index is
+ * `additionalProperties`; a numeric one beside named keys is `patternProperties` (the named
+ * keys stay allowed, the object closed), alone it is `propertyNames` with its value schema;
+ * a template literal index (`` Record<`x-${string}`, V> ``) is `patternProperties` of its
+ * pattern; an index of `never` (`Record<string, never>`) or none closes the object.
+ */
+export function indexKeywords(
+  c: ConvertContext,
+  type: ts.Type,
+  site: ts.Node,
+  named: boolean,
+): Schema {
   const checker = c.checker;
+  const valueOf = (index: ts.IndexInfo): Schema =>
+    c.at("*", () =>
+      c.convert(
+        index.type,
+        index.declaration ? faithful(checker, index.declaration.type, index.type) : undefined,
+        index.declaration ?? site,
+      ),
+    );
+  const patterns: Record<string, Schema> = {};
+  for (const info of checker.getIndexInfosOfType(type)) {
+    if (!(info.keyType.flags & ts.TypeFlags.TemplateLiteral)) continue;
+    if (info.type.flags & ts.TypeFlags.Never) continue;
+    const source = templatePattern(info.keyType);
+    if (source !== null) patterns[source] = valueOf(info);
+  }
+  const templates = Object.keys(patterns).length > 0;
+  const stringIndex = checker.getIndexInfoOfType(type, ts.IndexKind.String);
+  const numberIndex = checker.getIndexInfoOfType(type, ts.IndexKind.Number);
+  const index = stringIndex ?? numberIndex;
+  if (!index || index.type.flags & ts.TypeFlags.Never)
+    return templates
+      ? { patternProperties: patterns, additionalProperties: false }
+      : { additionalProperties: false };
+  const value = valueOf(index);
+  if (stringIndex)
+    return templates
+      ? { patternProperties: patterns, additionalProperties: value }
+      : { additionalProperties: value };
+  if (named || templates)
+    return {
+      patternProperties: { [NUMERIC_KEY]: value, ...patterns },
+      additionalProperties: false,
+    };
+  return { additionalProperties: value, propertyNames: { pattern: NUMERIC_KEY } };
+}
+
+/** An array, a tuple, or an interface that extends `Array<T>` or `ReadonlyArray<T>`. */
+export function arrayLike(checker: ts.TypeChecker, type: ts.Type): boolean {
+  return (
+    checker.isArrayType(type) || checker.isTupleType(type) || arrayBase(checker, type) !== null
+  );
+}
+
+/** The `Array<T>` (or `ReadonlyArray<T>`) that an interface extends, directly or not. */
+export function arrayBase(checker: ts.TypeChecker, type: ts.Type): ts.TypeReference | null {
+  if (!(type.flags & ts.TypeFlags.Object)) return null;
+  if (!((type as ts.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface)) return null;
+  for (const base of checker.getBaseTypes(type as ts.InterfaceType)) {
+    if (checker.isArrayType(base)) return base as ts.TypeReference;
+    const inner = arrayBase(checker, base);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+/**
+ * `interface Rows extends Array<Row>`: the array schema of its element. Members of its own are
+ * not represented (a JSON array has none): a warning names them.
+ */
+export function arrayInterfaceSchema(
+  c: ConvertContext,
+  type: ts.Type,
+  base: ts.TypeReference,
+  site: ts.Node,
+): Schema {
+  const checker = c.checker;
+  const symbol = type.getSymbol();
+  symbol?.declarations?.forEach((d) => c.track(d));
+  const element = checker.getTypeArguments(base)[0]!;
+  const schema: Schema = {
+    type: "array",
+    items: c.at("[]", () => c.convert(element, undefined, site)),
+  };
+  const description = symbol && symbolDoc(symbol);
+  if (description) schema.description = description;
+  const inherited = new Set(checker.getPropertiesOfType(base).map((p) => p.getName()));
+  const own = checker
+    .getPropertiesOfType(type)
+    .map((p) => p.getName())
+    .filter((name) => !inherited.has(name));
+  if (own.length > 0)
+    c.warn(
+      site,
+      "ZCP1208",
+      `"${checker.typeToString(type)}" extends an array; its own members (${own.join(", ")}) are not represented, the schema is the array's`,
+    );
+  return schema;
+}
+
+/**
+ * An intersection with arrays or tuples in it (`[string, number] & string[]`): `allOf` of the
+ * array members, which keeps its meaning exactly. Other members (`{ length: 2 }`) are not
+ * represented: a warning names them.
+ */
+export function intersectionSchema(
+  c: ConvertContext,
+  type: ts.IntersectionType,
+  node: ts.TypeNode | undefined,
+  site: ts.Node,
+): Schema {
+  const checker = c.checker;
+  const written = node && ts.isIntersectionTypeNode(node) ? node.types : [];
+  const parts: Schema[] = [];
+  const dropped: string[] = [];
+  for (const member of type.types) {
+    if (!arrayLike(checker, member)) {
+      dropped.push(checker.typeToString(member));
+      continue;
+    }
+    const memberNode = written.find((n) => checker.getTypeFromTypeNode(n) === member);
+    parts.push(c.convert(member, memberNode, memberNode ?? node ?? site));
+  }
+  if (dropped.length > 0)
+    c.warn(
+      node ?? site,
+      "ZCP1208",
+      `${dropped.map((text) => `"${text}"`).join(", ")} in an intersection with arrays ${dropped.length === 1 ? "is" : "are"} not represented; the schema checks the array part only`,
+    );
+  return parts.length === 1 ? parts[0]! : { allOf: parts };
+}
+
+/** An object type: its properties, its other keys (`indexKeywords`), its title and JSDoc. */
+export function objectSchema(c: ConvertContext, type: ts.Type, site: ts.Node): Schema {
   const schema: Schema = { type: "object" };
   const name = objectName(type);
   if (name) schema.title = name;
@@ -138,20 +289,5 @@ export function objectSchema(c: ConvertContext, type: ts.Type, site: ts.Node): S
   const { properties, required } = c.properties(type, site);
   schema.properties = properties;
   schema.required = required;
-  const stringIndex = checker.getIndexInfoOfType(type, ts.IndexKind.String);
-  const numberIndex = checker.getIndexInfoOfType(type, ts.IndexKind.Number);
-  const index = stringIndex ?? numberIndex;
-  if (index) {
-    schema.additionalProperties = c.at("*", () =>
-      c.convert(
-        index.type,
-        index.declaration ? faithful(checker, index.declaration.type, index.type) : undefined,
-        index.declaration ?? site,
-      ),
-    );
-    if (!stringIndex) schema.propertyNames = { pattern: "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$" };
-  } else {
-    schema.additionalProperties = false;
-  }
-  return schema;
+  return { ...schema, ...indexKeywords(c, type, site, Object.keys(properties).length > 0) };
 }

@@ -57,6 +57,8 @@ export interface ConvertContext {
   at<T>(segment: string, convert: () => T): T;
   /** A diagnostic at `site`; `{}` in the schema's place. */
   fail(site: ts.Node, code: Code, message: string): Schema;
+  /** A warning at `site`: the schema is kept, with a documented loss. */
+  warn(site: ts.Node, code: Code, message: string): void;
   /** Records a declaration the schema depends on (its file, for watch mode). */
   track(declaration: ts.Node): void;
   /** The properties of an object type, converted, with their descriptions and tags. */

@@ -15,9 +15,66 @@ export function ownDocs(node: ts.Node): readonly ts.JSDoc[] {
   return (node as { jsDoc?: ts.JSDoc[] }).jsDoc ?? [];
 }
 
-/** Description text of a JSDoc block: paragraphs kept, lines inside a paragraph joined. */
+/**
+ * Description text of a JSDoc block: paragraphs kept, lines inside a paragraph joined. A
+ * `@description` tag is the description when there is one (as TypeDoc reads it).
+ */
 export function docText(doc: ts.JSDoc | undefined): string {
-  return normalizeText(ts.getTextOfJSDocComment(doc?.comment) ?? "");
+  const tag = doc?.tags?.find((t) => t.tagName.text === "description");
+  return normalizeText(ts.getTextOfJSDocComment((tag ?? doc)?.comment) ?? "");
+}
+
+/** The description and tags that document a declaration. */
+export interface Doc {
+  readonly description: string;
+  readonly tags: readonly Tag[];
+}
+
+/**
+ * The documentation of a property's declaration: its own JSDoc; for a constructor parameter
+ * property (`constructor(public x: number)`), its `@param` text; for a property redeclared
+ * without JSDoc in an interface or class, the documentation of the one it overrides.
+ */
+export function declarationDoc(checker: ts.TypeChecker, declaration: ts.Node): Doc | undefined {
+  const own = ownDocs(declaration).at(-1);
+  if (own) return { description: docText(own), tags: tagsOf(own) };
+  if (
+    ts.isParameter(declaration) &&
+    ts.isParameterPropertyDeclaration(declaration, declaration.parent)
+  ) {
+    const tag = ts.getJSDocParameterTags(declaration)[0];
+    return tag && { description: normalizeText(tagText(tag)), tags: [] };
+  }
+  return inheritedDoc(checker, declaration, new Set());
+}
+
+function inheritedDoc(
+  checker: ts.TypeChecker,
+  declaration: ts.Node,
+  seen: Set<ts.Node>,
+): Doc | undefined {
+  const owner = declaration.parent;
+  const name = ts.getNameOfDeclaration(declaration as ts.Declaration);
+  const propertyName = name && checker.getSymbolAtLocation(name)?.getName();
+  if (
+    !propertyName ||
+    !(ts.isInterfaceDeclaration(owner) || ts.isClassLike(owner)) ||
+    seen.has(owner)
+  )
+    return undefined;
+  seen.add(owner);
+  for (const clause of owner.heritageClauses ?? []) {
+    for (const base of clause.types) {
+      const property = checker.getPropertyOfType(checker.getTypeAtLocation(base), propertyName);
+      for (const inherited of property?.declarations ?? []) {
+        const doc = ownDocs(inherited).at(-1);
+        if (doc) return { description: docText(doc), tags: tagsOf(doc) };
+        const deeper = inheritedDoc(checker, inherited, seen);
+        if (deeper) return deeper;
+      }
+    }
+  }
+  return undefined;
 }
 
 export function tagsOf(doc: ts.JSDoc | undefined): Tag[] {
@@ -41,12 +98,22 @@ function entityName(name: ts.EntityName): string {
   return ts.isIdentifier(name) ? name.text : `${entityName(name.left)}.${name.right.text}`;
 }
 
-/** Collapses runs of spaces and single line breaks; keeps blank lines as paragraph breaks. */
+/**
+ * Collapses runs of spaces and single line breaks; keeps blank lines as paragraph breaks, and
+ * the line break before a Markdown list item (`- a`, `* a`, `+ a`, `1. a`), which joined to the
+ * line before would no longer read as a list.
+ */
 function normalizeText(text: string): string {
   return text
     .replace(/\r\n?/g, "\n")
     .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.replace(/\s+/g, " ").trim())
+    .map((paragraph) =>
+      paragraph
+        .split(/\n(?=[ \t]*(?:[-*+]|\d+[.)])[ \t])/)
+        .map((line) => line.replace(/\s+/g, " ").trim())
+        .filter((line) => line !== "")
+        .join("\n"),
+    )
     .filter((paragraph) => paragraph !== "")
     .join("\n\n");
 }

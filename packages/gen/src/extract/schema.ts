@@ -12,11 +12,13 @@ const KEY_ORDER = [
   "enum",
   "properties",
   "required",
+  "patternProperties",
   "additionalProperties",
   "propertyNames",
   "prefixItems",
   "items",
   "anyOf",
+  "allOf",
   "minimum",
   "exclusiveMinimum",
   "maximum",
@@ -56,13 +58,13 @@ function reorder(schema: Schema): Schema {
   const out: Schema = {};
   for (const key of keys) {
     const value = schema[key];
-    if (key === "properties" || key === "$defs") {
+    if (key === "properties" || key === "patternProperties" || key === "$defs") {
       const map: Schema = {};
       const entries = Object.entries(value as Schema);
       if (key === "$defs") entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       for (const [name, sub] of entries) map[name] = orderKeys(sub as Schema);
       out[key] = map;
-    } else if (key === "anyOf" || key === "prefixItems") {
+    } else if (key === "anyOf" || key === "allOf" || key === "prefixItems") {
       out[key] = (value as Schema[]).map(orderKeys);
     } else if (
       (key === "items" || key === "additionalProperties" || key === "propertyNames") &&

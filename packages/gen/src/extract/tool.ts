@@ -16,6 +16,7 @@ import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
 import { readToolTags } from "./tags.js";
 import { orderKeys, type Schema } from "./schema.js";
 import { SchemaCache, type ConvertHost } from "./convert-host.js";
+import { arrayLike, indexKeywords } from "./compounds.js";
 import { bindingPatternDefaults, literal, NOT_LITERAL } from "./literals.js";
 import { faithful, includesUndefined } from "./type-facts.js";
 import { SchemaConverter } from "./types.js";
@@ -65,13 +66,10 @@ export function extractTool(
   const deps = new Set<string>([declaration.sourceFile.fileName]);
   const diagnose = (node: ts.Node, code: Code, message: string, severity: Severity = "error") =>
     diagnostics.push(diagnostic(severity, code, message, nodePosition(node)));
-  const host = (direction: ConvertHost["direction"]): ConvertHost => ({
-    checker,
-    cache,
-    direction,
-    diagnose,
-    deps,
-  });
+  const host = (
+    direction: ConvertHost["direction"],
+    report: ConvertHost["diagnose"] = diagnose,
+  ): ConvertHost => ({ checker, cache, direction, diagnose: report, deps });
 
   const { fn, jsDoc } = declaration;
   const tags = tagsOf(jsDoc);
@@ -99,15 +97,8 @@ export function extractTool(
   const returned = signature
     ? checker.getAwaitedType(checker.getReturnTypeOfSignature(signature))
     : undefined;
-  let outputSchema: Schema | null = null;
-  if (returned && !isNothing(returned)) {
-    const converter = new SchemaConverter(host("output"));
-    const written = fn.type && unwrapPromiseNode(fn.type);
-    outputSchema = withDefs(
-      converter.convert(returned, faithful(checker, written, returned), fn.type ?? fn),
-      converter,
-    );
-  }
+  const outputSchema =
+    returned && !isNothing(returned) ? extractOutput(fn, returned, checker, host, diagnose) : null;
 
   const position = nodePosition(fn.parent && ts.isVariableDeclaration(fn.parent) ? fn.parent : fn);
   const tool: ExtractedTool = {
@@ -145,7 +136,8 @@ function extractParameters(
   diagnose: (node: ts.Node, code: Code, message: string, severity?: Severity) => void,
 ): InputShape {
   let context: number | null = null;
-  const params: { node: ts.ParameterDeclaration; type: ts.Type }[] = [];
+  /** `untyped`: no annotation, so `any`: `{}` in the schema (ZCP1204, a warning). */
+  const params: { node: ts.ParameterDeclaration; type: ts.Type; untyped: boolean }[] = [];
   fn.parameters.forEach((node, index) => {
     const type = checker.getTypeAtLocation(node);
     // `this: T` is a type annotation, not an argument.
@@ -153,9 +145,17 @@ function extractParameters(
     if (node.dotDotDotToken)
       diagnose(node, "ZCP1205", "rest parameters are not supported; use an array parameter");
     else if (converter.special(nonUndefined(type))?.kind === "context") context = index;
-    else if (!node.type && type.flags & ts.TypeFlags.Any)
-      diagnose(node, "ZCP1204", `parameter "${node.name.getText()}" has no type annotation`);
-    else params.push({ node, type });
+    else {
+      const untyped = !node.type && (type.flags & ts.TypeFlags.Any) !== 0;
+      if (untyped)
+        diagnose(
+          node,
+          "ZCP1204",
+          `parameter "${node.name.getText()}" has no type annotation, mapped to {} (any JSON value); annotate its type`,
+          "warning",
+        );
+      params.push({ node, type, untyped });
+    }
   });
   const paramTags = new Map<string, Tag>();
   for (const tag of tags) {
@@ -178,7 +178,7 @@ function extractParameters(
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
   let call: CallSignature;
-  let additional: Schema | false = false;
+  let others: Schema = { additionalProperties: false };
 
   const single = params.length === 1 ? params[0]! : undefined;
   if (
@@ -190,8 +190,7 @@ function extractParameters(
     const objectType = nonUndefined(single.type);
     const outer = ts.isIdentifier(single.node.name) ? single.node.name.text : null;
     const { properties: props, required: req } = converter.properties(objectType, single.node);
-    const index = checker.getIndexInfoOfType(objectType, ts.IndexKind.String);
-    if (index) additional = converter.convert(index.type, undefined, single.node);
+    others = indexKeywords(converter, objectType, single.node, Object.keys(props).length > 0);
     const bindingDefaults = ts.isObjectBindingPattern(single.node.name)
       ? bindingPatternDefaults(single.node.name, checker, diagnose)
       : {};
@@ -208,7 +207,7 @@ function extractParameters(
     call = { kind: "object", context };
   } else {
     const names: string[] = [];
-    for (const { node, type } of params) {
+    for (const { node, type, untyped } of params) {
       if (!ts.isIdentifier(node.name)) {
         diagnose(
           node,
@@ -234,6 +233,8 @@ function extractParameters(
           pattern: HANDLE_ID_PATTERN,
           description: `Handle id (e.g. "#T1") of ${what}.`,
         };
+      } else if (untyped) {
+        schema = {};
       } else {
         schema = converter.at(name, () =>
           converter.convert(
@@ -268,7 +269,7 @@ function extractParameters(
     if (!used.has(name))
       diagnose(tag.node, "ZCP1303", `@param "${name}" names no parameter of this tool`, "warning");
   }
-  const schema: Schema = { type: "object", properties, required, additionalProperties: additional };
+  const schema: Schema = { type: "object", properties, required, ...others };
   return {
     schema: orderKeys(withDefs(schema, converter)),
     dates: [...converter.dates].sort(),
@@ -276,6 +277,38 @@ function extractParameters(
     handleParams,
     call,
   };
+}
+
+/**
+ * The output schema of a tool that returns `returned`. A return type with no JSON form (a
+ * function, a `Map`, `Error | undefined`) costs the output schema, not the tool: the model can
+ * still call it (its result is serialised as it is at run time). The converter's errors become one ZCP1207
+ * warning that names the type and says why; its warnings are kept as they are.
+ */
+function extractOutput(
+  fn: ts.SignatureDeclaration,
+  returned: ts.Type,
+  checker: ts.TypeChecker,
+  host: (direction: "output", report: ConvertHost["diagnose"]) => ConvertHost,
+  diagnose: ConvertHost["diagnose"],
+): Schema | null {
+  const reasons: string[] = [];
+  const converter = new SchemaConverter(
+    host("output", (node, code, message, severity = "error") =>
+      severity === "error" ? reasons.push(message) : diagnose(node, code, message, severity),
+    ),
+  );
+  const written = fn.type && unwrapPromiseNode(fn.type);
+  const schema = converter.convert(returned, faithful(checker, written, returned), fn.type ?? fn);
+  if (reasons.length === 0) return withDefs(schema, converter);
+  const type = fn.type ? fn.type.getText() : checker.typeToString(returned);
+  diagnose(
+    fn.type ?? fn,
+    "ZCP1207",
+    `return type "${type}" is not representable as JSON (${reasons.join("; ")}); the tool is generated without an output schema`,
+    "warning",
+  );
+  return null;
 }
 
 function withDefs(schema: Schema, converter: SchemaConverter): Schema {
@@ -292,8 +325,8 @@ function isPlainObject(
   if (!(type.flags & (ts.TypeFlags.Object | ts.TypeFlags.Intersection))) return false;
   if (type.isIntersection() && type.types.some((t) => !(t.flags & ts.TypeFlags.Object)))
     return false;
-  if (checker.isArrayType(type) || checker.isTupleType(type) || converter.special(type))
-    return false;
+  if (arrayLike(checker, type) || converter.special(type)) return false;
+  if (type.isIntersection() && type.types.some((t) => arrayLike(checker, t))) return false;
   if (checker.getSignaturesOfType(type, ts.SignatureKind.Call).length > 0) return false;
   const name = type.getSymbol()?.getName();
   return name !== "Date" && name !== "Map" && name !== "Set";

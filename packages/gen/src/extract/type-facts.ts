@@ -30,17 +30,6 @@ export function includesUndefined(type: ts.Type): boolean {
   );
 }
 
-export function aliasDeclarationOf(
-  checker: ts.TypeChecker,
-  node: ts.TypeNode,
-): ts.TypeAliasDeclaration | undefined {
-  if (!ts.isTypeReferenceNode(node)) return undefined;
-  let symbol = checker.getSymbolAtLocation(node.typeName);
-  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-  const declaration = symbol?.declarations?.find(ts.isTypeAliasDeclaration);
-  return declaration && !node.typeArguments ? declaration : undefined;
-}
-
 export function unionMembers(
   checker: ts.TypeChecker,
   type: ts.UnionType,

@@ -8,14 +8,22 @@
  */
 import { CONTEXT_BRAND, HANDLE_BRAND } from "@zcp/runtime/codegen";
 import { ts } from "ts-morph";
-import type { Code } from "../diagnostics.js";
-import { applySchemaTags, type Diagnose } from "./annotations.js";
-import { ownDocs, docText, tagsOf } from "./jsdoc.js";
-import { objectSchema, tupleSchema, unionSchema } from "./compounds.js";
+import type { Code, Severity } from "../diagnostics.js";
+import { applySchemaTags, withKeyConstraints, writtenAlias, type Diagnose } from "./annotations.js";
+import { declarationDoc } from "./jsdoc.js";
+import {
+  arrayBase,
+  arrayInterfaceSchema,
+  arrayLike,
+  intersectionSchema,
+  objectSchema,
+  tupleSchema,
+  unionSchema,
+} from "./compounds.js";
 import type { ConvertContext, ConvertHost, Special } from "./convert-host.js";
 import type { Schema } from "./schema.js";
+import { templatePattern } from "./templates.js";
 import {
-  aliasDeclarationOf,
   elementNode,
   faithful,
   importHint,
@@ -73,14 +81,14 @@ export class SchemaConverter implements ConvertContext {
    * Problems are reported at `site` (or inside `node`) and yield `{}` for the offending part.
    */
   convert(type: ts.Type, node: ts.TypeNode | undefined, site: ts.Node): Schema {
-    const alias = node && aliasDeclarationOf(this.checker, node);
+    const alias = node && writtenAlias(this.checker, node, type);
     if (alias) {
-      this.track(alias);
-      const inner = alias.typeParameters ? undefined : faithful(this.checker, alias.type, type);
-      const schema = inner
-        ? this.convert(type, inner, site)
-        : this.convertType(type, undefined, site);
-      return this.annotateAlias(schema, alias, site);
+      if (alias.declaration) this.track(alias.declaration);
+      const schema =
+        alias.inner && alias.inner !== node
+          ? this.convert(type, alias.inner, site)
+          : this.convertType(type, alias.inner, site);
+      return alias.declaration ? this.annotateAlias(schema, alias.declaration, site) : schema;
     }
     if (
       !node &&
@@ -91,7 +99,8 @@ export class SchemaConverter implements ConvertContext {
       this.track(declaration);
       return this.annotateAlias(this.convertType(type, undefined, site), declaration, site);
     }
-    return this.convertType(type, node, site);
+    const schema = this.convertType(type, node, site);
+    return withKeyConstraints(this.checker, schema, node, this.diagnoseAt(site));
   }
 
   /**
@@ -114,7 +123,8 @@ export class SchemaConverter implements ConvertContext {
   }
 
   diagnoseAt(fallback: ts.Node): Diagnose {
-    return (node, code, message) => this.diagnose(node ?? fallback, code, message);
+    return (node, code, message, severity) =>
+      this.diagnose(node ?? fallback, code, message, severity);
   }
 
   fail(site: ts.Node, code: Code, message: string): Schema {
@@ -122,10 +132,14 @@ export class SchemaConverter implements ConvertContext {
     return {};
   }
 
+  warn(site: ts.Node, code: Code, message: string): void {
+    this.diagnose(site, code, message, "warning");
+  }
+
   /** Every diagnostic goes through here, so that a conversion knows whether it reported any. */
-  private diagnose(node: ts.Node, code: Code, message: string): void {
+  private diagnose(node: ts.Node, code: Code, message: string, severity?: Severity): void {
     this.diagnosed++;
-    this.host.diagnose(node, code, message);
+    this.host.diagnose(node, code, message, severity);
   }
 
   track(declaration: ts.Node): void {
@@ -191,18 +205,24 @@ export class SchemaConverter implements ConvertContext {
         );
       }
       if (this.host.direction === "output") return {};
-      return this.fail(
+      // `any` admits every value, as `{}` does: the tool is kept, and asked for a precise type.
+      this.warn(
         node ?? site,
         "ZCP1204",
-        "type is `any`; give a precise type (or `unknown` for any JSON value)",
+        "type is `any`, mapped to {} (any JSON value); give a precise type, or `unknown` to say any value",
       );
+      return {};
     }
     if (f & ts.TypeFlags.Unknown) return {};
     if (f & ts.TypeFlags.String) return { type: "string" };
     if (f & ts.TypeFlags.Number) return { type: "number" };
     if (f & ts.TypeFlags.Boolean) return { type: "boolean" };
     if (f & ts.TypeFlags.Null) return { type: "null" };
-    if (f & (ts.TypeFlags.TemplateLiteral | ts.TypeFlags.StringMapping)) return { type: "string" };
+    if (f & ts.TypeFlags.TemplateLiteral) {
+      const pattern = templatePattern(type);
+      return pattern === null ? { type: "string" } : { type: "string", pattern };
+    }
+    if (f & ts.TypeFlags.StringMapping) return { type: "string" };
     if (f & ts.TypeFlags.StringLiteral)
       return { type: "string", const: (type as ts.StringLiteralType).value };
     if (f & ts.TypeFlags.NumberLiteral) {
@@ -219,7 +239,11 @@ export class SchemaConverter implements ConvertContext {
       );
     }
     if (f & (ts.TypeFlags.BigInt | ts.TypeFlags.BigIntLiteral))
-      return this.fail(node ?? site, "ZCP1202", "bigint is not representable as JSON");
+      return this.fail(
+        node ?? site,
+        "ZCP1202",
+        "bigint is not representable as JSON (JSON numbers are doubles, a model cannot send a bigint); use Integer from @zcp/runtime for whole numbers, or a string for larger ones",
+      );
     if (f & (ts.TypeFlags.ESSymbol | ts.TypeFlags.UniqueESSymbol))
       return this.fail(node ?? site, "ZCP1202", "symbol is not representable as JSON");
     if (f & (ts.TypeFlags.Void | ts.TypeFlags.Undefined | ts.TypeFlags.Never)) {
@@ -238,6 +262,10 @@ export class SchemaConverter implements ConvertContext {
       );
       // A branded primitive (`string & { __brand: "Id" }`) is the primitive on the wire.
       if (primitive) return this.convertType(primitive, undefined, site);
+      if ((type as ts.IntersectionType).types.some((t) => arrayLike(checker, t)))
+        return this.withRecursion(type, () =>
+          intersectionSchema(this, type as ts.IntersectionType, node, site),
+        );
       return this.cachedObject(type, site);
     }
     if (f & ts.TypeFlags.Object) {
@@ -268,6 +296,8 @@ export class SchemaConverter implements ConvertContext {
       }
       if (checker.isTupleType(type))
         return tupleSchema(this, type as ts.TupleTypeReference, node, site);
+      const base = arrayBase(checker, type);
+      if (base) return this.withRecursion(type, () => arrayInterfaceSchema(this, type, base, site));
       // Built-in classes (URL, Map, Uint8Array, Generator...) are behaviour, not data.
       if (libName)
         return this.fail(
@@ -287,6 +317,8 @@ export class SchemaConverter implements ConvertContext {
       }
       return this.cachedObject(type, site);
     }
+    // `object` also admits arrays and functions; as a parameter it means a JSON object.
+    if (f & ts.TypeFlags.NonPrimitive) return { type: "object" };
     return this.fail(
       node ?? site,
       "ZCP1202",
@@ -371,11 +403,23 @@ export class SchemaConverter implements ConvertContext {
         );
         continue;
       }
+      const optional =
+        (property.flags & ts.SymbolFlags.Optional) !== 0 || includesUndefined(propertyType);
+      if (isAbsent(propertyType)) {
+        // `p?: never`, `p: undefined`: no JSON value is allowed, so the key is left out (and a
+        // closed object refuses it). A required `never` no value satisfies, unless a mapped type
+        // produced it (`K extends "x" ? never : T[K]`), which is how such keys are removed.
+        if (!optional && propertyType.flags & ts.TypeFlags.Never && !fromMappedType(property))
+          this.diagnose(
+            written ?? at,
+            "ZCP1202",
+            `required property "${property.getName()}" has type never: no value satisfies "${checker.typeToString(type)}"`,
+          );
+        continue;
+      }
       const schema = this.at(property.getName(), () =>
         this.convert(propertyType, faithful(checker, written, propertyType), written ?? at),
       );
-      const optional =
-        (property.flags & ts.SymbolFlags.Optional) !== 0 || includesUndefined(propertyType);
       properties[property.getName()] = this.describe(schema, declaration, at);
       if (!optional) required.push(property.getName());
     }
@@ -384,12 +428,26 @@ export class SchemaConverter implements ConvertContext {
 
   /** Adds a declaration's own JSDoc (description, schema tags) to the schema written there. */
   describe(schema: Schema, declaration: ts.Node | undefined, site: ts.Node): Schema {
-    const doc = declaration ? ownDocs(declaration).at(-1) : undefined;
+    const doc = declaration && declarationDoc(this.checker, declaration);
     if (!doc) return schema;
     const out: Schema = { ...schema };
-    const description = docText(doc);
-    if (description) out.description = description;
-    applySchemaTags(out, tagsOf(doc), this.diagnoseAt(site));
+    if (doc.description) out.description = doc.description;
+    applySchemaTags(out, doc.tags, this.diagnoseAt(site));
     return out;
   }
+}
+
+/** `never`, `undefined` or `void`, alone or with each other: a property that JSON cannot carry. */
+function isAbsent(type: ts.Type): boolean {
+  const absent = ts.TypeFlags.Never | ts.TypeFlags.Undefined | ts.TypeFlags.Void;
+  return type.isUnion() ? type.types.every((t) => t.flags & absent) : (type.flags & absent) !== 0;
+}
+
+/** The checker's `CheckFlags.Mapped`: a property of a mapped type's result (not in the public API). */
+const MAPPED = 1 << 18;
+
+function fromMappedType(property: ts.Symbol): boolean {
+  const getCheckFlags = (ts as unknown as { getCheckFlags?(symbol: ts.Symbol): number })
+    .getCheckFlags;
+  return getCheckFlags !== undefined && (getCheckFlags(property) & MAPPED) !== 0;
 }

@@ -14,6 +14,8 @@ export interface CompilerSettings {
   readonly diagnostics: Diagnostic[];
   /** The tsconfig and every config it extends: inputs of the run like the sources. */
   readonly configFiles: string[];
+  /** The files the tsconfig includes (absolute), where the program's global scripts are found. */
+  readonly files: readonly string[];
 }
 
 /** The compiler options from the configured tsconfig (strict defaults without one). */
@@ -24,6 +26,7 @@ export function readCompilerSettings(config: Config): CompilerSettings {
       options: DEFAULT_COMPILER_OPTIONS,
       diagnostics: format.diagnostics,
       configFiles: format.packageJson ? [format.packageJson] : [],
+      files: [],
     };
   }
   const tsconfig = config.tsconfig;
@@ -40,6 +43,7 @@ export function readCompilerSettings(config: Config): CompilerSettings {
         ),
       ],
       configFiles: [],
+      files: [],
     };
   }
   const json = ts.parseJsonText(tsconfig, text);
@@ -79,7 +83,16 @@ export function readCompilerSettings(config: Config): CompilerSettings {
       ...extended.map((file) => path.resolve(file)),
       ...(format.packageJson ? [format.packageJson] : []),
     ],
+    // The output folder's files are generated modules: never global scripts, and large to read.
+    files: parsed.fileNames
+      .map((file) => path.resolve(file))
+      .filter((file) => !isInside(config.outDir, file)),
   };
+}
+
+function isInside(folder: string, file: string): boolean {
+  const relative = path.relative(folder, file);
+  return relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }
 
 /** Module settings under which a `.ts` file is CommonJS unless its package.json says `"type": "module"`. */

@@ -168,15 +168,15 @@ export class HandleStore {
   async release(sessionId: string, id: string): Promise<{ readonly ok: true } | CallError> {
     const record = await this.#live(sessionId, id, this.#now());
     if ("ok" in record) return record;
-    await this.#storage.delete(sessionId, id);
-    for (const listener of this.#releaseListeners) listener(sessionId, id);
+    await this.#delete(sessionId, id);
     return { ok: true };
   }
 
   /**
-   * Calls `listener(sessionId, id)` after each explicit release, whoever asked for it (the
-   * `zcp.handle` tool, a native `handles/release`, the API); returns the unsubscribe function.
-   * Surfaces that list a session's handles (MCP resources) keep their lists true with it.
+   * Calls `listener(sessionId, id)` after each handle leaves the store while its session lasts:
+   * released (whoever asked: the `zcp.handle` tool, a native `handles/release`, the API),
+   * expired or evicted; returns the unsubscribe function. Surfaces that list a session's handles
+   * (MCP resources) keep their lists true, and bounded, with it.
    */
   onRelease(listener: (sessionId: string, id: string) => void): () => void {
     this.#releaseListeners.add(listener);
@@ -264,7 +264,7 @@ export class HandleStore {
       return failure("invalid:handle", 'handle ids look like "#T1"');
     const record = await this.#storage.get(sessionId, id);
     if (record !== undefined && !this.#expired(record, now)) return record;
-    if (record !== undefined) await this.#storage.delete(sessionId, id);
+    if (record !== undefined) await this.#delete(sessionId, id);
     return expired(id);
   }
 
@@ -275,6 +275,12 @@ export class HandleStore {
   async #value(record: HandleRecord): Promise<JsonValue | undefined> {
     const json = await this.#storage.value(record.sessionId, record.id);
     return json === undefined ? undefined : (JSON.parse(json) as JsonValue);
+  }
+
+  /** Deletes a handle and tells the `onRelease` listeners. */
+  async #delete(sessionId: string, id: string): Promise<void> {
+    await this.#storage.delete(sessionId, id);
+    for (const listener of this.#releaseListeners) listener(sessionId, id);
   }
 
   async #use(record: HandleRecord, now: number): Promise<void> {
@@ -292,7 +298,7 @@ export class HandleStore {
   async #sweep(now: number): Promise<void> {
     let oldest = await this.#storage.oldest();
     while (oldest !== undefined && this.#expired(oldest, now)) {
-      await this.#storage.delete(oldest.sessionId, oldest.id);
+      await this.#delete(oldest.sessionId, oldest.id);
       oldest = await this.#storage.oldest();
     }
   }
@@ -302,7 +308,7 @@ export class HandleStore {
     while ((await this.#storage.usage(sessionId)).bytes > budget) {
       const oldest = await this.#storage.oldest(sessionId);
       if (oldest === undefined) return;
-      await this.#storage.delete(oldest.sessionId, oldest.id);
+      await this.#delete(oldest.sessionId, oldest.id);
     }
   }
 }

@@ -2,12 +2,20 @@
  * Anthropic tool input schemas, limited to what its strict tool use accepts (the subset the
  * official SDK's transformer keeps): structure, `const`/`enum`, descriptions and titles, the
  * formats it knows, `minItems` of 0 or 1. Every other keyword is moved into the description.
- * Optional properties stay optional. An open-ended object keeps its `additionalProperties`
+ * `allOf` becomes its first member and `patternProperties` the `additionalProperties`, the rest
+ * described. Optional properties stay optional. An open-ended object keeps its `additionalProperties`
  * schema: dropping it would change what the tool accepts (non-strict tool use takes it).
  */
 import type { JsonSchema } from "@zcp/runtime/codegen";
 import { renderType } from "@zcp/runtime/codegen";
-import { asNode, describeMoved, tupleAsArray, type Node } from "./shared.js";
+import {
+  asNode,
+  describeMoved,
+  firstOfAllOf,
+  patternsAsAdditional,
+  tupleAsArray,
+  type Node,
+} from "./shared.js";
 
 const FORMATS = new Set([
   "date-time",
@@ -46,6 +54,8 @@ const ANY_JSON = ["string", "number", "boolean", "object", "array", "null"].map(
 }));
 
 function convert(node: Node): Node {
+  if (node.allOf) return convert(firstOfAllOf(node, renderType));
+  if (node.patternProperties) return convert(patternsAsAdditional(node, renderType));
   if (node.prefixItems) return convert(tupleAsArray(node, renderType));
   // The strict transformer drops keywords beside $ref: a description goes on a wrapper.
   if (typeof node.$ref === "string" && typeof node.description === "string")

@@ -2,14 +2,17 @@
  * Gemini function declarations: the OpenAPI 3.0 subset of `parameters`. Upper-case types,
  * `nullable` instead of null unions, string-only enums, no `$ref` (recursive types cannot be
  * declared, nor values of any type: the tool is left out of this target with a diagnostic), no `additionalProperties`,
- * and only the keywords the subset knows; the rest is moved into the description.
+ * and only the keywords the subset knows; the rest is moved into the description (`allOf` keeps
+ * its first member, `patternProperties` are described as `additionalProperties` are).
  */
 import type { JsonSchema } from "@zcp/runtime/codegen";
 import { renderType } from "@zcp/runtime/codegen";
 import {
   asNode,
   describeMoved,
+  firstOfAllOf,
   Inexpressible,
+  patternsAsAdditional,
   tupleAsArray,
   typesOf,
   type Node,
@@ -59,6 +62,8 @@ export function geminiParameters(inputSchema: JsonSchema): JsonSchema | undefine
 }
 
 function convert(node: Node, path: string): Node {
+  if (node.allOf) return convert(firstOfAllOf(node, renderType), path);
+  if (node.patternProperties) return convert(patternsAsAdditional(node, renderType), path);
   if (node.prefixItems) return convert(tupleAsArray(node, renderType), path);
   const moved: [string, unknown][] = [];
   const out: Node = {};

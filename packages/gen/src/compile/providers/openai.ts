@@ -4,7 +4,7 @@
  * objects, references and unions, `null` added to enums), `additionalProperties: false` on every
  * object, only the keywords strict mode supports (the rest moved into the description), and
  * the published size limits. A schema strict mode cannot express at all (an open-ended object,
- * an `unknown` value) is sent non-strict, as written.
+ * an `unknown` value, an intersection's `allOf`) is sent non-strict, as written.
  */
 import type { JsonSchema } from "@zcp/runtime/codegen";
 import {
@@ -92,6 +92,10 @@ function strict(node: Node, nullable: boolean, path: string): Node {
       return { description: node.description, anyOf: branches };
     return nullable ? { anyOf: branches } : ref;
   }
+  if (node.allOf)
+    throw new Inexpressible(
+      `${path} is an intersection (allOf), which strict mode does not support`,
+    );
   const moved: [string, unknown][] = [];
   const out: Node = {};
   const copy = (key: string) => {
@@ -142,6 +146,10 @@ function strict(node: Node, nullable: boolean, path: string): Node {
 }
 
 function strictObject(node: Node, path: string): Node {
+  if (node.patternProperties !== undefined)
+    throw new Inexpressible(
+      `${path} has numeric keys beside named ones (patternProperties); strict mode needs every key named`,
+    );
   if (node.additionalProperties !== undefined && node.additionalProperties !== false) {
     throw new Inexpressible(
       `${path} is an open-ended object (a Record or index signature); strict mode needs every key named`,

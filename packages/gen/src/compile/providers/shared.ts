@@ -36,6 +36,34 @@ export function typesOf(node: Node): string[] {
 }
 
 /**
+ * `allOf` (an intersection of arrays) for providers without it: its first member, the others
+ * in the description. The generated validator still checks every member.
+ */
+export function firstOfAllOf(node: Node, render: (item: Node) => string): Node {
+  const [first, ...rest] = (node.allOf as unknown[]).map(asNode);
+  const { allOf: _allOf, ...others } = node;
+  return describeMoved({ ...first, ...others }, [["allOf", rest.map(render).join(" & ")]]);
+}
+
+/**
+ * `patternProperties` (numeric keys beside named ones) for providers without it: their values'
+ * schema as `additionalProperties`, the key patterns in the description.
+ */
+export function patternsAsAdditional(node: Node, render: (item: Node) => string): Node {
+  const patterns = Object.entries(node.patternProperties as Node).map(
+    ([source, schema]) => [source, asNode(schema)] as const,
+  );
+  const { patternProperties: _patterns, ...others } = node;
+  const values = patterns.map(([, schema]) => schema);
+  if (node.additionalProperties && typeof node.additionalProperties === "object")
+    values.push(asNode(node.additionalProperties));
+  return describeMoved(
+    { ...others, additionalProperties: values.length === 1 ? values[0] : { anyOf: values } },
+    [["patternProperties", Object.fromEntries(patterns.map(([k, v]) => [k, render(v)]))]],
+  );
+}
+
+/**
  * A tuple (`prefixItems`) as a plain array: providers without tuples get the item types as an
  * `anyOf` (or the one type they share), the length bounds, and the positions in the description.
  */

@@ -33,8 +33,11 @@ function coercesNow(tool: Unit, schema: Schema): boolean {
   const properties = schema.properties;
   if (isSchema(properties))
     for (const name in properties) if (subCoerces(tool, properties[name])) return true;
-  if (Array.isArray(schema.anyOf))
-    for (const branch of schema.anyOf) if (subCoerces(tool, branch)) return true;
+  for (const list of [schema.anyOf, schema.allOf])
+    if (Array.isArray(list)) for (const branch of list) if (subCoerces(tool, branch)) return true;
+  const patterns = schema.patternProperties;
+  if (isSchema(patterns))
+    for (const source in patterns) if (subCoerces(tool, patterns[source])) return true;
   if (Array.isArray(schema.prefixItems))
     for (const item of schema.prefixItems) if (subCoerces(tool, item)) return true;
   return subCoerces(tool, schema.items) || subCoerces(tool, schema.additionalProperties);

@@ -27,6 +27,12 @@ function describeNow(tool: Unit, schema: Schema, depth: number): string {
   }
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   if (Array.isArray(schema.enum)) return `one of: ${schema.enum.map(show).join(", ")}`;
+  if (Array.isArray(schema.allOf)) {
+    let text = "";
+    for (const member of schema.allOf)
+      text += `${text ? " and " : ""}${describe(tool, member, depth + 1)}`;
+    return text;
+  }
   if (Array.isArray(schema.anyOf)) {
     let text = "";
     for (const branch of schema.anyOf)

@@ -1,6 +1,6 @@
 /**
  * compile/validators: one schema's checks, whatever its kind. The keywords that apply to any value
- * come first (coercion, `$ref`, `anyOf`, `enum`/`const`, `type`), then each kind's keywords
+ * come first (coercion, `$ref`, `anyOf`, `allOf`, `enum`/`const`, `type`), then each kind's keywords
  * (`scalars.ts`, `arrays.ts`, `objects.ts`), guarded by a type test where the schema allows other
  * types too. Failures of one node's own checks share its hint: one `if (a || b || c)`.
  */
@@ -90,6 +90,9 @@ export function node(
     current = callValidator(w, def.fn, def.coerces, current, path, to);
   }
   if (Array.isArray(schema.anyOf)) current = anyOf(w, schema.anyOf, current, path, to, hint);
+  // `allOf`: each member in turn, on the value the one before it coerced.
+  if (Array.isArray(schema.allOf))
+    for (const member of schema.allOf) current = w.node(member, current, path, to);
 
   const failures: string[] = [];
   let values: JsonValue[] | null = null;

@@ -1,7 +1,8 @@
 /**
  * compile/validators: an object's structure: its properties in schema order (missing or invalid),
- * required keys without a schema, then its other keys in input order (`propertyNames`, and
- * `additionalProperties`: none, or each checked against its schema). Properties are read as own
+ * required keys without a schema, then its other keys in input order (`propertyNames`,
+ * `patternProperties` for the keys that match, and `additionalProperties` for the keys neither
+ * named nor matched: none, or each checked against its schema). Properties are read as own
  * properties only; a coerced one is copied on write (`put`).
  */
 import type { Part } from "./code.js";
@@ -15,6 +16,7 @@ import {
   type Path,
 } from "./builder.js";
 import { describe } from "./hints.js";
+import { pattern } from "./scalars.js";
 import { isSchema, isTrivial, type Schema } from "./schema.js";
 
 export function objectProperties(
@@ -69,7 +71,8 @@ export function objectProperties(
   const extra =
     closed || isTrivial(schema.additionalProperties) ? null : schema.additionalProperties!;
   const names = isTrivial(schema.propertyNames) ? null : schema.propertyNames!;
-  if (closed || extra !== null || names !== null) {
+  const patterns = isSchema(schema.patternProperties) ? schema.patternProperties : {};
+  if (closed || extra !== null || names !== null || Object.keys(patterns).length > 0) {
     const key = w.name("k");
     const at = dynamicKeyPath(path, key);
     w.open(`for (const ${key} in ${value}) {`);
@@ -79,6 +82,21 @@ export function objectProperties(
       const hint = `expected property names ${namePattern !== null ? `matching ${namePattern}` : `of ${describe(w.unit, names)}`}`;
       w.node(names, key, at, to, { coerce: false, hint });
     }
+    // A key matching a pattern is checked against its schema, named or not, and is not
+    // additional; a key that may match several patterns is checked against each.
+    const sources = Object.keys(patterns);
+    const skip = closed || extra !== null;
+    const matched = skip && sources.length > 1 ? w.name("m") : null;
+    if (matched !== null) w.line(`let ${matched} = false;`);
+    for (const source of sources) {
+      w.open(`if (${pattern(w, source)}.test(${key})) {`);
+      const item = w.name("v");
+      w.line(`const ${item}: unknown = ${value}[${key}];`);
+      copy = storeProperty(w, copy, value, key, item, w.node(patterns[source], item, at, to));
+      if (matched !== null) w.line(`${matched} = true;`);
+      else if (skip) w.line("continue;");
+      w.close();
+    }
     const known = Object.keys(properties);
     if ((closed || extra !== null) && known.length > 0) {
       w.open(`switch (${key}) {`);
@@ -86,6 +104,7 @@ export function objectProperties(
       w.line("  continue;");
       w.close();
     }
+    if (matched !== null) w.line(`if (${matched}) continue;`);
     if (closed) {
       fail(
         w,

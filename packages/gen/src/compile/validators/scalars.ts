@@ -67,7 +67,7 @@ export function kindFailures(
 }
 
 /** The module-level RegExp of a pattern: `PATTERN_` and a hash of its source. */
-function pattern(w: CodeBuilder, source: string): string {
+export function pattern(w: CodeBuilder, source: string): string {
   const name = `PATTERN_${hash8(source)}`;
   w.needs.patterns.set(name, source);
   return name;

@@ -25,7 +25,7 @@ const GENERAL = 32;
  * GENERAL, or ANNOTATION. Any other keyword is an error: validators must not skip a constraint.
  */
 const KEYWORDS = new Map<string, number>([
-  ...["type", "enum", "const", "$ref", "$defs", "anyOf"].map(
+  ...["type", "enum", "const", "$ref", "$defs", "anyOf", "allOf"].map(
     (keyword) => [keyword, GENERAL] as const,
   ),
   ...[
@@ -47,7 +47,7 @@ const KEYWORDS = new Map<string, number>([
   ...["minItems", "maxItems", "uniqueItems", "prefixItems", "items"].map(
     (keyword) => [keyword, KIND_BITS.array] as const,
   ),
-  ...["properties", "required", "additionalProperties", "propertyNames"].map(
+  ...["properties", "required", "additionalProperties", "patternProperties", "propertyNames"].map(
     (keyword) => [keyword, KIND_BITS.object] as const,
   ),
 ]);
@@ -93,6 +93,8 @@ export function isComposite(schema: Schema): boolean {
     schema.items !== undefined ||
     schema.prefixItems !== undefined ||
     schema.anyOf !== undefined ||
+    schema.allOf !== undefined ||
+    schema.patternProperties !== undefined ||
     schema.propertyNames !== undefined
   );
 }

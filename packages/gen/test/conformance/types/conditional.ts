@@ -1,0 +1,112 @@
+/** Conditional types: resolved branches, distribution, `infer`, and JSDoc carried through them. */
+import type { Case } from "./case.js";
+
+export const conditional: Case[] = [
+  {
+    id: "true_branch",
+    decls: "type IsString<T> = T extends string ? { s: T } : { n: T };",
+    type: "IsString<string>",
+    accept: [{ s: "a" }],
+    reject: [{ n: "a" }],
+  },
+  {
+    id: "false_branch",
+    decls: "type IsString<T> = T extends string ? { s: T } : { n: T };",
+    type: "IsString<number>",
+    accept: [{ n: 1 }],
+    reject: [{ s: 1 }],
+  },
+  {
+    id: "distributive",
+    decls: "type Boxed<T> = T extends unknown ? { v: T } : never;",
+    type: "Boxed<string | number>",
+    accept: [{ v: "a" }, { v: 1 }],
+    reject: [{ v: true }],
+  },
+  {
+    id: "infer_element",
+    decls: "type Elem<T> = T extends (infer E)[] ? E : never;",
+    type: "Elem<boolean[]>",
+    accept: [true, false],
+    reject: ["true"],
+    schema: { type: "boolean" },
+  },
+  {
+    id: "infer_promise",
+    decls: "type Unwrap<T> = T extends Promise<infer V> ? V : T;",
+    type: "Unwrap<Promise<string>>",
+    accept: ["a"],
+    reject: [1],
+  },
+  {
+    id: "conditional_filter",
+    decls: "type Strings<T> = T extends string ? T : never;",
+    type: 'Strings<"a" | 1 | "b" | true>',
+    accept: ["a", "b"],
+    reject: [1, true],
+  },
+  {
+    id: "nested_conditional",
+    decls: 'type Kind<T> = T extends string ? "s" : T extends number ? "n" : "o";',
+    type: "Kind<string> | Kind<number> | Kind<object>",
+    accept: ["s", "n", "o"],
+    reject: ["x"],
+  },
+  {
+    id: "description_through_conditional",
+    decision: "B4",
+    decls:
+      "interface Src {\n  /** The city name. */\n  city: string;\n}\ntype Pass<T> = T extends object ? { [K in keyof T]: T[K] } : T;",
+    type: "Pass<Src>",
+    accept: [{ city: "a" }],
+    reject: [{}],
+    schema: { properties: { city: { description: "The city name." } } },
+  },
+  {
+    id: "pattern_through_conditional",
+    decision: "B4",
+    decls:
+      "interface Src {\n  /** @pattern ^[A-Z]{3}$ */\n  code: string;\n}\ntype Pass<T> = T extends object ? { [K in keyof T]: T[K] } : T;",
+    type: "Pass<Src>",
+    accept: [{ code: "ABC" }],
+    constraint: [{ code: "abc" }],
+    schema: { properties: { code: { pattern: "^[A-Z]{3}$" } } },
+  },
+  {
+    id: "pattern_through_exclude",
+    decision: "B4",
+    decls:
+      "/** @pattern ^[a-z]+$ */\ntype Slug = string;\ninterface Src {\n  /** The slug. */\n  slug: Slug | null;\n}",
+    type: '{ slug: Exclude<Src["slug"], null> }',
+    accept: [{ slug: "abc" }],
+    constraint: [{ slug: "ABC" }],
+    reject: [{ slug: null }],
+    schema: { properties: { slug: { pattern: "^[a-z]+$" } } },
+  },
+  {
+    id: "pattern_through_exclude_union",
+    decision: "B4",
+    decls: "/** @pattern ^[a-z]+$ */\ntype Slug = string;\n/** @minimum 0 */\ntype Count = number;",
+    type: "{ slug: Exclude<Slug | Count, Count> }",
+    accept: [{ slug: "abc" }],
+    constraint: [{ slug: "ABC" }],
+    reject: [{ slug: 1 }],
+    schema: { properties: { slug: { pattern: "^[a-z]+$" } } },
+  },
+  {
+    id: "description_through_extract",
+    decision: "B4",
+    decls: '/** A size word. */\ntype Size = "s" | "m" | "l" | 1;\n',
+    type: "{ size: Extract<Size, string> }",
+    accept: [{ size: "s" }],
+    reject: [{ size: 1 }],
+    schema: { properties: { size: { description: "A size word." } } },
+  },
+  {
+    id: "conditional_on_literal",
+    decls: 'type Opt<M extends "a" | "b"> = M extends "a" ? { a: number } : { b: string };',
+    type: 'Opt<"a"> | Opt<"b">',
+    accept: [{ a: 1 }, { b: "x" }],
+    reject: [{ a: "x" }],
+  },
+];

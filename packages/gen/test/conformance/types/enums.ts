@@ -1,0 +1,115 @@
+/** Enums: string, numeric, mixed, const enums, single members, enum members as literal types. */
+import type { Case } from "./case.js";
+
+export const enums: Case[] = [
+  {
+    id: "string_enum",
+    decls: 'enum Color { Red = "red", Green = "green" }',
+    type: "Color",
+    accept: [],
+    reject: ["blue", 0],
+    loss: {
+      reason:
+        "a string enum's values are nominal in TypeScript: plain strings are not assignable, and the schema accepts them",
+      schemaOnly: ["red", "green"],
+    },
+    schema: { type: "string", enum: ["red", "green"] },
+  },
+  {
+    id: "string_enum_members",
+    decls: 'enum Color { Red = "red", Green = "green" }',
+    type: "Color",
+    accept: [
+      { wire: "red", ts: "Color.Red" },
+      { wire: "green", ts: "Color.Green" },
+    ],
+    reject: ["blue", null],
+  },
+  {
+    id: "numeric_enum",
+    decls: "enum Level { Low, Mid, High }",
+    type: "Level",
+    accept: [0, 1, 2],
+    reject: [3, "Low", 0.5],
+    schema: { enum: [0, 1, 2] },
+  },
+  {
+    id: "numeric_enum_initialised",
+    decls: "enum Port { Http = 80, Https = 443 }",
+    type: "Port",
+    accept: [80, 443],
+    reject: [81, "Http"],
+    schema: { enum: [80, 443] },
+  },
+  {
+    id: "negative_enum",
+    decls: "enum Sign { Minus = -1, Zero = 0, Plus = 1 }",
+    type: "Sign",
+    accept: [-1, 0, 1],
+    reject: [2, -2],
+  },
+  {
+    id: "mixed_enum",
+    decls: 'enum Mixed { A = "a", B = 2 }',
+    type: "Mixed",
+    accept: [2, { wire: "a", ts: "Mixed.A" }],
+    reject: ["b", 3],
+    schema: { enum: ["a", 2] },
+  },
+  {
+    id: "const_enum",
+    decls: 'const enum Dir { Up = "up", Down = "down" }',
+    type: "Dir",
+    accept: [
+      { wire: "up", ts: "Dir.Up" },
+      { wire: "down", ts: "Dir.Down" },
+    ],
+    reject: ["left", 1],
+  },
+  {
+    id: "enum_member_type",
+    decls: 'enum Color { Red = "red", Green = "green" }',
+    type: "Color.Red",
+    accept: [{ wire: "red", ts: "Color.Red" }],
+    reject: ["green", 0],
+  },
+  {
+    id: "enum_union_members",
+    decls: "enum Level { Low, Mid, High }",
+    type: "Level.Low | Level.High",
+    accept: [0, 2],
+    reject: [1, 3],
+  },
+  {
+    id: "enum_in_object",
+    decls: 'enum Unit { C = "c", F = "f" }\ninterface Reading { unit: Unit; value: number }',
+    type: "Reading",
+    accept: [{ wire: { unit: "c", value: 1 }, ts: "{ unit: Unit.C, value: 1 }" }],
+    reject: [{ unit: "k", value: 1 }, { value: 1 }],
+  },
+  {
+    id: "enum_description",
+    decls: '/** Temperature unit. */\nenum Unit { C = "c", F = "f" }',
+    type: "Unit",
+    accept: [{ wire: "f", ts: "Unit.F" }],
+    reject: ["x"],
+    schema: { description: "Temperature unit." },
+  },
+  {
+    id: "enum_nullable",
+    decls: "enum Level { Low, High }",
+    type: "Level | null",
+    accept: [0, 1, null],
+    reject: [2, "Low"],
+  },
+  {
+    id: "reverse_mapping",
+    decision: "B1",
+    decls: "enum Level { Low, High }",
+    type: "typeof Level",
+    accept: [{ wire: { Low: 0, High: 1, "0": "Low", "1": "High" }, ts: "Level" }],
+    reject: [{ Low: 0 }, { Low: 0, High: 1, Mid: 2 }, { Low: 0, High: 1, "0": 5 }],
+    schema: { additionalProperties: false, required: ["Low", "High"] },
+    without: ["propertyNames"],
+  },
+];

@@ -1,0 +1,108 @@
+/** Generics: instantiated interfaces and aliases, defaults, constraints, nested instantiations, generic constraint tags. */
+import type { Case } from "./case.js";
+
+export const generics: Case[] = [
+  {
+    id: "box",
+    decls: "interface Box<T> { value: T }",
+    type: "Box<number>",
+    accept: [{ value: 1 }],
+    reject: [{ value: "1" }, {}],
+  },
+  {
+    id: "box_literals",
+    decls: "interface Box<T> { value: T }",
+    type: 'Box<"small" | "large">',
+    accept: [{ value: "small" }, { value: "large" }],
+    reject: [{ value: "medium" }],
+    schema: { properties: { value: { enum: ["large", "small"] } } },
+  },
+  {
+    id: "pair_alias",
+    decls: "type Pair<A, B> = { first: A; second: B };",
+    type: "Pair<string, boolean>",
+    accept: [{ first: "a", second: true }],
+    reject: [{ first: true, second: "a" }],
+  },
+  {
+    id: "default_param",
+    decls: "interface Page<T = string> { items: T[]; next: string | null }",
+    type: "Page",
+    accept: [{ items: ["a"], next: null }],
+    reject: [{ items: [1], next: null }],
+  },
+  {
+    id: "nested_instantiation",
+    decls: "interface Box<T> { value: T }",
+    type: "Box<Box<number[]>>",
+    accept: [{ value: { value: [1] } }],
+    reject: [{ value: { value: 1 } }],
+  },
+  {
+    id: "generic_array_alias",
+    decls: "type List<T> = T[];",
+    type: "List<{ id: number }>",
+    accept: [[{ id: 1 }]],
+    reject: [[{ id: "1" }]],
+  },
+  {
+    id: "generic_constraint_tag",
+    decision: "B4",
+    decls: "/** @minItems 1 */\ntype NonEmpty<T> = T[];",
+    type: "NonEmpty<string>",
+    accept: [["a"]],
+    constraint: [[]],
+    schema: { type: "array", minItems: 1 },
+  },
+  {
+    id: "generic_description",
+    decision: "B4",
+    decls: "/** A page of results. */\ntype Paged<T> = { items: T[] };",
+    type: "Paged<number>",
+    accept: [{ items: [1] }],
+    reject: [{ items: ["1"] }],
+    schema: { description: "A page of results." },
+  },
+  {
+    id: "generic_union",
+    decls: "type Result<T> = { ok: true; value: T } | { ok: false; error: string };",
+    type: "Result<number>",
+    accept: [
+      { ok: true, value: 1 },
+      { ok: false, error: "e" },
+    ],
+    reject: [
+      { ok: true, error: "e" },
+      { ok: false, value: 1 },
+    ],
+  },
+  {
+    id: "generic_record",
+    decls: "type Dict<V> = Record<string, V>;",
+    type: "Dict<number[]>",
+    accept: [{ a: [1] }],
+    reject: [{ a: 1 }],
+  },
+  {
+    id: "constrained",
+    decls: "interface Keyed<K extends string> { key: K }",
+    type: 'Keyed<"x">',
+    accept: [{ key: "x" }],
+    reject: [{ key: "y" }],
+  },
+  {
+    id: "generic_root",
+    use: "root",
+    decls: "interface Req<T> { body: T; id: string }",
+    type: "Req<{ n: number }>",
+    accept: [{ body: { n: 1 }, id: "a" }],
+    reject: [{ body: {}, id: "a" }],
+  },
+  {
+    id: "generic_optional",
+    decls: "type Maybe<T> = { value?: T };",
+    type: "Maybe<string>",
+    accept: [{}, { value: "a" }],
+    reject: [{ value: 1 }],
+  },
+];

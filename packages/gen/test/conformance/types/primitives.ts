@@ -1,0 +1,132 @@
+/** Primitives: the JSON scalars, template literal types, `unknown`, `any`, `object`, `{}`, and what JSON cannot carry. */
+import type { Case } from "./case.js";
+
+export const primitives: Case[] = [
+  {
+    id: "string",
+    type: "string",
+    accept: ["", "a", "ünï ☃", "123"],
+    reject: [1, true, null, {}, ["a"]],
+    schema: { type: "string" },
+  },
+  {
+    id: "number",
+    type: "number",
+    accept: [0, -1.5, 1e21, 42],
+    reject: ["1", true, null, [1], {}],
+    schema: { type: "number" },
+  },
+  {
+    id: "boolean",
+    type: "boolean",
+    accept: [true, false],
+    reject: [0, "true", null, "yes"],
+    schema: { type: "boolean" },
+  },
+  {
+    id: "null",
+    type: "null",
+    accept: [null],
+    reject: [0, "", false, {}],
+    schema: { type: "null" },
+  },
+  {
+    id: "template_suffix",
+    type: "`${number}px`",
+    accept: ["1px", "-2.5px", "1e3px"],
+    reject: [1, null, "px", "abc", "1pxx"],
+    schema: {
+      type: "string",
+      pattern: "^-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?px$",
+    },
+  },
+  {
+    id: "template_prefix",
+    type: "`user-${string}`",
+    accept: ["user-", "user-ann", "user-a\nb"],
+    reject: [7, false, "admin", "User-ann"],
+    schema: { type: "string", pattern: "^user-[\\s\\S]*$" },
+  },
+  {
+    id: "unknown",
+    type: "unknown",
+    accept: [1, "a", null, true, {}, [1, "x"], { a: [null] }],
+    schema: {},
+  },
+  {
+    id: "unknown_in_object",
+    decls: "interface Box { payload: unknown; tag: string }",
+    type: "Box",
+    accept: [
+      { payload: 1, tag: "a" },
+      { payload: { deep: [1] }, tag: "" },
+      { payload: null, tag: "x" },
+    ],
+    reject: [{ tag: "a", payload: 1, more: 2 }, { payload: 1, tag: 2 }, { payload: 1 }],
+  },
+  {
+    id: "any_nested",
+    decision: "G4",
+    type: "{ a: any; b: string }",
+    accept: [
+      { a: 1, b: "x" },
+      { a: "s", b: "" },
+      { a: null, b: "y" },
+    ],
+    reject: [{ b: "x" }, { a: 1, b: 2 }, { a: 1, b: "x", c: 3 }],
+    warns: "ZCP1204",
+  },
+  {
+    id: "any_whole",
+    decision: "G4",
+    type: "any",
+    accept: [1, "x", null, [], {}],
+    warns: "ZCP1204",
+    schema: {},
+  },
+  {
+    id: "object_keyword",
+    decision: "G1",
+    type: "object",
+    accept: [{}, { a: 1 }, { nested: { b: [1] } }],
+    reject: [1, "x", null, true],
+    loss: {
+      reason: "TypeScript's object also accepts arrays; JSON arrays are refused",
+      tsOnly: [[1, 2], []],
+    },
+    schema: { type: "object" },
+    without: ["additionalProperties"],
+  },
+  {
+    id: "empty_braces",
+    decision: "G2",
+    type: "{}",
+    accept: [{}],
+    reject: [null],
+    loss: {
+      reason: "`{}` (any non-nullish value) maps to the closed empty object",
+      tsOnly: [{ a: 1 }, 1, "x", true, []],
+    },
+    schema: { type: "object", additionalProperties: false },
+  },
+  {
+    id: "bigint",
+    decision: "G5",
+    type: "bigint",
+    reject: ["1", 1],
+    refused: "ZCP1202",
+  },
+  {
+    id: "symbol",
+    type: "symbol",
+    reject: ["s", 1],
+    refused: "ZCP1202",
+  },
+  {
+    id: "bigint_in_object",
+    decision: "G5",
+    type: "{ n: bigint }",
+    reject: [{ n: 1 }],
+    refused: "ZCP1202",
+  },
+];
