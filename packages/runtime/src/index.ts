@@ -13,6 +13,8 @@ export type {
   SessionOptions,
   ToolExecutor,
 } from "./runtime.js";
+export { composeGenerated } from "./compose.js";
+export type { ComposeEntry } from "./compose.js";
 export { Session } from "./session.js";
 export type { CallOptions } from "./session.js";
 export { SelectionError, View, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";

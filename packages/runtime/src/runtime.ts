@@ -70,7 +70,7 @@ export class GeneratedModuleError extends Error {
   override name = "GeneratedModuleError";
 }
 
-function checkGenerated(generated: GeneratedModule): void {
+export function checkGenerated(generated: GeneratedModule): void {
   const { registry, validators, dispatch, artifacts } = (generated ??
     {}) as Partial<GeneratedModule>;
   if (

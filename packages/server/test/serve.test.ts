@@ -393,3 +393,53 @@ describe("zcp-serve: the native surface", () => {
     expect(await server.exited).toBe(0);
   });
 });
+
+/** Several `--registry` flags: the modules composed with `composeGenerated`, in the tool workers too. */
+describe("zcp-serve --registry a --registry b", () => {
+  it.each([["worker"], ["none"]])(
+    "serves both modules over stdio (--isolation %s): lists and calls both",
+    async (isolation) => {
+      const client = new Client({ name: "zcp-compose-test", version: "0" });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          ...TSX,
+          BIN,
+          "--registry",
+          WEATHER,
+          "--registry",
+          KITCHEN_SINK,
+          "--isolation",
+          isolation,
+        ],
+        cwd: ROOT,
+        stderr: "pipe",
+      });
+      await client.connect(transport);
+      cleanup.push(() => client.close());
+      const { tools } = await client.listTools();
+      const names = tools.map((tool) => tool.name);
+      for (const name of WEATHER_TOOLS) expect(names).toContain(name);
+      for (const name of Object.keys(kitchenSink.registry.names)) expect(names).toContain(name);
+      // Both registries' tools, and the built-in zcp.handle (kitchen-sink has handle tools).
+      expect(names.filter((name) => name !== "zcp_handle")).toHaveLength(
+        weather.registry.tools.length + kitchenSink.registry.tools.length,
+      );
+      expect(text(await call(client, "math_subtract", { a: 10, b: 4 }))).toBe("6");
+      expect(
+        text(
+          await call(client, "shapes_area", { shape: { kind: "square", side: 3 }, decimals: 0 }),
+        ),
+      ).toBe("9");
+    },
+  );
+
+  it("refuses the same registry twice: exit 2, the collision on stderr", async () => {
+    const result = await run(["--registry", WEATHER, "--registry", WEATHER]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      `zcp-serve: --registry: composeGenerated: alias "math.average" is in both ${WEATHER} and ${WEATHER}: give one of them a prefix\n`,
+    );
+  });
+});

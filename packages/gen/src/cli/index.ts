@@ -2,7 +2,7 @@
  * cli: the `zcp` command line. `zcp gen` runs the pipeline once (or on every change with
  * --watch: `watch.ts`) and writes or checks the output folder; an unchanged project is answered
  * from the no-change fast path (`fast-path.ts`) without loading TypeScript. The pipeline is
- * imported only when a run needs it.
+ * imported only when a run needs it. `zcp diff` compares two registries (`diff.ts`).
  */
 import fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -15,10 +15,12 @@ import { reportOptions } from "./token-report.js";
 import { watch } from "./watch.js";
 
 const USAGE = `Usage: zcp gen [options]
+       zcp diff OLD NEW [--reporter text|json] [--allow-breaking]
 
-Compiles the @tool functions of a TypeScript project into a static tool registry.
+Compiles the @tool functions of a TypeScript project into a static tool registry;
+\`zcp diff\` reports the breaking changes between two registries (zcp diff --help).
 
-Options:
+Options of zcp gen:
   --config <file>     zcp.config.json or package.json to use (default: the one in the current folder)
   --check             write nothing; exit 1 if the output folder is not up to date
   --watch             regenerate whenever a source file changes
@@ -34,6 +36,7 @@ Options:
 `;
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
+  if (argv[0] === "diff") return (await import("./diff.js")).diff(argv.slice(1), cwd);
   let parsed;
   try {
     parsed = parseArgs({

@@ -5,21 +5,10 @@
  * (or a stack trace) can tell which tool a line belongs to. Names depend on the tools only,
  * never on line numbers or hashes, and are resolved deterministically when two would be equal.
  */
-import { createHash } from "node:crypto";
 import type { ToolDefinition } from "@zcp/runtime/codegen";
 
-const ID_LENGTH = 6;
-
-/** Short, stable id from the alias alone: renaming a tool changes its id, editing it does not. */
-export function deriveId(alias: string): string {
-  const digest = createHash("sha256").update(`zcp-id:${alias}`).digest();
-  return digest.readBigUInt64BE(0).toString(36).padStart(ID_LENGTH, "0").slice(0, ID_LENGTH);
-}
-
-/** Provider-safe name: `^[A-Za-z0-9_-]{1,64}$`, dots and other characters become `_`. */
-export function providerName(alias: string): string {
-  return alias.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
-}
+// Shared with `composeGenerated`, which derives them again for prefixed tools.
+export { deriveId, providerName } from "@zcp/runtime/codegen";
 
 /**
  * The name part of a tool's generated identifiers, derived from its alias alone: `.` and `-`

@@ -12,7 +12,7 @@ import path from "node:path";
 import process from "node:process";
 import { parseServeArgs, USAGE } from "./args.js";
 import { fail, log, usage } from "./log.js";
-import { loadRegistry, serveRuntime } from "./registry.js";
+import { loadRegistries, serveRuntime } from "./registry.js";
 import { serveMcpOnStdio, serveNativeOnStdio, serveOnHttp, stopSignal } from "./serve.js";
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
@@ -24,10 +24,14 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   if (parsed.kind === "usage") return usage(parsed.message);
   const { args } = parsed;
 
-  const file = path.resolve(cwd, args.registry);
-  const generated = await loadRegistry(file);
+  const files = args.registries.map((given) => ({ given, file: path.resolve(cwd, given) }));
+  const generated = await loadRegistries(files);
   if (typeof generated === "string") return fail(2, generated);
-  const served = await serveRuntime(generated, args, file);
+  const served = await serveRuntime(
+    generated,
+    args,
+    files.map(({ file }) => file),
+  );
   if ("failure" in served) return fail(2, served.failure);
   if ("usage" in served) return usage(served.usage);
   for (const { surface, tools, hidden } of served.exposed)

@@ -1,10 +1,11 @@
 /**
- * What `zcp-serve` serves: the generated module it loads, and the runtime made of it, with the
+ * What `zcp-serve` serves: the generated module it loads (several composed into one), and the runtime made of it, with the
  * exposure default of each surface (profile, granted scopes), the calls' limits, and where the
  * tools run (worker threads, unless `--isolation none`).
  */
 import { pathToFileURL } from "node:url";
 import {
+  composeGenerated,
   createRuntime,
   GeneratedModuleError,
   SelectionError,
@@ -16,8 +17,31 @@ import { createWorkerExecutor, defaultWorkers } from "../isolation/executor.js";
 import type { ServeArgs } from "./args.js";
 import { serveRuntimeOptions } from "./runtime-options.js";
 
+/**
+ * The generated module of each `--registry` (`given` as on the command line, `file` resolved),
+ * composed into one when there are several (`composeGenerated`, each named by its path as
+ * given), or why they cannot be used: a collision between them included.
+ */
+export async function loadRegistries(
+  files: readonly { readonly given: string; readonly file: string }[],
+): Promise<GeneratedModule | string> {
+  const modules: GeneratedModule[] = [];
+  for (const { file } of files) {
+    const generated = await loadRegistry(file);
+    if (typeof generated === "string") return generated;
+    modules.push(generated);
+  }
+  if (modules.length === 1) return modules[0]!;
+  try {
+    return composeGenerated(modules.map((module, i) => ({ module, source: files[i]!.given })));
+  } catch (error) {
+    if (error instanceof GeneratedModuleError) return `--registry: ${error.message}`;
+    throw error;
+  }
+}
+
 /** The generated module's default export (or `generated`), or why it cannot be used. */
-export async function loadRegistry(file: string): Promise<GeneratedModule | string> {
+async function loadRegistry(file: string): Promise<GeneratedModule | string> {
   let module: { default?: unknown; generated?: unknown };
   try {
     module = (await import(pathToFileURL(file).href)) as typeof module;
@@ -58,13 +82,13 @@ export interface Served {
 }
 
 /**
- * The runtime of the module loaded from `file`, or what is wrong: a module that is no registry
- * (`failure`), an unknown profile (`usage`).
+ * The runtime of the module loaded from `files` (several: composed, in the workers too), or what
+ * is wrong: a module that is no registry (`failure`), an unknown profile (`usage`).
  */
 export async function serveRuntime(
   generated: GeneratedModule,
   args: ServeArgs,
-  file: string,
+  files: readonly string[],
 ): Promise<Served | { readonly failure: string } | { readonly usage: string }> {
   const serving = {
     ...(args.profile !== undefined ? { profile: args.profile } : {}),
@@ -73,7 +97,11 @@ export async function serveRuntime(
   const workers = args.workers ?? defaultWorkers();
   const executor =
     args.isolation === "worker"
-      ? createWorkerExecutor({ module: file, workers, memoryMb: args.toolMemoryMb })
+      ? createWorkerExecutor({
+          module: files.length === 1 ? files[0]! : files,
+          workers,
+          memoryMb: args.toolMemoryMb,
+        })
       : undefined;
   const refused = async (why: { failure: string } | { usage: string }) => {
     await executor?.close();

@@ -19,8 +19,12 @@ import type {
 } from "./protocol.js";
 
 export interface WorkerExecutorOptions {
-  /** The generated module the workers import: absolute path or file URL of `zcp.gen/index.{js,ts}`. */
-  readonly module: string | URL;
+  /**
+   * The generated module the workers import: absolute path or file URL of `zcp.gen/index.{js,ts}`;
+   * or several, which each worker composes with `composeGenerated` (no prefixes, in this order),
+   * as the runtime's module must be composed.
+   */
+  readonly module: string | URL | readonly (string | URL)[];
   /**
    * Worker threads, hence calls running at once; further calls wait for a free worker
    * (default `max(2, os.availableParallelism())`). Two start at once, in the background; more
@@ -54,12 +58,11 @@ export function createWorkerExecutor(options: WorkerExecutorOptions): WorkerExec
   const pool = new Piscina<WorkerTask, unknown>({
     // The built worker next to this module (dist/isolation/worker.js).
     filename: new URL("./worker.js", import.meta.url).href,
-    workerData: {
-      module:
-        module instanceof URL || module.startsWith("file:")
-          ? String(module)
-          : pathToFileURL(module).href,
-    } satisfies WorkerData,
+    workerData: (typeof module === "string" || module instanceof URL
+      ? { module: fileUrl(module) }
+      : module.length === 1
+        ? { module: fileUrl(module[0]!) }
+        : { modules: module.map(fileUrl) }) satisfies WorkerData,
     minThreads: Math.min(WORKERS_STARTED_AT_ONCE, workers),
     maxThreads: workers,
     idleTimeout: IDLE_WORKER_MS,
@@ -129,6 +132,12 @@ export function createWorkerExecutor(options: WorkerExecutorOptions): WorkerExec
       return pool.destroy();
     },
   };
+}
+
+function fileUrl(module: string | URL): string {
+  return module instanceof URL || module.startsWith("file:")
+    ? String(module)
+    : pathToFileURL(module).href;
 }
 
 /** Handles as plain data (`{ id, kind, value }`): the worker brands them again. */

@@ -6,11 +6,19 @@
  */
 import type { MessagePort } from "node:worker_threads";
 
-/** The pool's `workerData`: which generated module the workers import. */
-export interface WorkerData {
-  /** File URL of `zcp.gen/index.{js,ts}`. */
-  readonly module: string;
-}
+/**
+ * The pool's `workerData`: which generated module the workers import, or which modules they
+ * import and compose (`composeGenerated`, as the server's thread does, so tool ids agree).
+ */
+export type WorkerData =
+  | {
+      /** File URL of `zcp.gen/index.{js,ts}`. */
+      readonly module: string;
+    }
+  | {
+      /** File URLs of several `zcp.gen/index.{js,ts}`, in the order they are composed. */
+      readonly modules: readonly string[];
+    };
 
 /** One call, as the worker receives it. */
 export interface WorkerTask {

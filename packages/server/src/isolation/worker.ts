@@ -1,12 +1,12 @@
 /**
  * A tool worker (piscina's worker file): imports the generated module named by `workerData`
- * once, then runs one call per task with a real `ToolContext` whose signal aborts when the main
+ * once (or the modules, composed as the server's thread composes them), then runs one call per task with a real `ToolContext` whose signal aborts when the main
  * thread sends an `Abort` on the call's port, and whose progress and log lines go back on it, as
  * does the tool's result.
  */
 import { inspect } from "node:util";
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
-import type { Handle } from "@zcp/runtime";
+import { composeGenerated, type Handle } from "@zcp/runtime";
 import {
   CONTEXT_BRAND,
   HANDLE_BRAND,
@@ -26,14 +26,14 @@ import type {
 type Run = (task: WorkerTask) => Promise<void>;
 
 async function load(): Promise<Run> {
-  const { module } = workerData as WorkerData;
+  const data = workerData as WorkerData;
   let dispatch: DispatchTable;
   try {
-    const imported = (await importModule(module)) as {
-      default?: GeneratedModule;
-      generated?: GeneratedModule;
-    };
-    dispatch = (imported.default ?? imported.generated)!.dispatch;
+    if ("modules" in data) {
+      const modules: GeneratedModule[] = [];
+      for (const url of data.modules) modules.push(await generatedOf(url));
+      dispatch = composeGenerated(modules).dispatch;
+    } else dispatch = (await generatedOf(data.module)).dispatch;
   } catch (error) {
     // Every call answers why instead: a worker that died while starting would be started again
     // and again by the pool.
@@ -41,6 +41,16 @@ async function load(): Promise<Run> {
   }
   return (task) => run(dispatch, task);
 }
+
+async function generatedOf(url: string): Promise<GeneratedModule> {
+  const imported = (await importModule(url)) as {
+    default?: GeneratedModule;
+    generated?: GeneratedModule;
+  };
+  return (imported.default ?? imported.generated)!;
+}
+
+let tsxRegistered = false;
 
 /**
  * Node 20 does not run in workers the hooks a TypeScript loader installed in the main thread
@@ -53,7 +63,8 @@ async function importModule(url: string): Promise<unknown> {
     // Not a dependency of this package: whoever serves TypeScript has it.
     const api: string = "tsx/esm/api";
     const tsx = (await import(api).catch(() => null)) as { register(): unknown } | null;
-    tsx?.register();
+    if (!tsxRegistered) tsx?.register();
+    tsxRegistered = tsx !== null;
   }
   return import(url);
 }

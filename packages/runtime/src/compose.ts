@@ -1,0 +1,184 @@
+/**
+ * `composeGenerated`: several generated modules served as one, at run time (e.g. `zcp-serve`
+ * with several `--registry` flags). Each module is checked as `createRuntime` checks one; the
+ * same alias, id or provider name in two modules is a `GeneratedModuleError` naming both, never
+ * an overwrite. A module's `prefix` renames its tools: alias `<prefix>.<alias>`, the id derived
+ * from the new alias as `zcp gen` derives ids, the provider name derived from the new alias as
+ * `zcp gen` derives names; planner lines, hashes and artifact entries follow.
+ */
+import type {
+  ArtifactEntries,
+  ArtifactLoader,
+  ArtifactLoadOptions,
+  ArtifactProvider,
+  ArtifactSet,
+} from "./artifacts.js";
+import type { DispatchTable } from "./dispatch.js";
+import { canonicalJson, combineToolHashes, sha12 } from "./hash.js";
+import type { GeneratedModule } from "./host.js";
+import { deriveId, providerName } from "./names.js";
+import { REGISTRY_FORMAT_VERSION, type JsonValue, type ToolDefinition } from "./registry.js";
+import { checkGenerated, GeneratedModuleError } from "./runtime.js";
+import type { ValidatorTable } from "./validate.js";
+
+/** One module to compose, with an optional prefix for its tools and a label for errors. */
+export interface ComposeEntry {
+  readonly module: GeneratedModule;
+  /** Renames the module's tools to `<prefix>.<alias>` (a trailing `.` is not doubled). */
+  readonly prefix?: string;
+  /** Names the module in errors (default `module 1`, `module 2`... by position). */
+  readonly source?: string;
+}
+
+const PREFIX = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*\.?$/;
+
+/**
+ * One generated module serving the tools of all of `modules`: their registries, validators,
+ * dispatch tables and artifacts merged. The composed registry lists the tools sorted by alias,
+ * and its hash is `combineToolHashes` over every tool (order-independent), as `zcp gen` makes a
+ * registry's. Throws `GeneratedModuleError` for a module `createRuntime` would refuse (its
+ * message prefixed with the source), an invalid prefix, or a collision.
+ */
+export function composeGenerated(
+  modules: readonly (GeneratedModule | ComposeEntry)[],
+): GeneratedModule {
+  if (modules.length === 0)
+    throw new GeneratedModuleError("composeGenerated: no modules to compose");
+  const tools: ToolDefinition[] = [];
+  const validators: { [toolId: string]: ValidatorTable[string] } = {};
+  const dispatch: { [toolId: string]: DispatchTable[string] } = {};
+  const names: { [name: string]: string } = {};
+  const parts: Part[] = [];
+  const owners = {
+    alias: new Map<string, string>(),
+    id: new Map<string, string>(),
+    name: new Map<string, string>(),
+  };
+  modules.forEach((input, index) => {
+    const entry: ComposeEntry = isEntry(input) ? input : { module: input };
+    const source = entry.source ?? `module ${index + 1}`;
+    try {
+      checkGenerated(entry.module);
+    } catch (error) {
+      if (error instanceof GeneratedModuleError)
+        throw new GeneratedModuleError(`${source}: ${error.message}`);
+      throw error;
+    }
+    const prefix = entry.prefix === undefined ? undefined : normalPrefix(entry.prefix, source);
+    const { registry, artifacts } = entry.module;
+    const ids = new Map<string, ToolDefinition>();
+    for (const tool of registry.tools) {
+      const renamed = prefix === undefined ? tool : prefixed(tool, prefix, source);
+      for (const key of ["alias", "id", "name"] as const) {
+        const other = owners[key].get(renamed[key]);
+        if (other !== undefined)
+          throw new GeneratedModuleError(
+            `composeGenerated: ${key === "name" ? "provider name" : key} "${renamed[key]}" is in both ${other} and ${source}: give one of them a prefix`,
+          );
+        owners[key].set(renamed[key], source);
+      }
+      tools.push(renamed);
+      validators[renamed.id] = entry.module.validators[tool.id]!;
+      dispatch[renamed.id] = entry.module.dispatch[tool.id]!;
+      names[renamed.name] = renamed.alias;
+      ids.set(tool.id, renamed);
+    }
+    parts.push({ artifacts, renamed: prefix === undefined ? undefined : ids });
+  });
+  tools.sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
+  const hash = combineToolHashes(tools);
+  return {
+    registry: { version: REGISTRY_FORMAT_VERSION, hash, tools, names },
+    validators,
+    dispatch,
+    artifacts: composedLoader(hash, parts),
+  };
+}
+
+interface Part {
+  readonly artifacts: ArtifactLoader;
+  /** Original id → renamed tool, for a prefixed module. */
+  readonly renamed: ReadonlyMap<string, ToolDefinition> | undefined;
+}
+
+function isEntry(input: GeneratedModule | ComposeEntry): input is ComposeEntry {
+  return typeof input === "object" && input !== null && "module" in input && !("registry" in input);
+}
+
+function normalPrefix(prefix: string, source: string): string {
+  if (!PREFIX.test(prefix))
+    throw new GeneratedModuleError(
+      `${source}: prefix "${prefix}" is not a dotted name (letters, digits, _ and -, e.g. "billing")`,
+    );
+  return prefix.endsWith(".") ? prefix : `${prefix}.`;
+}
+
+/** `tool` renamed to `<prefix><alias>`, with what derives from the alias derived again. */
+function prefixed(tool: ToolDefinition, prefix: string, source: string): ToolDefinition {
+  const alias = prefix + tool.alias;
+  const id = deriveId(alias);
+  const name = providerName(alias);
+  const head = `TOOL @${tool.id} ${tool.alias}(`;
+  const line = (text: string): string => {
+    if (!text.startsWith(head))
+      throw new GeneratedModuleError(
+        `${source}: the planner line of ${tool.alias} does not start with "${head}": run zcp gen with a matching @zcp/gen`,
+      );
+    return `TOOL @${id} ${alias}(${text.slice(head.length)}`;
+  };
+  const { hash: _hash, source: location, ...rest } = tool;
+  const hashed = {
+    ...rest,
+    id,
+    alias,
+    name,
+    planner: line(tool.planner),
+    plannerBare: line(tool.plannerBare),
+  };
+  // As `zcp gen` hashes a definition: its canonical JSON without `hash` and `source`.
+  return {
+    ...hashed,
+    source: location,
+    hash: sha12(canonicalJson(hashed as unknown as JsonValue)),
+  };
+}
+
+/** The union of the parts' sets, each built on its first use, renamed entries included. */
+function composedLoader(hash: string, parts: readonly Part[]): ArtifactLoader {
+  const built = new Map<string, unknown>();
+  return {
+    hash,
+    hasLean: parts.every((part) => part.artifacts.hasLean === true),
+    load<P extends ArtifactProvider>(
+      provider: P,
+      options: ArtifactLoadOptions = {},
+    ): ArtifactSet<P> {
+      const key = `${provider}${options.lean === true ? ":lean" : ""}`;
+      let set = built.get(key) as ArtifactSet<P> | undefined;
+      if (set === undefined) {
+        const union: { [toolId: string]: ArtifactEntries[P] } = {};
+        for (const part of parts) {
+          for (const [id, entry] of Object.entries(part.artifacts.load(provider, options))) {
+            const tool = part.renamed?.get(id);
+            if (tool === undefined) union[id] = entry;
+            else union[tool.id] = renamedEntry(entry, tool.name);
+          }
+        }
+        set = union;
+        built.set(key, set);
+      }
+      return set;
+    },
+  };
+}
+
+/** An artifact entry under another provider name: `name`, or `function.name` (OpenAI Chat). */
+function renamedEntry<E>(entry: E, name: string): E {
+  const record = entry as {
+    readonly name?: unknown;
+    readonly function?: { readonly name?: unknown };
+  };
+  if (record.function !== undefined && typeof record.function === "object")
+    return { ...record, function: { ...record.function, name } } as E;
+  return { ...record, name } as E;
+}
