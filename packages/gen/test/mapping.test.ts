@@ -582,6 +582,13 @@ describe("type mapping", () => {
     expect(tsc.status).toBe(0);
   });
 
+  it("types.ts writes an intersection of arrays as the intersection of their types", () => {
+    // tsc checked the generated types.ts with the rest of the project (the test above).
+    const types = fs.readFileSync(path.join(dir, "src/zcp.gen/types.ts"), "utf8");
+    expect(types).toContain("[string, number] & (string | number)[]");
+    expect(types).toContain("[string, number] & string[]");
+  });
+
   it("refuses a required never property (ZCP1202) and warns only where a case says so", () => {
     const errors = diagnostics().filter((d) => d.severity === "error");
     expect(errors.map((d) => [d.code, d.line])).toEqual([["ZCP1202", caseLine(REFUSED.id)]]);

@@ -142,6 +142,13 @@ class TypePrinter {
       return [this.refs.get(schema.$ref.slice(schema.$ref.lastIndexOf("/") + 1)) ?? "unknown"];
     if (schema.const !== undefined) return [literal(schema.const)];
     if (Array.isArray(schema.enum)) return schema.enum.map(literal);
+    // An intersection of arrays and tuples (the only `allOf` the extract stage writes).
+    if (Array.isArray(schema.allOf))
+      return [
+        (schema.allOf as Node[])
+          .map((branch, i) => wrap(this.union(branch, `${hint}${i + 1}`)))
+          .join(" & "),
+      ];
     if (Array.isArray(schema.anyOf))
       return unique(
         (schema.anyOf as Node[]).flatMap((branch, i) => this.members(branch, `${hint}${i + 1}`)),
