@@ -38,14 +38,13 @@ export async function serveNativeOnStdio(
   const served = serveNativeStdio(runtime, { name: args.name });
   log("serving native ZCP on stdio");
   const why = await Promise.race([served.done.then(() => "end" as const), signal]);
-  if (why !== "end") {
-    log(`${why}: stopping (running calls may finish for ${args.graceMs} ms)`);
-    process.stdin.pause();
-    await waitAtMost(served.idle(), args.graceMs);
-    // Calls still running answer `cancelled` at once; their answers are written before the end.
-    await served.native.close(SHUTTING_DOWN);
-    await waitAtMost(served.idle(), FLUSH_MS);
-  }
+  if (why !== "end")
+    await stopStdio(
+      why,
+      args.graceMs,
+      () => served.idle(),
+      (reason) => served.native.close(reason),
+    );
   await flushStdout();
   log("stopped");
   return 0;
@@ -60,14 +59,14 @@ export async function serveMcpOnStdio(
   log(`serving MCP on stdio`);
   const ended = new Promise<"end">((resolve) => process.stdin.once("end", () => resolve("end")));
   const why = await Promise.race([ended, signal]);
-  if (why !== "end") {
-    log(`${why}: stopping (running calls may finish for ${args.graceMs} ms)`);
-    process.stdin.pause();
-    await waitAtMost(mcp.idle(), args.graceMs);
-    // As on native: the runtime session first, so the calls' answers still go out.
-    await mcp.session.close(SHUTTING_DOWN);
-    await waitAtMost(mcp.idle(), FLUSH_MS);
-  }
+  // The runtime session first (the SDK server after it), so the calls' answers still go out.
+  if (why !== "end")
+    await stopStdio(
+      why,
+      args.graceMs,
+      () => mcp.idle(),
+      (reason) => mcp.session.close(reason),
+    );
   await mcp.close();
   // Let the last answers reach the host before the process ends.
   await flushStdout();
@@ -117,6 +116,24 @@ export async function serveOnHttp(
   await server.shutdown(args.graceMs);
   log("stopped");
   return 0;
+}
+
+/**
+ * A stdio server's stop on a signal: it stops reading, lets running calls answer for up to
+ * `graceMs`, then ends the calls still running (`cancelled`, "the server is shutting down") and
+ * lets those answers be written.
+ */
+async function stopStdio(
+  why: NodeJS.Signals,
+  graceMs: number,
+  idle: () => Promise<void>,
+  endCalls: (reason: string) => Promise<void>,
+): Promise<void> {
+  log(`${why}: stopping (running calls may finish for ${graceMs} ms)`);
+  process.stdin.pause();
+  await waitAtMost(idle(), graceMs);
+  await endCalls(SHUTTING_DOWN);
+  await waitAtMost(idle(), FLUSH_MS);
 }
 
 function flushStdout(): Promise<void> {
