@@ -16,7 +16,7 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Runtime } from "@zcp/runtime";
-import { DEFAULT_MAX_LINE_BYTES, lineTooLong, readLines } from "../stdio/lines.js";
+import { DEFAULT_MAX_LINE_BYTES, readJsonLines } from "../stdio/lines.js";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "./server.js";
 
 export interface StdioOptions extends McpServerOptions {
@@ -67,10 +67,10 @@ class LineTransport implements Transport {
   async start(): Promise<void> {
     if (this.#stop) throw new Error("zcp: the stdio transport is started already");
     this.stdin.on("error", this.#onError);
-    this.#stop = readLines(this.stdin, {
+    this.#stop = readJsonLines(this.stdin, {
       maxLineBytes: this.maxLineBytes,
-      onLine: (line) => this.#onLine(line),
-      onTooLong: () => void this.#write(lineTooLong(this.maxLineBytes)),
+      onValue: (value) => this.#onValue(value),
+      onRefused: (answer) => void this.#write(answer),
       onEnd: () => void this.close(),
     });
   }
@@ -91,16 +91,7 @@ class LineTransport implements Transport {
 
   readonly #onError = (error: Error): void => this.onerror?.(error);
 
-  #onLine(line: string): void {
-    const text = line.trim();
-    if (text === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      void this.#write(refusal(ErrorCode.ParseError, "Parse error: the line is not JSON"));
-      return;
-    }
+  #onValue(value: unknown): void {
     if (Array.isArray(value) && value.length === 0) {
       void this.#write(refusal(ErrorCode.InvalidRequest, "Invalid Request: empty batch"));
       return;

@@ -6,8 +6,7 @@
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import type { Runtime } from "@zcp/runtime";
-import { DEFAULT_MAX_LINE_BYTES, lineTooLong, readLines } from "../stdio/lines.js";
-import { PARSE_ERROR, rpcError } from "./protocol.js";
+import { DEFAULT_MAX_LINE_BYTES, readJsonLines } from "../stdio/lines.js";
 import { createNativeSession, type NativeSession, type NativeSessionOptions } from "./session.js";
 
 export interface NativeStdioOptions extends NativeSessionOptions {
@@ -48,16 +47,7 @@ export function serveNativeStdio(
     stdout.write(`${JSON.stringify(response)}\n`);
   };
 
-  const onLine = (line: string): void => {
-    const text = line.trim();
-    if (text === "") return;
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      send(rpcError(null, PARSE_ERROR, "Parse error: the line is not JSON"));
-      return;
-    }
+  const onValue = (message: unknown): void => {
     const task = native.handle(message).then(send, () => undefined);
     pending.add(task);
     void task.finally(() => pending.delete(task));
@@ -72,10 +62,10 @@ export function serveNativeStdio(
       await native.close();
       resolve();
     };
-    readLines(stdin, {
+    readJsonLines(stdin, {
       maxLineBytes,
-      onLine,
-      onTooLong: () => send(lineTooLong(maxLineBytes)),
+      onValue,
+      onRefused: send,
       onEnd: () => void finish(),
     });
   });

@@ -2,7 +2,8 @@
  * Newline-delimited input with a bound: the stdio servers (MCP and native) read their messages
  * through this reader. A line longer than `maxLineBytes` is never held in memory: what was
  * kept of it is dropped, the rest is skipped up to the next newline, and `onTooLong` is called
- * once for it; reading goes on with the next line.
+ * once for it; reading goes on with the next line. `readJsonLines` is what both servers read
+ * with: the JSON value of each non-blank line, and the answers to the lines that are refused.
  */
 import type { Readable } from "node:stream";
 
@@ -23,7 +24,7 @@ export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /** What both stdio servers answer to a skipped line (there is no id to answer to). */
-export function lineTooLong(maxLineBytes: number): unknown {
+function lineTooLong(maxLineBytes: number): unknown {
   return {
     jsonrpc: "2.0",
     id: null,
@@ -32,6 +33,43 @@ export function lineTooLong(maxLineBytes: number): unknown {
       message: `Invalid Request: the line is longer than ${maxLineBytes} bytes`,
     },
   };
+}
+
+export interface JsonLineReaderOptions {
+  /** Longest line in bytes, without its newline. */
+  readonly maxLineBytes: number;
+  /** The JSON value of a non-blank line. */
+  readonly onValue: (value: unknown) => void;
+  /** The answer to a refused line: over `maxLineBytes` (-32600) or not JSON (-32700), `id: null`. */
+  readonly onRefused: (answer: unknown) => void;
+  /** The input ended. */
+  readonly onEnd: () => void;
+}
+
+/** Reads `input` as newline-delimited JSON until it ends or the returned `stop` is called. */
+export function readJsonLines(input: Readable, options: JsonLineReaderOptions): () => void {
+  const { maxLineBytes, onValue, onRefused, onEnd } = options;
+  return readLines(input, {
+    maxLineBytes,
+    onLine: (line) => {
+      const text = line.trim();
+      if (text === "") return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        onRefused({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32700, message: "Parse error: the line is not JSON" },
+        });
+        return;
+      }
+      onValue(value);
+    },
+    onTooLong: () => onRefused(lineTooLong(maxLineBytes)),
+    onEnd,
+  });
 }
 
 /** Reads `input` line by line until it ends or the returned `stop` is called. */
