@@ -22,7 +22,7 @@ export { REGISTRY_FORMAT_VERSION } from "./registry.js";
 export type { GeneratedModule } from "./runtime.js";
 export type { ToolContext } from "./context.js";
 export { CONTEXT_BRAND, HANDLE_BRAND, HANDLE_ID_PATTERN } from "./brands.js";
-export { canonicalJson, combineToolHashes, sha12 } from "./hash.js";
+export { canonicalJson, combineToolHashes, sha12, toolHash } from "./hash.js";
 export { deriveId, providerName } from "./names.js";
 export { parsePlannerLine, PlannerSyntaxError } from "./planner/parse.js";
 export type { PlannerLine, PlannerParam } from "./planner/parse.js";

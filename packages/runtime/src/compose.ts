@@ -14,10 +14,10 @@ import type {
   ArtifactSet,
 } from "./artifacts.js";
 import type { DispatchTable } from "./dispatch.js";
-import { canonicalJson, combineToolHashes, sha12 } from "./hash.js";
+import { combineToolHashes, toolHash } from "./hash.js";
 import type { GeneratedModule } from "./host.js";
 import { deriveId, providerName } from "./names.js";
-import { REGISTRY_FORMAT_VERSION, type JsonValue, type ToolDefinition } from "./registry.js";
+import { REGISTRY_FORMAT_VERSION, type ToolDefinition } from "./registry.js";
 import { checkGenerated, GeneratedModuleError } from "./runtime.js";
 import type { ValidatorTable } from "./validate.js";
 
@@ -135,12 +135,7 @@ function prefixed(tool: ToolDefinition, prefix: string, source: string): ToolDef
     planner: line(tool.planner),
     plannerBare: line(tool.plannerBare),
   };
-  // As `zcp gen` hashes a definition: its canonical JSON without `hash` and `source`.
-  return {
-    ...hashed,
-    source: location,
-    hash: sha12(canonicalJson(hashed as unknown as JsonValue)),
-  };
+  return { ...hashed, source: location, hash: toolHash(hashed) };
 }
 
 /** The union of the parts' sets, each built on its first use, renamed entries included. */

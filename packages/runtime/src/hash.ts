@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { JsonValue } from "./registry.js";
+import type { JsonValue, ToolDefinition } from "./registry.js";
 
 /**
  * JSON with object keys sorted (recursively) and no whitespace: the input of every hash.
@@ -42,6 +42,17 @@ export function canonicalJson(
 /** The first 12 hex characters of the SHA-256 of `text`. */
 export function sha12(text: string): string {
   return createHash("sha256").update(text).digest("hex").slice(0, 12);
+}
+
+/**
+ * A tool definition's `hash`: `sha12` of the canonical JSON of the definition without `hash`
+ * and `source` (where it is declared does not change what it is). `memo` as for `canonicalJson`.
+ */
+export function toolHash(
+  definition: Omit<ToolDefinition, "hash" | "source">,
+  memo?: WeakMap<object, string>,
+): string {
+  return sha12(canonicalJson(definition as unknown as JsonValue, memo));
 }
 
 /**

@@ -4,12 +4,10 @@
  * on its extracted tool, its alias, id and name, and the config's folder only.
  */
 import {
-  canonicalJson,
   firstSentence,
   renderPlannerLine,
   SENTENCE_MAX,
-  sha12,
-  type JsonValue,
+  toolHash,
   type ToolDefinition,
 } from "@zcp/runtime/codegen";
 import { relativePath } from "../diagnostics.js";
@@ -64,9 +62,7 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
     planner,
     plannerBare,
     source,
-    hash: sha12(
-      canonicalJson({ ...hashed, planner, plannerBare } as unknown as JsonValue, CANONICAL),
-    ),
+    hash: toolHash({ ...hashed, planner, plannerBare }, CANONICAL),
   };
 }
 
