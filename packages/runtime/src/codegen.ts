@@ -24,6 +24,7 @@ export type { ToolContext } from "./context.js";
 export { CONTEXT_BRAND, HANDLE_BRAND, HANDLE_ID_PATTERN } from "./brands.js";
 export { canonicalJson, combineToolHashes, sha12, toolHash } from "./hash.js";
 export { deriveId, providerName } from "./names.js";
+export { prefixTool } from "./compose.js";
 export { parsePlannerLine, PlannerSyntaxError } from "./planner/parse.js";
 export type { PlannerLine, PlannerParam } from "./planner/parse.js";
 export { renderPlannerLine, renderType, renderValue } from "./planner/render.js";

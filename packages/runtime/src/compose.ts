@@ -113,7 +113,17 @@ function normalPrefix(prefix: string, source: string): string {
   return prefix.endsWith(".") ? prefix : `${prefix}.`;
 }
 
-/** `tool` renamed to `<prefix><alias>`, with what derives from the alias derived again. */
+/**
+ * `tool` renamed to `<prefix>.<alias>` (a trailing `.` in `prefix` is not doubled), with what
+ * derives from the alias derived again: id, provider name, planner lines and hash, as
+ * `composeGenerated` renames a prefixed module's tools (and `zcp gen` a prefixed package's).
+ * Throws `GeneratedModuleError`, naming `source`, for a prefix that is not a dotted name or a
+ * planner line `zcp gen` did not write.
+ */
+export function prefixTool(tool: ToolDefinition, prefix: string, source: string): ToolDefinition {
+  return prefixed(tool, normalPrefix(prefix, source), source);
+}
+
 function prefixed(tool: ToolDefinition, prefix: string, source: string): ToolDefinition {
   const alias = prefix + tool.alias;
   const id = deriveId(alias);
