@@ -24,6 +24,7 @@ export interface Results {
     toolFiles: number;
     tools: number;
     sourceBytes: number;
+    /** Every generated file's size in bytes (the first cold run's output folder), by path. */
     outputBytes: Record<string, number>;
   };
   readonly versions: Record<string, string>;
@@ -59,11 +60,27 @@ function ratios(results: Results) {
   };
 }
 
-/** The aims, judged on medians (a min can be a lucky outlier on a shared machine). */
+/** The aim for the generated output: at most 8 KB (8,000 bytes) per tool, every file included. */
+const BYTES_PER_TOOL_AIM = 8000;
+
+/** Each generated file's bytes and bytes per tool, then the total. */
+function sizes(results: Results): { file: string; bytes: number; perTool: number }[] {
+  const { outputBytes, tools } = results.project;
+  const rows = Object.entries(outputBytes).map(([file, bytes]) => ({
+    file,
+    bytes,
+    perTool: Math.round(bytes / tools),
+  }));
+  const total = rows.reduce((sum, row) => sum + row.bytes, 0);
+  return [...rows, { file: "total", bytes: total, perTool: Math.round(total / tools) }];
+}
+
+/** The aims: times judged on medians (a min can be a lucky outlier on a shared machine). */
 function aims(results: Results): Aim[] {
   const r = ratios(results);
   const noChange = get(results, "noChange").median;
   const watch = get(results, "watch").median;
+  const perTool = sizes(results).at(-1)!.perTool;
   return [
     {
       aim: "cold zcp gen within 1.5x of the floor",
@@ -85,6 +102,11 @@ function aims(results: Results): Aim[] {
       measured: `${Math.round(watch)} ms`,
       pass: watch < 300,
     },
+    {
+      aim: "generated output at most 8 KB (8,000 bytes) per tool",
+      measured: `${perTool} B/tool`,
+      pass: perTool <= BYTES_PER_TOOL_AIM,
+    },
   ];
 }
 
@@ -92,7 +114,8 @@ const NOTES = [
   "Fresh-process timings (cold, floor, typescript-json-schema, no-change) are wall time from spawn to exit, taken by the parent: they include Node start-up, tsx registration and module loading, not just the work.",
   "Caches are warm: one unmeasured run of each script precedes the measured repeats, so tsx's compile cache and the OS file cache are populated. This is not a first-run-after-install time.",
   "Cold zcp gen: the output folder and node_modules/.cache/zcp are deleted before each repeat, and --force is passed.",
-  "The floor includes loading ts-morph (which bundles TypeScript), parsing, binding and resolving each @tool parameter's type and nested property types. It reads no JSDoc, builds no schema, ignores return types, and formats and writes nothing; zcp also converts return types (output schemas), renders planner lines, hashes every tool, prints the registry (in prettier's style, checked against prettier in the tests, without running it) and writes registry.ts and registry.json.",
+  "The floor includes loading ts-morph (which bundles TypeScript), parsing, binding and resolving each @tool parameter's type and nested property types. It reads no JSDoc, builds no schema, ignores return types, and formats and writes nothing; zcp also converts return types (output schemas), renders planner lines, hashes every tool, prints the registry (in prettier's style, checked against prettier in the tests, without running it) and writes every generated file.",
+  "Sizes: the bytes of every file of the first cold run's output folder, and per tool (divided by the tool count; 1 KB = 1,000 bytes). The project's configuration has no `jsonFiles`: provider artifacts are derived by the runtime from the registry, and registry.json is the small manifest.",
   "typescript-json-schema runs with required:true and its defaults: it uses its own TypeScript 5.9 and type-checks the whole program before generating (zcp does not type-check). Its output (draft-07 with shared $ref definitions) is smaller and differently shaped than zcp's inlined registry, so the comparison is of time to a usable result, not of identical work.",
   "The cold, floor and typescript-json-schema repeats are interleaved (one of each per round), so slow drift of the machine affects all three alike.",
   "No-change re-run: a fresh `zcp gen` right after a successful run; each repeat is checked to have taken the cache (cached:true).",
@@ -127,6 +150,7 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
   const m = machine(results.loadavg);
   const r = ratios(results);
   const a = aims(results);
+  const s = sizes(results);
   const json = {
     generatedAt: new Date().toISOString(),
     machine: m,
@@ -145,6 +169,7 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
       ]),
     ),
     ratios: r,
+    sizes: s,
     aims: a,
     checks: results.checks,
     notes: NOTES,
@@ -165,7 +190,11 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
     "",
     `Ratios: cold / floor **${r.coldOverFloor.median}x** (median; ${r.coldOverFloor.min}x on minimums), cold / typescript-json-schema **${r.coldOverTjs.median}x** (median; ${r.coldOverTjs.min}x on minimums).`,
     "",
-    "| aim (judged on medians) | measured | result |",
+    "| generated file | bytes | bytes per tool |",
+    "| --- | ---: | ---: |",
+    ...s.map((x) => `| ${x.file} | ${x.bytes} | ${x.perTool} |`),
+    "",
+    "| aim (times judged on medians) | measured | result |",
     "| --- | ---: | --- |",
     ...a.map((x) => `| ${x.aim} | ${x.measured} | ${x.pass ? "pass" : "**miss**"} |`),
     "",
@@ -182,11 +211,7 @@ export function writeReports(results: Results, markdownFile: string, jsonFile: s
     "",
     "## Project and checks",
     "",
-    `- source: ${results.project.toolFiles + 1} files, ${Math.round(results.project.sourceBytes / 1024)} KiB; generated: ${Object.entries(
-      results.project.outputBytes,
-    )
-      .map(([f, b]) => `${f} ${Math.round(b / 1024)} KiB`)
-      .join(", ")}`,
+    `- source: ${results.project.toolFiles + 1} files, ${Math.round(results.project.sourceBytes / 1024)} KiB; generated: ${Object.keys(results.project.outputBytes).length} files, ${Math.round(s.at(-1)!.bytes / 1024)} KiB (sizes above)`,
     ...Object.entries(results.checks).map(([name, value]) => `- ${name}: ${value}`),
     "",
   ];

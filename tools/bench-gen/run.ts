@@ -1,7 +1,8 @@
 /**
  * `pnpm bench:gen`: synthesizes a 1,000-tool project and times zcp gen (cold, no-change,
- * one-file watch change) side by side with a ts-morph floor and typescript-json-schema.
- * Writes tools/bench-gen/report.md and report.json. BENCH_REPEATS overrides the repeat count.
+ * one-file watch change) side by side with a ts-morph floor and typescript-json-schema, and
+ * measures the generated output (bytes of every file, per tool). Writes tools/bench-gen/report.md
+ * and report.json. BENCH_REPEATS overrides the repeat count.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -55,12 +56,7 @@ async function main(): Promise<void> {
   log(
     `checked: zcp gen ${first.tools} tools (${warnings} warnings), floor ${floorInfo.tools} tools / ${floorInfo.types} types, typescript-json-schema ${tjsInfo.definitions} definitions`,
   );
-  const outputBytes = Object.fromEntries(
-    ["registry.ts", "registry.json"].map((f) => [
-      f,
-      fs.statSync(path.join(PROJECT, OUT_DIR, f)).size,
-    ]),
-  );
+  const outputBytes = fileSizes(path.join(PROJECT, OUT_DIR));
 
   const cold: number[] = [];
   const floorMs: number[] = [];
@@ -161,6 +157,20 @@ async function main(): Promise<void> {
   log(consoleTable(results));
   writeReports(results, path.join(HERE, "report.md"), path.join(HERE, "report.json"));
   log(`\nwrote ${path.relative(REPO, path.join(HERE, "report.md"))} and report.json`);
+}
+
+/** The size in bytes of every file under `folder`, by path (posix, relative), sorted. */
+function fileSizes(folder: string): Record<string, number> {
+  return Object.fromEntries(
+    fs
+      .readdirSync(folder, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const file = path.join(entry.parentPath, entry.name);
+        return [path.relative(folder, file).split(path.sep).join("/"), fs.statSync(file).size];
+      })
+      .sort(([a], [b]) => (a! < b! ? -1 : 1)),
+  );
 }
 
 function checkFloor(

@@ -14,8 +14,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import type { McpTool, Registry } from "@zcp/runtime";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { artifactSet, type McpTool, type Registry } from "@zcp/runtime";
 import { assertGenerated, makeCold, type ZcpReport } from "../bench-gen/zcp.js";
 import { compileWithTsc, lastJsonLine, runNode } from "../bench-gen/measure.js";
 import { synthesize, writeProject } from "../bench-gen/synth.js";
@@ -25,8 +25,9 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 export interface Prepared {
   readonly project: string;
-  /** The compiled generated module, child scripts and zod server module (all .js). */
+  /** The compiled generated module and its registry, child scripts and zod server module (all .js). */
   readonly generatedIndex: string;
+  readonly generatedRegistry: string;
   readonly sdkModule: string;
   readonly children: { readonly zcp: string; readonly sdk: string };
   readonly tools: number;
@@ -50,10 +51,10 @@ export async function prepare(repo: string, work: string): Promise<Prepared> {
   assertGenerated(report, manifest.tools, "zcp gen on the synthetic project");
 
   const gen = path.join(project, "src", "zcp.gen");
-  const registry = JSON.parse(fs.readFileSync(path.join(gen, "registry.json"), "utf8")) as Registry;
-  const mcp = JSON.parse(fs.readFileSync(path.join(gen, "artifacts", "mcp.json"), "utf8")) as {
-    [id: string]: McpTool;
+  const { registry } = (await import(pathToFileURL(path.join(gen, "registry.ts")).href)) as {
+    registry: Registry;
   };
+  const mcp = artifactSet(registry, "mcp");
   const sdkDir = path.join(work, "sdk");
   fs.mkdirSync(sdkDir, { recursive: true });
   const { code, dropped } = sdkModule(
@@ -74,6 +75,7 @@ export async function prepare(repo: string, work: string): Promise<Prepared> {
   return {
     project,
     generatedIndex: dist(path.join(gen, "index.ts")),
+    generatedRegistry: dist(path.join(gen, "registry.ts")),
     sdkModule: dist(sdkModuleFile),
     children: {
       zcp: dist(path.join(HERE, "zcp-startup.ts")),
@@ -87,10 +89,6 @@ export async function prepare(repo: string, work: string): Promise<Prepared> {
       "zcp.gen/registry.ts": size(path.join(gen, "registry.ts")),
       "zcp.gen/validators.ts": size(path.join(gen, "validators.ts")),
       "zcp.gen/dispatch.ts": size(path.join(gen, "dispatch.ts")),
-      "zcp.gen/artifacts/mcp.json": size(path.join(gen, "artifacts", "mcp.json")),
-      "zcp.gen/artifacts/openai-responses.json": size(
-        path.join(gen, "artifacts", "openai-responses.json"),
-      ),
       "sdk/tools.ts (zod)": size(sdkModuleFile),
     },
   };

@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   // Unmeasured first runs: they warm the file system cache and check what each side produces.
   const first = new Map<VariantKey, ChildReport | null>();
   for (const spec of specs) {
-    const extra = spec.key === "sdk" ? [path.join(input.project, "src/zcp.gen/registry.json")] : [];
+    const extra = spec.key === "sdk" ? [input.generatedRegistry] : [];
     first.set(spec.key, (await run(spec, extra)).report);
   }
   const fidelity = first.get("sdk")?.fidelity;

@@ -5,7 +5,7 @@
  * ask for `tools/list` (the SDK turns every zod schema into JSON Schema on that request), then
  * serialize the listing. Prints one JSON line: phase times (ms) and what it produced.
  *
- * usage: node .work/dist/sdk-startup.js <.work/dist/.work/sdk/tools.js> [<registry.json> to check fidelity] (compiled by prepare.ts)
+ * usage: node .work/dist/sdk-startup.js <.work/dist/.work/sdk/tools.js> [<zcp.gen/registry.js> to check fidelity] (compiled by prepare.ts)
  */
 import { pathToFileURL } from "node:url";
 import type { McpServer as McpServerType } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -13,7 +13,7 @@ import { listThroughClient, phases, printResult } from "./child.js";
 
 async function main(): Promise<void> {
   const [moduleFile, registryFile] = process.argv.slice(2);
-  if (!moduleFile) throw new Error("usage: sdk-startup.ts <tools.ts> [<registry.json>]");
+  if (!moduleFile) throw new Error("usage: sdk-startup.ts <tools.ts> [<registry.js>]");
   const mark = phases();
 
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
@@ -51,13 +51,14 @@ async function fidelity(
   registryFile: string,
   listed: readonly { name: string; description?: string | undefined; inputSchema: object }[],
 ) {
-  const fs = await import("node:fs");
-  const registry = JSON.parse(fs.readFileSync(registryFile, "utf8")) as {
-    tools: {
-      name: string;
-      description: string;
-      inputSchema: { properties?: object; required?: string[] };
-    }[];
+  const { registry } = (await import(pathToFileURL(registryFile).href)) as {
+    registry: {
+      tools: {
+        name: string;
+        description: string;
+        inputSchema: { properties?: object; required?: string[] };
+      }[];
+    };
   };
   const byName = new Map(listed.map((tool) => [tool.name, tool]));
   const problems: string[] = [];

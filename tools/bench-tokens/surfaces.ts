@@ -14,7 +14,7 @@
  *   result (a handle and its summary for a large one).
  * - `zcp-fc-lean`: the same, asking `tools/list` for lean artifacts (`lean: true`: the first
  *   sentence of each description, no constraints the generated validators enforce anyway),
- *   from a runtime created from the registry's lean twin (registries.ts).
+ *   which the runtime derives from the registry as it does the full ones.
  * - `zcp-compact`: the native surface with no tool definitions at all: the planner lines
  *   `tools/list` returns (format `compact`, with their documentation) go in the system prompt,
  *   the model writes `CALL` lines, which are parsed with the runtime's `parseCalls`, and reads
@@ -40,7 +40,6 @@ import {
   type Runtime,
 } from "@zcp/runtime";
 import { createMcpServer, createNativeSession, type NativeSession } from "@zcp/server";
-import { leanOf } from "./registries.ts";
 import type { Message, ToolCallMessage } from "./transcript.ts";
 
 export const PROTOCOLS = ["mcp", "zcp-fc", "zcp-fc-lean", "zcp-compact"] as const;
@@ -254,7 +253,7 @@ async function zcpSurface(
   catalog: Catalog,
 ): Promise<Surface> {
   const lean = protocol === "zcp-fc-lean";
-  const runtime = createRuntime(lean ? leanOf(generated) : generated);
+  const runtime = createRuntime(generated);
   const native = createNativeSession(runtime);
   await rpc<unknown>(native, "initialize", {});
   const select =

@@ -13,20 +13,8 @@
  * run; with USER_PATH_REPORT=1 they are also written to report.json and report.md beside this
  * file. USER_PATH_KEEP=1 keeps the temporary folder and prints its path.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import {
-  copyFile,
-  cp,
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  rm,
-  writeFile,
-} from "node:fs/promises";
-import os from "node:os";
+import { copyFile, cp, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -40,14 +28,25 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  DEV_TOOLS,
+  NPM_FLAGS,
+  ok,
+  ownStderr,
+  packPackage,
+  run,
+  USER_ENV,
+  userTemp,
+  WORKSPACE,
+  type Ran,
+  type Tarball,
+} from "./packing.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const WORKSPACE = path.resolve(HERE, "../..");
 /** In dependency order; the folder name under packages/. */
 const PACKAGES = ["runtime", "client", "server", "gen"] as const;
 type PackageDir = (typeof PACKAGES)[number];
-/** Exact versions of what the user installs besides our packages, and of the package linters. */
-const DEV_TOOLS = ["typescript@7.0.2", "@types/node@20.19.43", "esbuild@0.28.2"];
+/** Exact versions of the package linters. */
 const LINTERS = ["publint@0.3.25", "@arethetypeswrong/cli@0.18.5"];
 /** Nothing of this may reach a production install of @zcp/runtime + @zcp/server. */
 const BUILD_ONLY = [
@@ -64,103 +63,8 @@ const BUILD_ONLY = [
 const BUILD_ONLY_SCOPES = ["@esbuild/", "@typescript/"];
 /** The placeholder for the project's folder in the README's host entries. */
 const PLACEHOLDER = "/path/to/my-tools";
-const NPM_FLAGS = ["--no-audit", "--no-fund", "--prefer-offline", "--save-exact"];
 const WRITE_REPORT = process.env.USER_PATH_REPORT === "1";
 const KEEP = process.env.USER_PATH_KEEP === "1";
-
-// ---------------------------------------------------------------------------------------------
-// Processes
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-/** The environment of a user's shell: no pnpm/npm script variables, no workspace bins on PATH. */
-function userEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined) continue;
-    if (/^(npm_|pnpm_|VITEST|TSX_|__VITEST)/i.test(key)) continue;
-    if (
-      [
-        "NODE_OPTIONS",
-        "NODE_PATH",
-        "NODE_ENV",
-        "INIT_CWD",
-        "FORCE_COLOR",
-        "PNPM_PACKAGE_NAME",
-      ].includes(key)
-    )
-      continue;
-    env[key] = value;
-  }
-  env.PATH = (process.env.PATH ?? "")
-    .split(path.delimiter)
-    .filter((entry) => entry !== "" && !isInside(path.resolve(entry), WORKSPACE))
-    .join(path.delimiter);
-  env.NO_COLOR = "1";
-  env.npm_config_update_notifier = "false";
-  return env;
-}
-const USER_ENV = userEnvironment();
-
-/** stderr without npm's own warnings (a user's ~/.npmrc may cause some): what the command itself wrote. */
-function ownStderr(ran: Ran): string {
-  return ran.stderr
-    .split("\n")
-    .filter((line) => !line.startsWith("npm warn"))
-    .join("\n");
-}
-
-function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(folder, file);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
-
-function run(
-  command: string,
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
-): Promise<Ran> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env ?? USER_ENV,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 240_000);
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Math.round(performance.now() - started) });
-    });
-  });
-}
-
-/** Runs and insists on exit code 0, with the output in the message otherwise. */
-async function ok(
-  command: string,
-  args: readonly string[],
-  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
-): Promise<Ran> {
-  const ran = await run(command, args, options);
-  if (ran.code !== 0)
-    throw new Error(
-      `${command} ${args.join(" ")} (in ${options.cwd}) exited ${ran.code}\n--- stdout\n${ran.stdout}\n--- stderr\n${ran.stderr}`,
-    );
-  return ran;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Files
@@ -358,17 +262,8 @@ async function checkMcp(server: StdioServerParameters, label: string): Promise<M
 
 // ---------------------------------------------------------------------------------------------
 
-interface Packed {
+interface Packed extends Tarball {
   dir: PackageDir;
-  name: string;
-  version: string;
-  tarball: string;
-  bytes: number;
-  unpacked: string;
-  unpackedBytes: number;
-  files: { path: string; bytes: number }[];
-  declarationMapBytes: number;
-  manifest: Record<string, unknown>;
 }
 
 interface Figures {
@@ -409,14 +304,8 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
   const tarball = (dir: PackageDir): string => packed.get(dir)!.tarball;
 
   beforeAll(async () => {
-    tmp = await mkdtemp(path.join(os.tmpdir(), "zcp-user-path-"));
-    expect(isInside(tmp, WORKSPACE)).toBe(false);
-    // Nothing above the temporary folder may resolve a package or configure a project.
-    for (let folder = path.dirname(tmp); ; folder = path.dirname(folder)) {
-      expect(existsSync(path.join(folder, "node_modules")), `${folder}/node_modules`).toBe(false);
-      expect(existsSync(path.join(folder, "package.json")), `${folder}/package.json`).toBe(false);
-      if (path.dirname(folder) === folder) break;
-    }
+    // Outside the workspace; nothing above it may resolve a package or configure a project.
+    tmp = await userTemp("zcp-user-path-");
     packs = path.join(tmp, "packs");
     project = path.join(tmp, "my-tools");
     elsewhere = path.join(tmp, "elsewhere");
@@ -437,50 +326,13 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
 
     let started = performance.now();
     for (const dir of PACKAGES) {
-      // pnpm pack is the workspace's packer (it rewrites workspace:* to versions); run with the workspace's environment.
-      const ran = await ok("pnpm", ["pack", "--json", "--pack-destination", packs], {
-        cwd: path.join(WORKSPACE, "packages", dir),
-        env: process.env as Record<string, string>,
-      });
-      const json = JSON.parse(ran.stdout.slice(ran.stdout.indexOf("{"))) as {
-        name: string;
-        version: string;
-        filename: string;
-      };
-      const unpacked = path.join(tmp, "unpacked", dir);
-      await mkdir(unpacked, { recursive: true });
-      await ok("tar", ["-xzf", json.filename, "-C", unpacked], { cwd: tmp });
-      const root = path.join(unpacked, "package");
-      const files: Packed["files"] = [];
-      const walk = async (folder: string): Promise<void> => {
-        for (const entry of await readdir(folder, { withFileTypes: true })) {
-          const file = path.join(folder, entry.name);
-          if (entry.isDirectory()) await walk(file);
-          else
-            files.push({
-              path: path.relative(root, file).split(path.sep).join("/"),
-              bytes: (await lstat(file)).size,
-            });
-        }
-      };
-      await walk(root);
-      files.sort((a, b) => a.path.localeCompare(b.path));
       const entry: Packed = {
         dir,
-        name: json.name,
-        version: json.version,
-        tarball: json.filename,
-        bytes: (await lstat(json.filename)).size,
-        unpacked: root,
-        unpackedBytes: files.reduce((sum, file) => sum + file.bytes, 0),
-        files,
-        declarationMapBytes: files
-          .filter((file) => file.path.endsWith(".d.ts.map"))
-          .reduce((sum, file) => sum + file.bytes, 0),
-        manifest: JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as Record<
-          string,
-          unknown
-        >,
+        ...(await packPackage(
+          path.join(WORKSPACE, "packages", dir),
+          packs,
+          path.join(tmp, "unpacked", dir),
+        )),
       };
       packed.set(dir, entry);
       const { manifest: _manifest, unpacked: _unpacked, tarball: _tarball, ...figure } = entry;
@@ -622,14 +474,7 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     figures.steps["npx zcp gen"] = gen.ms;
     expect(gen.stdout).toMatch(/^zcp gen: 3 tools, registry [0-9a-f]{12}; /);
     expect(ownStderr(gen)).toBe("");
-    for (const file of [
-      "index.ts",
-      "registry.ts",
-      "dispatch.ts",
-      "validators.ts",
-      "types.ts",
-      "artifacts.ts",
-    ])
+    for (const file of ["index.ts", "registry.ts", "dispatch.ts", "validators.ts", "types.ts"])
       expect(existsSync(path.join(project, "src/zcp.gen", file)), file).toBe(true);
     const registry = await readFile(path.join(project, "src/zcp.gen/registry.ts"), "utf8");
     expect(registry).toContain(

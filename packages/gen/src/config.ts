@@ -14,8 +14,34 @@ export interface ConfigInput {
   tsconfig?: string;
   /** Output folder, relative to the config folder. */
   outDir?: string;
-  /** Also generate the lean artifact sets (`lean.ts`, `artifacts/lean/*.json`). */
+  /** With `jsonFiles`, also write the lean artifact sets (`artifacts/lean/*.json`). */
   leanArtifacts?: boolean;
+  /** Also write the definitions into `registry.json` and the artifact sets as `artifacts/*.json`, for consumers that do not run TypeScript. */
+  jsonFiles?: boolean;
+  /** Tool packages composed into this registry: a package name, or an entry with options. */
+  registries?: (string | RegistryEntryInput)[];
+}
+
+/** A `registries` entry: a package and which of its tools to take, under which prefix. */
+interface RegistryEntryInput {
+  package: string;
+  prefix?: string;
+  groups?: string[];
+  excludeGroups?: string[];
+  stages?: string[];
+  aliases?: string[];
+  excludeAliases?: string[];
+}
+
+/** A validated `registries` entry (the selection fields are the runtime's `Selection`'s). */
+export interface RegistryEntry {
+  readonly package: string;
+  readonly prefix?: string;
+  readonly groups?: readonly string[];
+  readonly excludeGroups?: readonly string[];
+  readonly stages?: readonly string[];
+  readonly aliases?: readonly string[];
+  readonly excludeAliases?: readonly string[];
 }
 
 export interface Config {
@@ -29,8 +55,15 @@ export interface Config {
   readonly tsconfig: string | null;
   /** Absolute output folder. */
   readonly outDir: string;
-  /** Whether the lean artifact sets are generated too (default false). */
+  /** Whether the lean artifact sets are written too, with `jsonFiles` (default false). */
   readonly leanArtifacts: boolean;
+  /** Whether `registry.json` holds the definitions and `artifacts/*.json` are written (default false). */
+  readonly jsonFiles: boolean;
+  /**
+   * The tool packages composed in (`compose/`), in configuration order; `[]` when none. With
+   * `registries` and no `include`, `include` is `[]`: there are no local sources.
+   */
+  readonly registries: readonly RegistryEntry[];
 }
 
 const DEFAULTS = {
@@ -42,7 +75,15 @@ const DEFAULTS = {
 export type ConfigResult =
   { config: Config; diagnostics: [] } | { config: null; diagnostics: Diagnostic[] };
 
-const KEYS = new Set(["include", "exclude", "tsconfig", "outDir", "leanArtifacts"]);
+const KEYS = new Set([
+  "include",
+  "exclude",
+  "tsconfig",
+  "outDir",
+  "leanArtifacts",
+  "jsonFiles",
+  "registries",
+]);
 
 /** Reads the configuration from `explicit` (a file) or from `cwd`. */
 export function loadConfig(cwd: string, explicit?: string): ConfigResult {
@@ -123,11 +164,18 @@ function validate(file: string, raw: unknown): ConfigResult {
       return fail(file, `"${key}" must be a non-empty string`);
     }
   }
-  if (input.leanArtifacts !== undefined && typeof input.leanArtifacts !== "boolean")
-    return fail(file, `"leanArtifacts" must be true or false`);
+  for (const key of ["leanArtifacts", "jsonFiles"] as const) {
+    if (input[key] !== undefined && typeof input[key] !== "boolean")
+      return fail(file, `"${key}" must be true or false`);
+  }
+  const registries = registryEntries(input.registries);
+  if (typeof registries === "string") return fail(file, registries);
   const root = path.dirname(file);
-  const include = (input.include as string[] | undefined) ?? DEFAULTS.include;
-  if (include.length === 0) return fail(file, `"include" must name at least one glob`);
+  const include =
+    (input.include as string[] | undefined) ??
+    (input.registries === undefined ? DEFAULTS.include : []);
+  if (include.length === 0 && input.include !== undefined)
+    return fail(file, `"include" must name at least one glob`);
   const tsconfigPath = input.tsconfig as string | undefined;
   let tsconfig: string | null = null;
   if (tsconfigPath !== undefined) tsconfig = path.resolve(root, tsconfigPath);
@@ -155,10 +203,63 @@ function validate(file: string, raw: unknown): ConfigResult {
       tsconfig,
       outDir,
       leanArtifacts: (input.leanArtifacts as boolean | undefined) ?? false,
+      jsonFiles: (input.jsonFiles as boolean | undefined) ?? false,
+      registries,
     },
     diagnostics: [],
   };
 }
+
+const ENTRY_KEYS = new Set([
+  "package",
+  "prefix",
+  "groups",
+  "excludeGroups",
+  "stages",
+  "aliases",
+  "excludeAliases",
+]);
+
+/** The `registries` entries, or what is wrong with them. */
+function registryEntries(value: unknown): RegistryEntry[] | string {
+  if (value === undefined) return [];
+  if (!Array.isArray(value))
+    return `"registries" must be an array of package names or { "package": ... } entries`;
+  const entries: RegistryEntry[] = [];
+  const seen = new Set<string>();
+  for (const [index, item] of value.entries()) {
+    const at = `"registries"[${index}]`;
+    const entry = typeof item === "string" ? { package: item } : item;
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry))
+      return `${at} must be a package name or an object with "package"`;
+    const record = entry as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (!ENTRY_KEYS.has(key))
+        return `${at}: unknown key "${key}" (known: ${[...ENTRY_KEYS].join(", ")})`;
+    }
+    const name = record.package;
+    if (typeof name !== "string" || !PACKAGE_NAME.test(name))
+      return `${at}: "package" must be a package name such as "@acme/billing-tools", got ${JSON.stringify(name)}`;
+    if (seen.has(name)) return `${at}: the package "${name}" is listed twice`;
+    seen.add(name);
+    // What makes a prefix valid is the runtime's rule, checked where it is applied (`prefixTool`).
+    if (record.prefix !== undefined && (typeof record.prefix !== "string" || record.prefix === ""))
+      return `${at}: "prefix" must be a non-empty string`;
+    for (const key of ["groups", "excludeGroups", "stages", "aliases", "excludeAliases"]) {
+      const list = record[key];
+      if (
+        list !== undefined &&
+        !(Array.isArray(list) && list.every((v) => typeof v === "string" && v !== ""))
+      )
+        return `${at}: "${key}" must be an array of non-empty strings`;
+    }
+    entries.push(record as unknown as RegistryEntry);
+  }
+  return entries;
+}
+
+/** npm's rule for a package name: lower case, optionally scoped, URL-safe. */
+const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
 
 function fail(file: string, message: string): ConfigResult {
   return {

@@ -8,12 +8,12 @@
  * it prints. Unchanged tools are the same objects from run to run (their extraction is kept
  * until a file their types reach changes), so every later memo hits for them.
  *
- * Besides these, modules keep memos of pure functions of immutable objects (canonical JSON,
- * shared type names, printed strings, parsed library files): they change no result, and hold
- * no state of a run.
+ * Besides these, modules keep memos of pure functions of immutable objects (the tools found in
+ * a parsed file, a tool's names, canonical JSON, shared type names, printed strings, parsed
+ * library files): they change no result, and hold no state of a run.
  */
 import type { ToolDefinition } from "@zcp/runtime/codegen";
-import type { ts } from "ts-morph";
+import type { ts } from "@ts-morph/common";
 import {
   compileLean,
   compileSharedValidator,

@@ -7,15 +7,23 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { combineToolHashes, REGISTRY_FORMAT_VERSION, type Registry } from "@zcp/runtime/codegen";
-import type { ts } from "ts-morph";
-import { compile, type ArtifactSets } from "./compile/index.js";
+import {
+  combineToolHashes,
+  REGISTRY_FORMAT_VERSION,
+  type Registry,
+  type ToolDefinition,
+} from "@zcp/runtime/codegen";
+import type { ts } from "@ts-morph/common";
+import { compile, type ArtifactSets, type Compiled } from "./compile/index.js";
+import { compileArtifacts } from "./compile/providers/index.js";
+import { composeRegistries } from "./compose/index.js";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
 import { emitFiles, type GeneratedFile } from "./emit/index.js";
+import { emitContext } from "./emit/ts-file.js";
 import { extractor, type Extraction } from "./extract/index.js";
 import { Memo } from "./memo.js";
-import { buildModel } from "./model/index.js";
+import { buildModel, type Site } from "./model/index.js";
 import {
   findTools,
   hashSourceFile,
@@ -42,6 +50,54 @@ export interface GenerateResult {
   readonly sources: readonly string[];
 }
 
+/** The project's own tools (scan, extract, model), before packages are composed in. */
+interface LocalTools {
+  readonly definitions: readonly ToolDefinition[];
+  /** Where each definition is declared (the model's `sites`). */
+  readonly sites: ReadonlyMap<ToolDefinition, Site>;
+  readonly diagnostics: Diagnostic[];
+  /** null when there are no local sources (no program is loaded). */
+  readonly program: ts.Program | null;
+  readonly sources: readonly string[];
+}
+
+/**
+ * The artifact sets of every tool the registry serves, in registry order: the project's own as
+ * compiled, and the composed packages' tools compiled here too, by the same rules (their
+ * diagnostics are their package's: not repeated here).
+ */
+function withPackageArtifacts(
+  compiled: Compiled,
+  tools: readonly ToolDefinition[],
+  own: readonly ToolDefinition[],
+  config: Config,
+): { artifacts: ArtifactSets; lean: ArtifactSets | null } {
+  const theirs = tools.filter((tool) => !own.includes(tool));
+  if (theirs.length === 0) return { artifacts: compiled.artifacts, lean: compiled.lean };
+  const at: Site = { file: config.file, line: 1, column: 1 };
+  // Their artifacts only: their validators are their package's.
+  const other = compileArtifacts(
+    theirs,
+    new Map(theirs.map((tool) => [tool, at])),
+    config.jsonFiles && config.leanArtifacts,
+  );
+  const merge = (a: ArtifactSets, b: ArtifactSets): ArtifactSets => {
+    const sets = {} as { [P in keyof ArtifactSets]: { [id: string]: unknown } };
+    for (const provider of Object.keys(a) as (keyof ArtifactSets)[]) {
+      sets[provider] = {};
+      for (const tool of tools) {
+        const entry = a[provider][tool.id] ?? b[provider][tool.id];
+        if (entry !== undefined) sets[provider][tool.id] = entry;
+      }
+    }
+    return sets as ArtifactSets;
+  };
+  return {
+    artifacts: merge(compiled.artifacts, other.sets),
+    lean: compiled.lean && other.lean && merge(compiled.lean, other.lean),
+  };
+}
+
 export class Generator {
   private loader: ProgramLoader | null = null;
   private projectDiagnostics: Diagnostic[] = [];
@@ -60,8 +116,61 @@ export class Generator {
   async generate(changed: Iterable<string> = []): Promise<GenerateResult> {
     const { config, memo } = this;
     memo.startRun();
-    const sources = await listSourceFiles(config);
     const changedSet = new Set([...changed].map((file) => path.resolve(file)));
+    // With "registries" and no "include", there are no local sources: no program is loaded.
+    const local =
+      config.include.length > 0
+        ? await this.scanLocal(changedSet)
+        : this.noLocalSources(changedSet);
+    const diagnostics = local.diagnostics;
+
+    // compose, model, compile, emit
+    const generator = emitContext(config.file).version;
+    const composition = composeRegistries(config, local.definitions, generator);
+    diagnostics.push(...composition.diagnostics);
+    const registry: Registry = {
+      version: REGISTRY_FORMAT_VERSION,
+      generator,
+      hash: combineToolHashes(composition.tools),
+      tools: composition.tools,
+      names: Object.fromEntries(composition.tools.map((tool) => [tool.name, tool.alias])),
+    };
+    const own = composition.tools.filter((tool) => local.sites.has(tool));
+    const lean = config.jsonFiles && config.leanArtifacts;
+    const compiled = compile(own, local.sites, { lean }, memo.compile);
+    diagnostics.push(...compiled.diagnostics);
+    const artifacts = withPackageArtifacts(compiled, composition.tools, own, config);
+    const files = emitFiles(
+      {
+        configFile: config.file,
+        root: config.root,
+        outDir: config.outDir,
+        registry,
+        validators: compiled.validators,
+        jsonFiles: config.jsonFiles,
+        artifacts: artifacts.artifacts,
+        lean: artifacts.lean,
+        packages: composition.packages,
+      },
+      memo.emit,
+    );
+
+    const inputs = this.inputsOf(local.program, local.sources, composition.inputs);
+    this.read = new Set(inputs.keys());
+    return {
+      files,
+      diagnostics: diagnostics.sort(compareDiagnostics),
+      registry,
+      artifacts: artifacts.artifacts,
+      inputs,
+      sources: local.sources,
+    };
+  }
+
+  /** scan, extract and model: the project's own tools, from the configured sources. */
+  private async scanLocal(changedSet: ReadonlySet<string>): Promise<LocalTools> {
+    const { config, memo } = this;
+    const sources = await listSourceFiles(config);
     // New compiler settings can change every type: start over.
     if ([...changedSet].some((file) => this.settingsFiles.has(file))) this.reset();
     let loader = this.loader ?? this.load();
@@ -123,49 +232,30 @@ export class Generator {
       );
     }
 
-    // model, compile, emit
     const model = buildModel(tools, config.root, memo.model);
     diagnostics.push(...model.diagnostics);
-    const registry: Registry = {
-      version: REGISTRY_FORMAT_VERSION,
-      hash: combineToolHashes(model.definitions),
-      tools: model.definitions,
-      names: Object.fromEntries(model.definitions.map((tool) => [tool.name, tool.alias])),
-    };
-    const compiled = compile(
-      registry.tools,
-      model.sites,
-      { lean: config.leanArtifacts },
-      memo.compile,
-    );
-    diagnostics.push(...compiled.diagnostics);
-    const files = emitFiles(
-      {
-        configFile: config.file,
-        root: config.root,
-        outDir: config.outDir,
-        registry,
-        validators: compiled.validators,
-        artifacts: compiled.artifacts,
-        lean: compiled.lean,
-      },
-      memo.emit,
-    );
-
-    const inputs = this.inputsOf(program, sources);
-    this.read = new Set(inputs.keys());
     return {
-      files,
-      diagnostics: diagnostics.sort(compareDiagnostics),
-      registry,
-      artifacts: compiled.artifacts,
-      inputs,
+      definitions: model.definitions,
+      sites: model.sites,
+      diagnostics,
+      program,
       sources,
     };
   }
 
+  /** A configuration without local sources: only the configuration file is read. */
+  private noLocalSources(changedSet: ReadonlySet<string>): LocalTools {
+    if (this.settingsFiles.size === 0 || changedSet.has(this.config.file))
+      this.settingsFiles = new Map([[this.config.file, hashSourceFile(this.config.file)]]);
+    return { definitions: [], sites: new Map(), diagnostics: [], program: null, sources: [] };
+  }
+
   /** What this run read, with the hashes of the texts it used (see `GenerateResult.inputs`). */
-  private inputsOf(program: ts.Program, sources: readonly string[]): Map<string, string | null> {
+  private inputsOf(
+    program: ts.Program | null,
+    sources: readonly string[],
+    packages: ReadonlyMap<string, string | null>,
+  ): Map<string, string | null> {
     const inputs = new Map<string, string | null>();
     const add = (file: string, hash: string | null) => {
       const seen = inputs.get(file);
@@ -173,8 +263,9 @@ export class Generator {
     };
     for (const [file, hash] of this.settingsFiles) add(file, hash);
     for (const file of sources) add(file, this.memo.mention(file).hash);
-    for (const sourceFile of program.getSourceFiles()) {
-      if (program.isSourceFileDefaultLibrary(sourceFile)) continue;
+    for (const [file, hash] of packages) add(file, hash);
+    for (const sourceFile of program?.getSourceFiles() ?? []) {
+      if (program!.isSourceFileDefaultLibrary(sourceFile)) continue;
       add(path.resolve(sourceFile.fileName), this.memo.textHash(sourceFile));
     }
     return new Map([...inputs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import * as prettier from "prettier";
-import { type JsonValue, type Registry } from "@zcp/runtime";
+import { type JsonValue } from "@zcp/runtime";
 import {
   canonicalJson,
   combineToolHashes,
@@ -17,7 +17,7 @@ import {
 } from "@zcp/runtime/codegen";
 import { describe, expect, it } from "vitest";
 import { PRETTIER_STYLE } from "../src/emit/print.js";
-import { ajv, copyFixture, FIXTURES, REPO, runZcp } from "./helpers.js";
+import { ajv, copyFixture, FIXTURES, generatedRegistry, REPO, runZcp } from "./helpers.js";
 
 const NAMES = ["weather", "kitchen-sink", "diagnostics", "workbench"];
 
@@ -37,9 +37,7 @@ function generatedFiles(dir: string): Map<string, string> {
 for (const name of NAMES) {
   describe(`fixture ${name}`, () => {
     const dir = path.join(FIXTURES, name);
-    const registry = JSON.parse(
-      fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8"),
-    ) as Registry;
+    const registry = generatedRegistry(path.join(dir, "src/zcp.gen"));
 
     it("is up to date: zcp gen --check finds nothing stale, missing or extra", () => {
       const result = runZcp(dir, ["gen", "--check", "--force", "--reporter", "json"]);

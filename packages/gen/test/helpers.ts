@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, expect } from "vitest";
+import type { Registry } from "@zcp/runtime/codegen";
+import { readRegistryFile } from "../src/compose/read.js";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 export const ZCP_BIN = path.join(REPO, "packages/gen/dist/bin/zcp.js");
@@ -152,12 +154,6 @@ export function ajv(): Ajv2020 {
 
 /** Every file `zcp gen` writes into the output folder, sorted. */
 export const GENERATED_FILES = [
-  "artifacts.ts",
-  "artifacts/anthropic.json",
-  "artifacts/gemini.json",
-  "artifacts/mcp.json",
-  "artifacts/openai-chat.json",
-  "artifacts/openai-responses.json",
   "dispatch.ts",
   "index.ts",
   "registry.json",
@@ -165,6 +161,20 @@ export const GENERATED_FILES = [
   "types.ts",
   "validators.ts",
 ];
+
+/** What `"jsonFiles": true` writes besides: every provider's artifact set. */
+export const JSON_FILES = [
+  "artifacts/anthropic.json",
+  "artifacts/gemini.json",
+  "artifacts/mcp.json",
+  "artifacts/openai-chat.json",
+  "artifacts/openai-responses.json",
+];
+
+/** The registry in an output folder, read from its `registry.ts` (as `zcp diff` reads one). */
+export function generatedRegistry(outDir: string): Registry {
+  return readRegistryFile(path.join(outDir, "registry.ts")).registry;
+}
 
 /** The generated files whose content depends on the tools (all but the fixed entry modules). */
 export const TOOL_DEPENDENT_FILES = GENERATED_FILES.filter((file) => file !== "index.ts");

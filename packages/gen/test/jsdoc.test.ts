@@ -10,7 +10,13 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Registry } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliResult, runZcpAsync, scratchProject, STRICT_TSCONFIG } from "./helpers.js";
+import {
+  type CliResult,
+  generatedRegistry,
+  runZcpAsync,
+  scratchProject,
+  STRICT_TSCONFIG,
+} from "./helpers.js";
 
 const ALIASES = `
 /** A list with at least one item. @minItems 1 */
@@ -210,9 +216,7 @@ beforeAll(async () => {
     "src/tools.ts": TOOLS,
   });
   gen = await runZcpAsync(dir, ["gen"]);
-  registry = JSON.parse(
-    fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8"),
-  ) as Registry;
+  registry = generatedRegistry(path.join(dir, "src/zcp.gen"));
 });
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

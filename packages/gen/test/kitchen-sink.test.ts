@@ -4,16 +4,13 @@
  * function signatures (fixtures/kitchen-sink/src/kitchen-sink.samples.ts) are accepted or
  * rejected by the schema the same way.
  */
-import fs from "node:fs";
 import path from "node:path";
-import type { Registry, ToolDefinition } from "@zcp/runtime";
+import type { ToolDefinition } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import { samples } from "../../../fixtures/kitchen-sink/src/kitchen-sink.samples.js";
-import { ajv, FIXTURES } from "./helpers.js";
+import { ajv, FIXTURES, generatedRegistry } from "./helpers.js";
 
-const registry = JSON.parse(
-  fs.readFileSync(path.join(FIXTURES, "kitchen-sink/src/zcp.gen/registry.json"), "utf8"),
-) as Registry;
+const registry = generatedRegistry(path.join(FIXTURES, "kitchen-sink/src/zcp.gen"));
 
 /** Positional sample → the JSON arguments object a model would send. */
 function toArguments(tool: ToolDefinition, args: unknown[]): unknown {

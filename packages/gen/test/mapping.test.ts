@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { JsonValue, Registry, ToolDefinition } from "@zcp/runtime";
+import type { JsonValue, ToolDefinition } from "@zcp/runtime";
 import type { ValidatorTable } from "@zcp/runtime/codegen";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,11 +22,12 @@ import { compileValidators } from "../src/compile/index.js";
 import { validatorsFile } from "../src/emit/index.js";
 import {
   ajv,
+  type CliResult,
+  generatedRegistry,
   REPO,
   runZcp,
   scratchProject,
   STRICT_COMPILER_OPTIONS,
-  type CliResult,
 } from "./helpers.js";
 
 type Schema = { readonly [keyword: string]: JsonValue };
@@ -538,9 +539,7 @@ beforeAll(async () => {
     "oracle/values.ts": oracleSource(),
   });
   result = runZcp(dir, ["gen", "--force", "--reporter", "json"]);
-  const registry = JSON.parse(
-    fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8"),
-  ) as Registry;
+  const registry = generatedRegistry(path.join(dir, "src/zcp.gen"));
   tools = new Map(registry.tools.map((tool) => [tool.alias, tool]));
   validators = (
     (await import(pathToFileURL(path.join(dir, "src/zcp.gen/validators.ts")).href)) as {

@@ -20,7 +20,7 @@ import type { Diagnostic } from "../src/diagnostics.js";
 import { Generator, type GenerateResult } from "../src/pipeline.js";
 import { ts } from "ts-morph";
 import { declaresGlobals } from "../src/scan/scripts.js";
-import { scratchProject, STRICT_TSCONFIG, ZCP_BIN } from "./helpers.js";
+import { generatedRegistry, scratchProject, STRICT_TSCONFIG, ZCP_BIN } from "./helpers.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -227,10 +227,10 @@ describe("B7 under zcp gen --watch", () => {
       });
     const levels = () =>
       (
-        JSON.parse(fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8")) as {
-          tools: { inputSchema: { properties: { level: { enum: string[] } } } }[];
+        generatedRegistry(path.join(dir, "src/zcp.gen")).tools[0]!.inputSchema.properties as {
+          level: { enum: string[] };
         }
-      ).tools[0]!.inputSchema.properties.level.enum;
+      ).level.enum;
     try {
       expect(await next()).toMatchObject({ ok: true, tools: 1 });
       expect(levels()).toEqual(["low", "high"]);

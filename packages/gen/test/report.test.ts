@@ -14,7 +14,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Registry } from "@zcp/runtime";
+import { artifactSet, type Registry } from "@zcp/runtime";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArtifactSets } from "../src/compile/index.js";
@@ -27,6 +27,7 @@ import {
 import {
   type CliResult,
   copyFixture,
+  generatedRegistry,
   oneJsonLine,
   runsTogether,
   runZcpAsync,
@@ -124,15 +125,9 @@ for (const name of ["weather", "kitchen-sink"]) {
       expect(line.ok).toBe(true);
       const report = line.report!;
       const out = path.join(dir, "src/zcp.gen");
-      const registry = JSON.parse(
-        fs.readFileSync(path.join(out, "registry.json"), "utf8"),
-      ) as Registry;
-      const mcp = JSON.parse(
-        fs.readFileSync(path.join(out, "artifacts/mcp.json"), "utf8"),
-      ) as ArtifactSets["mcp"];
-      const openai = JSON.parse(
-        fs.readFileSync(path.join(out, "artifacts/openai-responses.json"), "utf8"),
-      ) as ArtifactSets["openai-responses"];
+      const registry = generatedRegistry(out);
+      const mcp = artifactSet(registry, "mcp");
+      const openai = artifactSet(registry, "openai-responses");
       expect(report.tokenizer).toBe("o200k_base");
       expect(report.tools).toEqual(
         registry.tools.map((tool) => ({

@@ -9,9 +9,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { compile } from "json-schema-to-typescript";
-import type { Registry, ToolDefinition } from "@zcp/runtime";
+import type { ToolDefinition } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, REPO } from "./helpers.js";
+import { FIXTURES, generatedRegistry, REPO } from "./helpers.js";
 
 const hasTuple = (schema: unknown): boolean =>
   JSON.stringify(schema ?? null).includes('"prefixItems"');
@@ -47,9 +47,7 @@ describe("types.ts agrees with json-schema-to-typescript", () => {
   for (const fixture of ["weather", "kitchen-sink"]) {
     it(`${fixture}: arguments and results are the same types`, async () => {
       const dir = path.join(FIXTURES, fixture, "src/zcp.gen");
-      const registry = JSON.parse(
-        fs.readFileSync(path.join(dir, "registry.json"), "utf8"),
-      ) as Registry;
+      const registry = generatedRegistry(dir);
       const work = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-types-"));
       const lines = [
         `import type { ToolArgs, ToolResults } from ${JSON.stringify(path.join(dir, "types.js"))};`,

@@ -14,7 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
-import type { JsonValue, Registry, ToolDefinition } from "@zcp/runtime";
+import type { JsonValue, ToolDefinition } from "@zcp/runtime";
 import type { ValidationResult, ValidatorTable } from "@zcp/runtime/codegen";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -25,20 +25,16 @@ import { validatorsFile as emitValidators } from "../src/emit/index.js";
 import { Memo } from "../src/memo.js";
 import { PRETTIER_STYLE } from "../src/emit/print.js";
 import type { EmitContext } from "../src/emit/ts-file.js";
-import { MODULE_SETTINGS, strictTsc } from "./helpers.js";
+import { generatedRegistry, MODULE_SETTINGS, strictTsc } from "./helpers.js";
 import { mulberry32 as random } from "../../../tools/test-random.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const BENCH_REGISTRY = path.join(REPO, "tools/bench-gen/.work/project/src/zcp.gen/registry.json");
+const BENCH_OUT = path.join(REPO, "tools/bench-gen/.work/project/src/zcp.gen");
 
 type Schema = { readonly [keyword: string]: JsonValue };
 
 function fixtureTools(name: string): ToolDefinition[] {
-  return (
-    JSON.parse(
-      fs.readFileSync(path.join(REPO, "fixtures", name, "src/zcp.gen/registry.json"), "utf8"),
-    ) as Registry
-  ).tools.slice();
+  return generatedRegistry(path.join(REPO, "fixtures", name, "src/zcp.gen")).tools.slice();
 }
 
 /** The text of `validators.ts` for `tools`: compiled, then laid out; through `memo` as watch mode runs it. */
@@ -1508,10 +1504,10 @@ describe("the generated file", () => {
     }
   });
 
-  it.skipIf(!fs.existsSync(BENCH_REGISTRY))(
+  it.skipIf(!fs.existsSync(path.join(BENCH_OUT, "registry.ts")))(
     "generates 1,000 tools quickly (the bench:gen registry)",
     async () => {
-      const tools = (JSON.parse(fs.readFileSync(BENCH_REGISTRY, "utf8")) as Registry).tools;
+      const tools = generatedRegistry(BENCH_OUT).tools;
       const times: number[] = [];
       let text = "";
       for (let i = 0; i < 3; i++) {

@@ -87,13 +87,13 @@ describe("zcp gen --watch", () => {
         ok: true,
         written: TOOL_DEPENDENT_FILES.filter((file) => file !== "dispatch.ts"),
       });
-      expect(snapshot(dir)["registry.json"]).toContain('"page"');
+      expect(snapshot(dir)["registry.ts"]).toContain('"page"');
       // A new file with a tool.
       await change(
         "src/more.ts",
         `/**\n * Count.\n * @tool count.things\n */\nexport const count = (n: number): number => n;\n`,
       );
-      expect(JSON.parse(snapshot(dir)["registry.json"]!).tools).toHaveLength(2);
+      expect(Object.keys(JSON.parse(snapshot(dir)["registry.json"]!).index)).toHaveLength(2);
       // A broken edit reports an error; fixing it recovers.
       const broken = await change(
         "src/more.ts",

@@ -5,9 +5,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { ARTIFACT_PROVIDERS, artifactSet } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import {
   GENERATED_FILES,
+  generatedRegistry,
+  JSON_FILES,
   runZcp,
   scratchProject,
   STRICT_TSCONFIG,
@@ -37,29 +40,79 @@ describe("write and check", () => {
     expect(fs.statSync(registryTs).mtimeMs).toBe(before);
   });
 
-  it("writes the lean sets with leanArtifacts, and removes them when it is turned off", () => {
+  it("writes the JSON files with jsonFiles (the lean sets too with leanArtifacts), and removes them when it is turned off", () => {
     const dir = project();
     const config = path.join(dir, "zcp.config.json");
-    fs.writeFileSync(config, JSON.stringify({ leanArtifacts: true }));
-    const lean = [
-      "artifacts/lean/anthropic.json",
-      "artifacts/lean/gemini.json",
-      "artifacts/lean/mcp.json",
-      "artifacts/lean/openai-chat.json",
-      "artifacts/lean/openai-responses.json",
-      "lean.ts",
-    ];
-    const on = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
-    expect(on.written).toEqual([...GENERATED_FILES, ...lean].sort());
     const out = path.join(dir, "src/zcp.gen");
-    expect(JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8")).files).toEqual(
-      [...GENERATED_FILES.filter((file) => file !== "registry.json"), ...lean].sort(),
+    const manifest = () => JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8"));
+    const lean = JSON_FILES.map((file) => file.replace("artifacts/", "artifacts/lean/"));
+    // Without jsonFiles, leanArtifacts writes nothing more.
+    fs.writeFileSync(config, JSON.stringify({ leanArtifacts: true }));
+    expect(JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout).written).toEqual(
+      GENERATED_FILES,
     );
-    fs.writeFileSync(config, JSON.stringify({ leanArtifacts: false }));
-    const off = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
-    expect(off.removed).toEqual(lean);
+    expect(Object.keys(manifest())).toEqual(["version", "generator", "hash", "index", "files"]);
+
+    fs.writeFileSync(config, JSON.stringify({ jsonFiles: true, leanArtifacts: true }));
+    const on = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
+    expect(on.written).toEqual([...JSON_FILES, ...lean, "registry.json"].sort());
+    expect(manifest().files).toEqual(
+      [
+        ...GENERATED_FILES.filter((file) => file !== "registry.json"),
+        ...JSON_FILES,
+        ...lean,
+      ].sort(),
+    );
+    expect(Object.keys(manifest())).toEqual([
+      "version",
+      "generator",
+      "hash",
+      "index",
+      "tools",
+      "files",
+    ]);
+    const registry = generatedRegistry(out);
+    expect(manifest().tools).toEqual(registry.tools);
+    // One compact line per definition.
+    expect(fs.readFileSync(path.join(out, "registry.json"), "utf8")).toContain(
+      `\n    ${JSON.stringify(registry.tools[0])}\n`,
+    );
+    for (const provider of ARTIFACT_PROVIDERS) {
+      for (const [folder, options] of [
+        ["artifacts", {}],
+        ["artifacts/lean", { lean: true }],
+      ] as const) {
+        expect(fs.readFileSync(path.join(out, folder, `${provider}.json`), "utf8")).toBe(
+          `${JSON.stringify(artifactSet(registry, provider, options), null, 2)}\n`,
+        );
+      }
+    }
+
+    fs.writeFileSync(config, JSON.stringify({ jsonFiles: true }));
+    expect(JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout).removed).toEqual(lean);
     expect(fs.existsSync(path.join(out, "artifacts/lean"))).toBe(false);
-    expect(fs.existsSync(path.join(out, "artifacts/mcp.json"))).toBe(true);
+    fs.writeFileSync(config, "{}");
+    expect(JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout).removed).toEqual(
+      JSON_FILES,
+    );
+    expect(fs.existsSync(path.join(out, "artifacts"))).toBe(false);
+  });
+
+  it("removes, on its first run, what a format-2 manifest lists and format 3 no longer writes", () => {
+    const dir = project();
+    const out = path.join(dir, "src/zcp.gen");
+    const old = ["artifacts.ts", "lean.ts", "artifacts/mcp.json", "artifacts/lean/mcp.json"];
+    for (const file of old) {
+      fs.mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
+      fs.writeFileSync(path.join(out, file), "// format 2\n");
+    }
+    fs.writeFileSync(
+      path.join(out, "registry.json"),
+      JSON.stringify({ version: 2, hash: "000000000000", tools: [], names: {}, files: old }),
+    );
+    const first = JSON.parse(runZcp(dir, ["gen", "--reporter", "json"]).stdout);
+    expect(first.removed).toEqual(old);
+    expect(fs.readdirSync(out).sort()).toEqual(GENERATED_FILES);
   });
 
   it("--check reports stale, missing and extra files, exits 1, and writes nothing", () => {

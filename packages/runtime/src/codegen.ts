@@ -4,9 +4,9 @@
  * `@zcp/runtime/codegen`: the contract between `zcp gen` and the code it generates. Generated
  * files import their helpers from here (and only from here), and the generator imports the
  * same definitions instead of keeping copies: the registry format, the validator and dispatch
- * tables, the validators' helpers and format checkers, date revival, artifact loading, hashing,
- * planner lines, the brand properties and the handle-id pattern. Applications use `@zcp/runtime`
- * instead.
+ * tables, the validators' helpers and format checkers, date revival, the provider rules that
+ * derive artifacts, the schemas' keyword order, hashing, planner lines, the brand properties and
+ * the handle-id pattern. Applications use `@zcp/runtime` instead.
  */
 export type {
   CallSignature,
@@ -25,26 +25,37 @@ export { CONTEXT_BRAND, HANDLE_BRAND, HANDLE_ID_PATTERN } from "./brands.js";
 export { canonicalJson, combineToolHashes, sha12, toolHash } from "./hash.js";
 export { deriveId, providerName } from "./names.js";
 export { prefixTool } from "./compose.js";
+export { checkComposedPackage } from "./composed.js";
 export { parsePlannerLine, PlannerSyntaxError } from "./planner/parse.js";
 export type { PlannerLine, PlannerParam } from "./planner/parse.js";
 export { renderPlannerLine, renderType, renderValue } from "./planner/render.js";
 export type { PlannerLineOptions } from "./planner/render.js";
 export { firstSentence, SENTENCE_MAX } from "./planner/sentence.js";
 export type { ValidationResult, Validator, ValidatorTable } from "./validate.js";
-export { ARTIFACT_PROVIDERS, artifactLoader, withLeanArtifacts } from "./artifacts.js";
+export {
+  ARTIFACT_PROVIDERS,
+  artifactSet,
+  compileEntries,
+  compileLeanEntries,
+  LEAN_DROPPED,
+  leanSchema,
+} from "./artifacts/index.js";
 export type {
   AnthropicTool,
   ArtifactEntries,
-  ArtifactLoader,
-  ArtifactLoadOptions,
+  ArtifactIssue,
   ArtifactProvider,
   ArtifactSet,
-  ArtifactTexts,
+  ArtifactSetOptions,
+  CompiledEntries,
   GeminiFunctionDeclaration,
   McpTool,
   OpenAIChatTool,
   OpenAIResponsesTool,
-} from "./artifacts.js";
+  ToolEntries,
+} from "./artifacts/index.js";
+export { orderKeys } from "./schema-order.js";
+export { RUNTIME_VERSION } from "./version.js";
 export { reviveDates } from "./dispatch.js";
 export type { DispatchTable, Dispatcher, ToolArguments } from "./dispatch.js";
 export {

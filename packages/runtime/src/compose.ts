@@ -4,15 +4,9 @@
  * same alias, id or provider name in two modules is a `GeneratedModuleError` naming both, never
  * an overwrite. A module's `prefix` renames its tools: alias `<prefix>.<alias>`, the id derived
  * from the new alias as `zcp gen` derives ids, the provider name derived from the new alias as
- * `zcp gen` derives names; planner lines, hashes and artifact entries follow.
+ * `zcp gen` derives names; planner lines and hashes follow, and the composed registry's artifact
+ * entries are derived from its (renamed) definitions as any registry's are.
  */
-import type {
-  ArtifactEntries,
-  ArtifactLoader,
-  ArtifactLoadOptions,
-  ArtifactProvider,
-  ArtifactSet,
-} from "./artifacts.js";
 import type { DispatchTable } from "./dispatch.js";
 import { combineToolHashes, toolHash } from "./hash.js";
 import type { GeneratedModule } from "./host.js";
@@ -33,9 +27,8 @@ export interface ComposeEntry {
 const PREFIX = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*\.?$/;
 
 /**
- * One generated module serving the tools of all of `modules`: their registries, validators,
- * dispatch tables and artifacts merged. The composed registry lists the tools sorted by alias,
- * and its hash is `combineToolHashes` over every tool (order-independent), as `zcp gen` makes a
+ * One generated module serving the tools of all of `modules`: their registries, validators and
+ * dispatch tables merged. The composed registry lists the tools sorted by alias, and its hash is `combineToolHashes` over every tool (order-independent), as `zcp gen` makes a
  * registry's. Throws `GeneratedModuleError` for a module `createRuntime` would refuse (its
  * message prefixed with the source), an invalid prefix, or a collision.
  */
@@ -48,7 +41,7 @@ export function composeGenerated(
   const validators: { [toolId: string]: ValidatorTable[string] } = {};
   const dispatch: { [toolId: string]: DispatchTable[string] } = {};
   const names: { [name: string]: string } = {};
-  const parts: Part[] = [];
+  const generators: string[] = [];
   const owners = {
     alias: new Map<string, string>(),
     id: new Map<string, string>(),
@@ -65,9 +58,8 @@ export function composeGenerated(
       throw error;
     }
     const prefix = entry.prefix === undefined ? undefined : normalPrefix(entry.prefix, source);
-    const { registry, artifacts } = entry.module;
-    const ids = new Map<string, ToolDefinition>();
-    for (const tool of registry.tools) {
+    generators.push(entry.module.registry.generator);
+    for (const tool of entry.module.registry.tools) {
       const renamed = prefix === undefined ? tool : prefixed(tool, prefix, source);
       for (const key of ["alias", "id", "name"] as const) {
         const other = owners[key].get(renamed[key]);
@@ -81,24 +73,21 @@ export function composeGenerated(
       validators[renamed.id] = entry.module.validators[tool.id]!;
       dispatch[renamed.id] = entry.module.dispatch[tool.id]!;
       names[renamed.name] = renamed.alias;
-      ids.set(tool.id, renamed);
     }
-    parts.push({ artifacts, renamed: prefix === undefined ? undefined : ids });
   });
   tools.sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
-  const hash = combineToolHashes(tools);
   return {
-    registry: { version: REGISTRY_FORMAT_VERSION, hash, tools, names },
+    registry: {
+      version: REGISTRY_FORMAT_VERSION,
+      // The versions of zcp gen that wrote the modules, each named once.
+      generator: [...new Set(generators)].join(", "),
+      hash: combineToolHashes(tools),
+      tools,
+      names,
+    },
     validators,
     dispatch,
-    artifacts: composedLoader(hash, parts),
   };
-}
-
-interface Part {
-  readonly artifacts: ArtifactLoader;
-  /** Original id → renamed tool, for a prefixed module. */
-  readonly renamed: ReadonlyMap<string, ToolDefinition> | undefined;
 }
 
 function isEntry(input: GeneratedModule | ComposeEntry): input is ComposeEntry {
@@ -146,44 +135,4 @@ function prefixed(tool: ToolDefinition, prefix: string, source: string): ToolDef
     plannerBare: line(tool.plannerBare),
   };
   return { ...hashed, source: location, hash: toolHash(hashed) };
-}
-
-/** The union of the parts' sets, each built on its first use, renamed entries included. */
-function composedLoader(hash: string, parts: readonly Part[]): ArtifactLoader {
-  const built = new Map<string, unknown>();
-  return {
-    hash,
-    hasLean: parts.every((part) => part.artifacts.hasLean === true),
-    load<P extends ArtifactProvider>(
-      provider: P,
-      options: ArtifactLoadOptions = {},
-    ): ArtifactSet<P> {
-      const key = `${provider}${options.lean === true ? ":lean" : ""}`;
-      let set = built.get(key) as ArtifactSet<P> | undefined;
-      if (set === undefined) {
-        const union: { [toolId: string]: ArtifactEntries[P] } = {};
-        for (const part of parts) {
-          for (const [id, entry] of Object.entries(part.artifacts.load(provider, options))) {
-            const tool = part.renamed?.get(id);
-            if (tool === undefined) union[id] = entry;
-            else union[tool.id] = renamedEntry(entry, tool.name);
-          }
-        }
-        set = union;
-        built.set(key, set);
-      }
-      return set;
-    },
-  };
-}
-
-/** An artifact entry under another provider name: `name`, or `function.name` (OpenAI Chat). */
-function renamedEntry<E>(entry: E, name: string): E {
-  const record = entry as {
-    readonly name?: unknown;
-    readonly function?: { readonly name?: unknown };
-  };
-  if (record.function !== undefined && typeof record.function === "object")
-    return { ...record, function: { ...record.function, name } } as E;
-  return { ...record, name } as E;
 }

@@ -5,7 +5,7 @@
  * runtime compiles nothing.
  */
 import { HANDLE_ID_PATTERN } from "./brands.js";
-import type { ArtifactEntries, ArtifactProvider } from "./artifacts.js";
+import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
 import type { HandleStore } from "./handles/store.js";
 import { canonicalJson, sha12 } from "./hash.js";
 import type { JsonSchema, JsonValue, ToolDefinition } from "./registry.js";

@@ -3,7 +3,6 @@
  * options, and the narrow interfaces a session and a call see of the runtime (`SessionHost`)
  * and of their session (`Caller`), so that none of them imports another's class.
  */
-import type { ArtifactLoader } from "./artifacts.js";
 import type { ToolContext } from "./context.js";
 import type { DispatchTable } from "./dispatch.js";
 import type { HandleStore, HandleStoreOptions } from "./handles/store.js";
@@ -11,12 +10,14 @@ import type { Registry, ToolDefinition } from "./registry.js";
 import type { ValidatorTable } from "./validate.js";
 import type { Selection } from "./view.js";
 
-/** What `zcp gen` generates, as its `index.ts` exports it. */
+/**
+ * What `zcp gen` generates, as its `index.ts` exports it. Provider artifacts are not part of it:
+ * the runtime derives them from the registry (`artifactSet`).
+ */
 export interface GeneratedModule {
   readonly registry: Registry;
   readonly validators: ValidatorTable;
   readonly dispatch: DispatchTable;
-  readonly artifacts: ArtifactLoader;
 }
 
 /**

@@ -29,16 +29,18 @@ export type {
   ToolDefinition,
   ToolFlag,
 } from "./registry.js";
-export { ARTIFACT_PROVIDERS } from "./artifacts.js";
+export { ARTIFACT_PROVIDERS, artifactSet } from "./artifacts/index.js";
 export type {
   AnthropicTool,
   ArtifactEntries,
   ArtifactProvider,
+  ArtifactSet,
+  ArtifactSetOptions,
   GeminiFunctionDeclaration,
   McpTool,
   OpenAIChatTool,
   OpenAIResponsesTool,
-} from "./artifacts.js";
+} from "./artifacts/index.js";
 export { handleTool } from "./handle-tool.js";
 export { defaultSummary, withSummary } from "./summary.js";
 export type { Summarized } from "./summary.js";

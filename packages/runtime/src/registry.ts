@@ -1,7 +1,8 @@
 /**
  * The registry format: the contract between `zcp gen`, which writes it, and the runtime and
- * surfaces, which read it. Everything here is plain data; a generated `registry.ts` holds one
- * `Registry` value and `registry.json` holds the same value as JSON.
+ * surfaces, which read it. Everything here is plain data: a generated `registry.ts` holds one
+ * `Registry` value (each definition parsed from its compact JSON text), and with `"jsonFiles":
+ * true` in the configuration `registry.json` holds the definitions as JSON too.
  */
 
 /** A JSON Schema (draft 2020-12) document or sub-schema, as emitted by `zcp gen`. */
@@ -39,6 +40,8 @@ export type CallSignature =
 export interface SourceLocation {
   readonly file: string;
   readonly export: string;
+  /** The package the tool was composed from (`"registries"` in the config); absent for the project's own tools. */
+  readonly package?: string;
 }
 
 export interface ToolDefinition {
@@ -87,10 +90,12 @@ export interface ToolDefinition {
   readonly hash: string;
 }
 
-/** The value a generated `registry.ts` exports and `registry.json` holds. */
+/** The value a generated `registry.ts` exports. */
 export interface Registry {
   /** Version of this format. */
   readonly version: typeof REGISTRY_FORMAT_VERSION;
+  /** The version of @zcp/gen that wrote the registry (part of no hash). */
+  readonly generator: string;
   /** Registry hash: `combineToolHashes` over every tool. */
   readonly hash: string;
   /** Tools sorted by alias. */
@@ -99,5 +104,8 @@ export interface Registry {
   readonly names: { readonly [name: string]: string };
 }
 
-/** 2: `plannerBare` beside `planner`, which carries documentation. */
-export const REGISTRY_FORMAT_VERSION = 2;
+/**
+ * 3: `generator`; provider artifacts are derived by the runtime, not stored (the generated
+ * module is `{ registry, validators, dispatch }`). 2: `plannerBare` beside `planner`.
+ */
+export const REGISTRY_FORMAT_VERSION = 3;

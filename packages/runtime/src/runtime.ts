@@ -7,6 +7,7 @@ import { handleTool } from "./handle-tool.js";
 import type { GeneratedModule, RuntimeOptions, SessionHost, SessionOptions } from "./host.js";
 import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "./registry.js";
 import { Session } from "./session.js";
+import { RUNTIME_VERSION } from "./version.js";
 import { applySelection } from "./view.js";
 
 export type {
@@ -71,27 +72,17 @@ export class GeneratedModuleError extends Error {
 }
 
 export function checkGenerated(generated: GeneratedModule): void {
-  const { registry, validators, dispatch, artifacts } = (generated ??
-    {}) as Partial<GeneratedModule>;
-  if (
-    !registry ||
-    !Array.isArray(registry.tools) ||
-    !validators ||
-    !dispatch ||
-    typeof artifacts?.load !== "function"
-  ) {
+  const { registry, validators, dispatch } = (generated ?? {}) as Partial<GeneratedModule>;
+  if (!registry || !Array.isArray(registry.tools) || !validators || !dispatch) {
     throw new GeneratedModuleError(
       "not a generated module: pass the default export of the zcp.gen/index.js that zcp gen wrote",
     );
   }
   if (registry.version !== REGISTRY_FORMAT_VERSION) {
+    const writer =
+      typeof registry.generator === "string" ? ` (written by zcp gen ${registry.generator})` : "";
     throw new GeneratedModuleError(
-      `the generated module has registry format ${registry.version}; this @zcp/runtime reads format ${REGISTRY_FORMAT_VERSION}: run zcp gen with a matching @zcp/gen`,
-    );
-  }
-  if (artifacts.hash !== registry.hash) {
-    throw new GeneratedModuleError(
-      `artifacts.ts was generated for registry ${artifacts.hash}, registry.ts is ${registry.hash}: the generated files come from different runs, run zcp gen`,
+      `the generated module has registry format ${String(registry.version)}${writer}; this @zcp/runtime ${RUNTIME_VERSION} reads format ${REGISTRY_FORMAT_VERSION}: run zcp gen with a matching @zcp/gen`,
     );
   }
   for (const tool of registry.tools) {

@@ -190,6 +190,6 @@ export class Session implements Caller {
         (tool.outputMode === "auto" && autoMakesHandles) ||
         Object.keys(tool.handleParams).length > 0,
     );
-    return new View(tools, this.runtime.generated.artifacts, needsHandles ? [handleTool] : []);
+    return new View(tools, this.runtime.generated.registry, needsHandles ? [handleTool] : []);
   }
 }

@@ -1,15 +1,15 @@
 /**
  * Views: subsets of the registry chosen by rules, with their hash, planner text and provider
- * artifacts picked from the precompiled entries. Nothing here looks inside a schema.
+ * artifacts picked from the registry's sets (`artifactSet`, compiled on first use).
  */
 import {
   ARTIFACT_PROVIDERS,
+  artifactSet,
   type ArtifactEntries,
-  type ArtifactLoader,
   type ArtifactProvider,
-} from "./artifacts.js";
+} from "./artifacts/index.js";
 import { combineToolHashes } from "./hash.js";
-import type { ToolDefinition } from "./registry.js";
+import type { Registry, ToolDefinition } from "./registry.js";
 
 /** What a server owner or a client asks for. Every field narrows; none widens. */
 export interface Selection {
@@ -90,7 +90,7 @@ export interface ArtifactsOptions {
   /**
    * The lean entries: first sentences of the descriptions, and no patterns, formats, lengths,
    * ranges or item bounds (the generated validators enforce them; a refusal's hint states them).
-   * Needs the lean sets: a runtime created from the generated `lean.ts`. Default false.
+   * Default false.
    */
   readonly lean?: boolean;
 }
@@ -102,9 +102,10 @@ export class View {
   readonly hash: string;
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
 
+  /** `selected` are tools of `registry`, whose artifact sets the view picks its entries from. */
   constructor(
     selected: readonly ToolDefinition[],
-    private readonly loader: ArtifactLoader,
+    private readonly registry: Registry,
     private readonly builtins: readonly BuiltinTool[],
   ) {
     this.tools = [...selected, ...builtins.map((builtin) => builtin.definition)];
@@ -132,11 +133,6 @@ export class View {
     return this.tools.map((tool) => tool[key]).join("\n");
   }
 
-  /** Whether `artifacts(provider, { lean: true })` can answer: the runtime was created from the generated `lean.ts`. */
-  get hasLeanArtifacts(): boolean {
-    return this.loader.hasLean === true;
-  }
-
   /** The tool named by alias, id or provider name, if it is in the view. */
   find(name: string): ToolDefinition | undefined {
     return this.byName.get(name);
@@ -145,7 +141,7 @@ export class View {
   /**
    * The provider's entries for the view's tools, in view order. A tool the provider cannot take
    * (see the ZCP150x diagnostics of `zcp gen`) has no entry and is left out. `{ lean: true }`:
-   * the lean entries; a `SelectionError` when the runtime has none.
+   * the lean entries. A `SelectionError` for an unknown provider.
    */
   artifacts<P extends ArtifactProvider>(
     provider: P,
@@ -156,12 +152,7 @@ export class View {
         `unknown provider "${provider}" (known: ${ARTIFACT_PROVIDERS.join(", ")})`,
       );
     const lean = options.lean === true;
-    if (lean && !this.hasLeanArtifacts) {
-      throw new SelectionError(
-        'no lean artifacts: generate them ("leanArtifacts": true in the zcp gen configuration) and create the runtime from zcp.gen/lean.js (its default export) instead of zcp.gen/index.js',
-      );
-    }
-    const set = this.loader.load(provider, lean ? { lean } : {});
+    const set = artifactSet(this.registry, provider, { lean });
     const entries: ArtifactEntries[P][] = [];
     for (const tool of this.tools) {
       const builtin = this.builtins.find((candidate) => candidate.definition === tool);

@@ -4,12 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
-import kitchenSinkLean from "../../../fixtures/kitchen-sink/src/zcp.gen/lean.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
-import weatherLean from "../../../fixtures/weather/src/zcp.gen/lean.js";
 import { deriveId } from "../../gen/src/index.js";
 import {
   ARTIFACT_PROVIDERS,
+  artifactSet,
   composeGenerated,
   createRuntime,
   GeneratedModuleError,
@@ -62,34 +61,40 @@ describe("composeGenerated", () => {
     for (const alias of aliases) expect(listed).toContain(alias);
   });
 
-  it("answers every provider with both modules' entries", () => {
-    for (const provider of ARTIFACT_PROVIDERS) {
-      expect(composed.artifacts.load(provider)).toEqual({
-        ...weather.artifacts.load(provider),
-        ...kitchenSink.artifacts.load(provider),
-      });
-      const view = createRuntime(composed).session().exposed;
-      const names = view.artifacts(provider).map(entryName);
-      expect(names).toContain("weather_get_current");
-      expect(names).toContain("shapes_area");
+  it("answers every provider, full and lean, with both modules' entries", () => {
+    for (const lean of [false, true]) {
+      for (const provider of ARTIFACT_PROVIDERS) {
+        const set = artifactSet(composed.registry, provider, { lean });
+        expect(Object.keys(set).sort()).toEqual(
+          Object.keys({
+            ...artifactSet(weather.registry, provider, { lean }),
+            ...artifactSet(kitchenSink.registry, provider, { lean }),
+          }).sort(),
+        );
+        for (const [id, entry] of Object.entries(set)) {
+          const from = weather.registry.tools.some((tool) => tool.id === id)
+            ? weather
+            : kitchenSink;
+          expect(entry).toEqual(artifactSet(from.registry, provider, { lean })[id]);
+        }
+        const view = createRuntime(composed).session().exposed;
+        const names = view.artifacts(provider, { lean }).map(entryName);
+        expect(names).toContain("weather_get_current");
+        expect(names).toContain("shapes_area");
+      }
     }
-    expect(composed.artifacts.hasLean).toBe(false);
-    expect(() => composed.artifacts.load("mcp", { lean: true })).toThrow(RangeError);
   });
 
-  it("has lean sets when every module has them", () => {
-    const lean = composeGenerated([weatherLean, kitchenSinkLean]);
-    expect(lean.artifacts.hasLean).toBe(true);
-    expect(lean.artifacts.load("anthropic", { lean: true })).toEqual({
-      ...weatherLean.artifacts.load("anthropic", { lean: true }),
-      ...kitchenSinkLean.artifacts.load("anthropic", { lean: true }),
-    });
-    expect(composeGenerated([weatherLean, kitchenSink]).artifacts.hasLean).toBe(false);
+  it("names the generators of the modules it composed", () => {
+    expect(composed.registry.generator).toBe(weather.registry.generator);
+    const other = { ...kitchenSink, registry: { ...kitchenSink.registry, generator: "0.0.9" } };
+    expect(composeGenerated([weather, other]).registry.generator).toBe(
+      `${weather.registry.generator}, 0.0.9`,
+    );
   });
 
   it("hashes the tools' hashes: deterministic and order-independent", () => {
     expect(composed.registry.hash).toBe(combineToolHashes(tools));
-    expect(composed.artifacts.hash).toBe(composed.registry.hash);
     expect(composeGenerated([kitchenSink, weather]).registry.hash).toBe(composed.registry.hash);
     expect(composeGenerated([weather, kitchenSink]).registry.hash).toBe(composed.registry.hash);
     expect(composed.registry.hash).not.toBe(weather.registry.hash);
@@ -163,7 +168,7 @@ describe("composeGenerated", () => {
     ).toContain("billing.math.subtract");
 
     for (const provider of ARTIFACT_PROVIDERS) {
-      const set = both.artifacts.load(provider);
+      const set = artifactSet(both.registry, provider);
       expect(Object.keys(set).sort()).toEqual(both.registry.tools.map((tool) => tool.id).sort());
       expect(entryName(set[renamed.id]!)).toBe("billing_math_subtract");
       expect(entryName(set[original.id]!)).toBe("math_subtract");
@@ -197,12 +202,12 @@ describe("composeGenerated", () => {
       registry: { ...weather.registry, version: 1 },
     } as unknown as GeneratedModule;
     expect(failure(() => composeGenerated([kitchenSink, old]))).toBe(
-      "module 2: the generated module has registry format 1; this @zcp/runtime reads format 2: run zcp gen with a matching @zcp/gen",
+      "module 2: the generated module has registry format 1 (written by zcp gen 0.1.0); this @zcp/runtime 0.1.0 reads format 3: run zcp gen with a matching @zcp/gen",
     );
     expect(
       failure(() => composeGenerated([{ module: old, source: "fixtures/old/zcp.gen/index.ts" }])),
     ).toBe(
-      "fixtures/old/zcp.gen/index.ts: the generated module has registry format 1; this @zcp/runtime reads format 2: run zcp gen with a matching @zcp/gen",
+      "fixtures/old/zcp.gen/index.ts: the generated module has registry format 1 (written by zcp gen 0.1.0); this @zcp/runtime 0.1.0 reads format 3: run zcp gen with a matching @zcp/gen",
     );
   });
 

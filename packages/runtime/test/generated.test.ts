@@ -3,10 +3,11 @@
  * one, another registry format, or files of different `zcp gen` runs fail at start-up with
  * `GeneratedModuleError`, never on a client's first request.
  */
+import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { createRuntime, GeneratedModuleError, type GeneratedModule } from "@zcp/runtime";
-import { artifactLoader, withLeanArtifacts } from "@zcp/runtime/codegen";
+import { RUNTIME_VERSION } from "@zcp/runtime/codegen";
 
 const failure = (generated: unknown) => {
   try {
@@ -30,42 +31,23 @@ describe("createRuntime: the generated module is checked at start-up", () => {
     expect(failure(undefined)).toMatch(/^not a generated module/);
   });
 
-  it("refuses another registry format", () => {
-    expect(failure({ ...weather, registry: { ...weather.registry, version: 99 } })).toBe(
-      "the generated module has registry format 99; this @zcp/runtime reads format 2: run zcp gen with a matching @zcp/gen",
+  it("refuses another registry format, naming both versions and the writer", () => {
+    const { generator: _generator, ...unsigned } = weather.registry;
+    expect(failure({ ...weather, registry: { ...unsigned, version: 2 } })).toBe(
+      "the generated module has registry format 2; this @zcp/runtime 0.1.0 reads format 3: run zcp gen with a matching @zcp/gen",
+    );
+    expect(
+      failure({ ...weather, registry: { ...weather.registry, version: 4, generator: "0.9.0" } }),
+    ).toBe(
+      "the generated module has registry format 4 (written by zcp gen 0.9.0); this @zcp/runtime 0.1.0 reads format 3: run zcp gen with a matching @zcp/gen",
     );
   });
 
-  it("refuses artifacts of another run", () => {
-    const stale = artifactLoader("000000000000", {
-      "openai-responses": "{}",
-      "openai-chat": "{}",
-      anthropic: "{}",
-      gemini: "{}",
-      mcp: "{}",
-    });
-    expect(failure({ ...weather, artifacts: stale })).toBe(
-      `artifacts.ts was generated for registry 000000000000, registry.ts is ${weather.registry.hash}: the generated files come from different runs, run zcp gen`,
-    );
-  });
-
-  it("refuses lean artifacts of another run, when lean.ts is imported", () => {
-    const texts = {
-      "openai-responses": "{}",
-      "openai-chat": "{}",
-      anthropic: "{}",
-      gemini: "{}",
-      mcp: "{}",
-    };
-    expect(() => withLeanArtifacts(weather.artifacts, "000000000000", texts)).toThrow(
-      `lean.ts was generated for registry 000000000000, artifacts.ts for ${weather.registry.hash}: the generated files come from different runs, run zcp gen`,
-    );
-    const loader = withLeanArtifacts(weather.artifacts, weather.registry.hash, texts);
-    expect(loader.hasLean).toBe(true);
-    expect(loader.load("mcp", { lean: true })).toEqual({});
-    expect(loader.load("mcp")).toBe(weather.artifacts.load("mcp"));
-    expect(weather.artifacts.hasLean).toBe(false);
-    expect(() => weather.artifacts.load("mcp", { lean: true })).toThrow(RangeError);
+  it("knows its own version", () => {
+    const manifest = JSON.parse(
+      fs.readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+    ) as { version: string };
+    expect(RUNTIME_VERSION).toBe(manifest.version);
   });
 
   it("refuses a tool without its validator or dispatcher", () => {

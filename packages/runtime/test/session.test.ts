@@ -7,8 +7,6 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import kitchen from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
-import weatherLean from "../../../fixtures/weather/src/zcp.gen/lean.js";
-import kitchenLean from "../../../fixtures/kitchen-sink/src/zcp.gen/lean.js";
 import { createRuntime, withSummary, type GeneratedModule } from "../src/index.js";
 import {
   combineToolHashes,
@@ -153,23 +151,12 @@ describe("views", () => {
     }
   });
 
-  it("give lean artifacts only from the generated lean.ts, full ones by default", () => {
-    const full = createRuntime(weather).session().exposed;
-    expect(full.hasLeanArtifacts).toBe(false);
-    expect(() => full.artifacts("openai-responses", { lean: true })).toThrow(
-      'no lean artifacts: generate them ("leanArtifacts": true in the zcp gen configuration) and create the runtime from zcp.gen/lean.js',
-    );
-    const view = createRuntime(weatherLean).session().exposed;
-    expect(view.hasLeanArtifacts).toBe(true);
-    expect(view.hash).toBe(full.hash);
-    expect(view.artifacts("openai-responses")).toEqual(full.artifacts("openai-responses"));
+  it("give the full artifacts by default, the lean ones when asked", () => {
+    const view = createRuntime(weather).session().exposed;
     expect(view.artifacts("openai-responses", { lean: false })).toEqual(
-      full.artifacts("openai-responses"),
+      view.artifacts("openai-responses"),
     );
-    const file = new URL(
-      "../../../fixtures/weather/src/zcp.gen/artifacts/lean/openai-responses.json",
-      import.meta.url,
-    );
+    const file = new URL("golden/weather/lean/openai-responses.json", import.meta.url);
     expect(view.artifacts("openai-responses", { lean: true })).toEqual(
       Object.values(JSON.parse(fs.readFileSync(file, "utf8")) as object),
     );
@@ -186,7 +173,7 @@ describe("views", () => {
       required: ["numbers"],
       additionalProperties: false,
     });
-    expect(full.artifacts("openai-responses")[0]!.parameters).toMatchObject({
+    expect(view.artifacts("openai-responses")[0]!.parameters).toMatchObject({
       properties: { numbers: { minItems: 1 } },
     });
     expect(
@@ -196,7 +183,7 @@ describe("views", () => {
   });
 
   it("list the handle tool's lean entries with lean artifacts: no pattern, no bounds", () => {
-    const view = createRuntime(kitchenLean).session().exposed;
+    const view = createRuntime(kitchen).session().exposed;
     const lean = view
       .artifacts("openai-responses", { lean: true })
       .find((entry) => entry.name === "zcp_handle")!;

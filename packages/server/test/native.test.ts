@@ -5,7 +5,6 @@
 import { createRuntime, type Runtime } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
-import kitchenSinkLean from "../../../fixtures/kitchen-sink/src/zcp.gen/lean.js";
 import faulty from "../../../fixtures/faulty/src/zcp.gen/index.js";
 import { createNativeSession, type NativeSession, type RpcResponse } from "../src/index.js";
 
@@ -52,7 +51,7 @@ describe("native dispatcher", () => {
       viewHash: native.session.exposed.hash,
       stage: null,
       capabilities: {
-        tools: { knownHash: true, clientFilters: true, docs: true, lean: false },
+        tools: { knownHash: true, clientFilters: true, docs: true, lean: true },
         handles: { ops: ["count", "read", "view", "summary", "release"] },
         batch: { maxSize: 50 },
       },
@@ -184,16 +183,8 @@ describe("native dispatcher", () => {
     });
   });
 
-  it("tools/list: lean: true lists the lean artifacts of a server that has them, under a hash of their own", async () => {
-    const plain = createNativeSession(runtime());
-    expect(
-      await errorOf(plain, req(1, "tools/list", { format: "openai", lean: true })),
-    ).toMatchObject({
-      code: -32602,
-      message:
-        "Invalid params: lean: true, but this server has no lean artifacts (capabilities.tools.lean is false)",
-    });
-    const native = createNativeSession(createRuntime(kitchenSinkLean, { approve: () => true }));
+  it("tools/list: lean: true lists the lean artifacts, under a hash of their own", async () => {
+    const native = createNativeSession(runtime());
     expect((await result(native, "initialize")).capabilities.tools).toMatchObject({
       docs: true,
       lean: true,

@@ -1,8 +1,9 @@
 /**
  * compile: the stage's entry. The registry's definitions → what emit prints besides the
  * definitions themselves: each tool's validator as code (`validators/`), and its provider
- * artifacts, full and, with `leanArtifacts`, lean (`providers/`), with a diagnostic wherever a
- * provider cannot take a tool as it is. Everything here is data: nothing is printed yet.
+ * artifacts, full and, when asked for, lean (`providers/`, by the runtime's provider rules), with
+ * a diagnostic wherever a provider cannot take a tool as it is. Everything here is data: nothing
+ * is printed yet.
  */
 import type { ToolDefinition } from "@zcp/runtime/codegen";
 import type { Diagnostic } from "../diagnostics.js";
@@ -27,7 +28,7 @@ export {
   type Entries,
   type ToolArtifacts,
 } from "./providers/index.js";
-export { LEAN_DROPPED, leanSchema } from "./providers/lean.js";
+export { LEAN_DROPPED, leanSchema } from "@zcp/runtime/codegen";
 export {
   compileSharedValidator,
   compileToolValidator,
@@ -42,7 +43,7 @@ export type {
 } from "./validators/index.js";
 
 export interface CompileOptions {
-  /** Compile the lean artifact sets too (`leanArtifacts` in the config). */
+  /** Compile the lean artifact sets too (written with `jsonFiles` and `leanArtifacts` in the config). */
   readonly lean: boolean;
 }
 
@@ -60,7 +61,7 @@ const COMPILE_STEPS: CompileSteps = {
 export interface Compiled {
   readonly validators: ValidatorSet;
   readonly artifacts: ArtifactSets;
-  /** The lean artifact sets, or null: `leanArtifacts` is off. */
+  /** The lean artifact sets, or null: not asked for. */
   readonly lean: ArtifactSets | null;
   readonly diagnostics: Diagnostic[];
 }

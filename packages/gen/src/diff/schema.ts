@@ -30,7 +30,19 @@ export interface Finding {
 }
 
 type Schema = JsonSchema | boolean;
-type Rule = (old: JsonSchema, now: JsonSchema, path: string) => Finding[];
+type Rule = (old: JsonSchema, now: JsonSchema, path: string, refs: Refs) => Finding[];
+
+/**
+ * What a comparison follows `$ref`s through: the two root schemas (`#` of each side's
+ * pointers), whether their `$defs` are equal, and the pairs of references being compared (a
+ * recursive type reaches the same pair again: it is then taken as equal, co-inductively).
+ */
+interface Refs {
+  readonly old: Schema;
+  readonly now: Schema;
+  readonly defsSame: boolean;
+  readonly pairs: Set<string>;
+}
 
 const same = (a: unknown, b: unknown): boolean =>
   canonicalJson(a as JsonValue) === canonicalJson(b as JsonValue);
@@ -175,7 +187,7 @@ const patternChanged = stringRule("pattern");
 const formatChanged = stringRule("format");
 
 /** Properties removed, added, made required or optional; common ones compared in depth. */
-const propertiesChanged: Rule = (old, now, path) => {
+const propertiesChanged: Rule = (old, now, path, refs) => {
   const before = (old["properties"] ?? {}) as Record<string, Schema>;
   const after = (now["properties"] ?? {}) as Record<string, Schema>;
   const requiredBefore = new Set((old["required"] ?? []) as string[]);
@@ -198,7 +210,7 @@ const propertiesChanged: Rule = (old, now, path) => {
         out.push(finding("required-added", NARROWED, `${kind} "${name}" made required`, at));
       if (requiredBefore.has(name) && !requiredAfter.has(name))
         out.push(finding("required-removed", WIDENED, `${kind} "${name}" made optional`, at));
-      out.push(...compareSchema(before[name]!, after[name]!, at));
+      out.push(...compareSchema(before[name]!, after[name]!, at, refs));
     }
   }
   return out;
@@ -211,7 +223,7 @@ const orAny = (schema: JsonValue | undefined): Schema =>
 /** `false` where values were allowed closes; the reverse opens; schemas are compared. */
 const subschemaRule =
   (keyword: string, closed: string, opened: string): Rule =>
-  (old, now, path) => {
+  (old, now, path, refs) => {
     if (!(keyword in old) && !(keyword in now)) return [];
     const before = orAny(old[keyword]);
     const after = orAny(now[keyword]);
@@ -220,7 +232,7 @@ const subschemaRule =
       return [finding(closed, NARROWED, `${keyword} closed (false)`, at)];
     if (before === false && after !== false)
       return [finding(opened, WIDENED, `${keyword} opened`, at)];
-    return compareSchema(before, after, at);
+    return compareSchema(before, after, at, refs);
   };
 const additionalPropertiesChanged = subschemaRule(
   "additionalProperties",
@@ -230,24 +242,22 @@ const additionalPropertiesChanged = subschemaRule(
 const itemsChanged = subschemaRule("items", "items-closed", "items-opened");
 const propertyNamesChanged = subschemaRule("propertyNames", "schema-closed", "schema-opened");
 
-/** Keyed subschemas (`patternProperties`, `$defs`): common keys compared, others fall back. */
+/** Keyed subschemas (`patternProperties`): common keys compared, others fall back. */
 const keyedRule =
   (keyword: string): Rule =>
-  (old, now, path) => {
+  (old, now, path, refs) => {
     const before = (old[keyword] ?? {}) as Record<string, Schema>;
     const after = (now[keyword] ?? {}) as Record<string, Schema>;
     const out: Finding[] = [];
     for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
       const at = `${path}.${keyword}.${key}`;
-      if (key in before && key in after) out.push(...compareSchema(before[key]!, after[key]!, at));
-      else if (keyword !== "$defs" || key in before)
-        // A definition added is reached only through a `$ref`, which is compared where it is.
-        out.push(finding("schema-changed", INCOMPATIBLE, `${keyword} "${key}" changed`, at));
+      if (key in before && key in after)
+        out.push(...compareSchema(before[key]!, after[key]!, at, refs));
+      else out.push(finding("schema-changed", INCOMPATIBLE, `${keyword} "${key}" changed`, at));
     }
     return out;
   };
 const patternPropertiesChanged = keyedRule("patternProperties");
-const defsChanged = keyedRule("$defs");
 
 /**
  * Lists of subschemas (`prefixItems`, `anyOf`, `oneOf`, `allOf`): of the same length, compared
@@ -256,13 +266,13 @@ const defsChanged = keyedRule("$defs");
  */
 const listRule =
   (keyword: string): Rule =>
-  (old, now, path) => {
+  (old, now, path, refs) => {
     const before = old[keyword] as Schema[] | undefined;
     const after = now[keyword] as Schema[] | undefined;
     if (before === undefined && after === undefined) return [];
     const at = `${path}.${keyword}`;
     if (before && after && before.length === after.length)
-      return before.flatMap((member, i) => compareSchema(member, after[i]!, `${at}.${i}`));
+      return before.flatMap((member, i) => compareSchema(member, after[i]!, `${at}.${i}`, refs));
     if (before && after && (keyword === "anyOf" || keyword === "oneOf")) {
       const within = (a: Schema[], b: Schema[]) => a.every((m) => b.some((n) => same(m, n)));
       if (within(before, after))
@@ -297,7 +307,6 @@ const RULES: readonly Rule[] = [
   listRule("anyOf"),
   listRule("oneOf"),
   listRule("allOf"),
-  defsChanged,
   annotationRule("description", "description-changed"),
   annotationRule("title", "title-changed"),
   annotationRule("examples", "examples-changed"),
@@ -327,6 +336,7 @@ const KNOWN = new Set([
   "oneOf",
   "allOf",
   "$defs",
+  "definitions",
   "description",
   "title",
   "examples",
@@ -335,7 +345,7 @@ const KNOWN = new Set([
   "$comment",
 ]);
 
-/** Unknown keywords (`$ref`, `not`, `if`...) that changed: incompatible, to be safe. */
+/** Unknown keywords (`not`, `if`, a `$ref` that does not resolve...) that changed: incompatible, to be safe. */
 const otherChanged: Rule = (old, now, path) =>
   [...new Set([...Object.keys(old), ...Object.keys(now)])]
     .filter((k) => !KNOWN.has(k) && !same(old[k] ?? null, now[k] ?? null))
@@ -344,19 +354,87 @@ const otherChanged: Rule = (old, now, path) =>
       finding("schema-changed", INCOMPATIBLE, `${k} ${show(old[k])} -> ${show(now[k])}`, path),
     );
 
-/** Every finding between two schemas (or boolean subschemas) at `path`. */
-export function compareSchema(old: Schema, now: Schema, path: string): Finding[] {
-  if (same(old, now)) return [];
+/**
+ * Every finding between two schemas (or boolean subschemas) at `path`. A `$ref` is followed to
+ * its definition (in the root schemas: `old` and `now` of the outermost call) and compared
+ * there, so that a changed recursive type is found where it is used; `$defs` themselves are not
+ * compared (a definition matters where it is referenced). A `$ref` that does not resolve is
+ * compared as text.
+ */
+export function compareSchema(
+  old: Schema,
+  now: Schema,
+  path: string,
+  refs: Refs = { old, now, defsSame: sameDefs(old, now), pairs: new Set() },
+): Finding[] {
+  const before = dereference(old, refs.old);
+  const after = dereference(now, refs.now);
+  if (before.ref !== null && after.ref !== null) {
+    const pair = `${before.ref}\u0000${after.ref}`;
+    if (refs.pairs.has(pair)) return [];
+    refs.pairs.add(pair);
+    try {
+      return compareResolved(before.schema, after.schema, path, refs);
+    } finally {
+      refs.pairs.delete(pair);
+    }
+  }
+  return compareResolved(before.schema, after.schema, path, refs);
+}
+
+function compareResolved(old: Schema, now: Schema, path: string, refs: Refs): Finding[] {
+  // Equal texts are equal schemas, unless references in them point into `$defs` that differ.
+  if (same(old, now) && (refs.defsSame || !JSON.stringify(old).includes('"$ref"'))) return [];
   if (old === false) return [finding("schema-opened", WIDENED, "schema opened", path)];
   if (now === false) return [finding("schema-closed", NARROWED, "schema closed (false)", path)];
   const before = old === true ? {} : old;
   const after = now === true ? {} : now;
-  const types = typeChanged(before, after, path);
+  const types = typeChanged(before, after, path, refs);
   // Values of unrelated types: the keywords below have nothing left in common to compare.
   if (types.some((f) => f.rule === "type-changed")) return types;
   return [
     ...types,
-    ...RULES.slice(1).flatMap((rule) => rule(before, after, path)),
-    ...otherChanged(before, after, path),
+    ...RULES.slice(1).flatMap((rule) => rule(before, after, path, refs)),
+    ...otherChanged(before, after, path, refs),
   ];
+}
+
+const sameDefs = (old: Schema, now: Schema): boolean =>
+  typeof old === "boolean" ||
+  typeof now === "boolean" ||
+  (same(old["$defs"] ?? null, now["$defs"] ?? null) &&
+    same(old["definitions"] ?? null, now["definitions"] ?? null));
+
+/**
+ * `schema` with a local `$ref` (`#`, `#/$defs/Name`, any JSON pointer into `root`) replaced by
+ * what it points to, the keywords beside `$ref` kept over it, as often as the target is a `$ref`
+ * again; `ref` is the first pointer followed (null: none, or one that does not resolve).
+ */
+function dereference(schema: Schema, root: Schema): { schema: Schema; ref: string | null } {
+  let current = schema;
+  let first: string | null = null;
+  for (let hops = 0; hops < 32 && typeof current === "object"; hops++) {
+    const ref = current["$ref"];
+    if (typeof ref !== "string") break;
+    const target = pointer(root, ref);
+    if (target === undefined) break;
+    first ??= ref;
+    const { $ref: _ref, ...siblings } = current;
+    current = typeof target === "boolean" ? target : { ...target, ...siblings };
+  }
+  return { schema: current, ref: first };
+}
+
+/** The subschema a local reference points to in `root`, or undefined. */
+function pointer(root: Schema, ref: string): Schema | undefined {
+  if (ref !== "#" && !ref.startsWith("#/")) return undefined;
+  let at: JsonValue = root;
+  for (const raw of ref === "#" ? [] : ref.slice(2).split("/")) {
+    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof at !== "object" || at === null || !(key in at)) return undefined;
+    at = (at as { readonly [key: string]: JsonValue })[key]!;
+  }
+  return typeof at === "boolean" || (typeof at === "object" && at !== null && !Array.isArray(at))
+    ? (at as Schema)
+    : undefined;
 }

@@ -7,6 +7,13 @@
  */
 import path from "node:path";
 import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ComposedPackage } from "../compose/index.js";
+import {
+  packageBindings,
+  packageEntry,
+  packageImports,
+  packageToolIds,
+} from "../compose/imports.js";
 import { relativePath } from "../diagnostics.js";
 import { toolNames } from "../model/index.js";
 import { moduleNames } from "./names.js";
@@ -15,6 +22,7 @@ import { Identifier, PRINT_WIDTH, printStatement, printString } from "./print.js
 
 /** Names the file declares besides the tools' functions and the module namespaces. */
 const FIXED_NAMES = [
+  "checkComposedPackage",
   "DispatchTable",
   "ToolArguments",
   "ToolContext",
@@ -30,18 +38,26 @@ const FIXED_NAMES = [
 /**
  * `root` is the config folder (tool sources are relative to it), `outDir` where the file goes.
  * Each tool's function is `call_<tool name>` (see `toolNames`), each module's namespace is named
- * after its file (see `moduleNames`).
+ * after its file (see `moduleNames`). The tools of composed `packages` are dispatched by their
+ * package's module (`<binding>.dispatch["<its id>"]!`), which is checked when this one loads to
+ * still have the registry hash it was composed from.
  */
 export function dispatchFile(
   context: EmitContext,
   tools: readonly ToolDefinition[],
   root: string,
   outDir: string,
+  packages: readonly ComposedPackage[] = [],
 ): string {
-  const functions = new Map([...toolNames(tools)].map(([tool, name]) => [tool, `call_${name}`]));
+  // A composed package's tools are dispatched by the package's own module.
+  const fromPackage = packageToolIds(packages);
+  const own = tools.filter((tool) => !fromPackage.has(tool.id));
+  const functions = new Map([...toolNames(own)].map(([tool, name]) => [tool, `call_${name}`]));
+  const taken = new Set([...FIXED_NAMES, ...functions.values()]);
+  const bindings = packageBindings(packages, taken);
   const modules = moduleNames(
-    tools.map((tool) => tool.source.file),
-    new Set([...FIXED_NAMES, ...functions.values()]),
+    own.map((tool) => tool.source.file),
+    new Set([...taken, ...bindings.values()]),
   );
   const files = [...modules.keys()].sort();
   const imports = files
@@ -50,21 +66,50 @@ export function dispatchFile(
         `import * as ${modules.get(file)!} from ${printString(importPath(root, outDir, file))};`,
     )
     .join("\n");
+  const helpers = [
+    ...(packages.length > 0 ? [CHECK] : []),
+    ...(own.some((tool) => tool.dates.length > 0) ? ["reviveDates"] : []),
+  ];
   const header = [
-    `import type { DispatchTable, ToolArguments, ToolContext } from "@zcp/runtime/codegen";`,
-    ...(tools.some((tool) => tool.dates.length > 0)
-      ? [`import { reviveDates } from "@zcp/runtime/codegen";`]
+    // A module whose tools all come from packages declares no function (noUnusedLocals).
+    own.length > 0
+      ? `import type { DispatchTable, ToolArguments, ToolContext } from "@zcp/runtime/codegen";`
+      : `import type { DispatchTable } from "@zcp/runtime/codegen";`,
+    ...(helpers.length > 0
+      ? [`import { ${helpers.join(", ")} } from "@zcp/runtime/codegen";`]
       : []),
+    packageImports(bindings).trimEnd(),
     imports,
   ].filter(Boolean);
+  const entry = (tool: ToolDefinition): Identifier => {
+    const composed = fromPackage.get(tool.id);
+    return new Identifier(
+      composed
+        ? packageEntry(bindings.get(composed.pkg.name)!, "dispatch", composed.id)
+        : functions.get(tool)!,
+    );
+  };
   return tsFile(context, [
     `${header.join("\n")}\n`,
-    ...tools.map((tool) => dispatcher(tool, functions.get(tool)!, modules.get(tool.source.file)!)),
+    ...(packages.length > 0 ? [packages.map((pkg) => packageCheck(pkg, bindings)).join("")] : []),
+    ...own.map((tool) => dispatcher(tool, functions.get(tool)!, modules.get(tool.source.file)!)),
     printStatement(
       "export const dispatch: DispatchTable = ",
-      Object.fromEntries(tools.map((tool) => [tool.id, new Identifier(functions.get(tool)!)])),
+      Object.fromEntries(tools.map((tool) => [tool.id, entry(tool)])),
     ),
   ]);
+}
+
+/** The runtime helper that checks, when the module loads, that a package is still the one composed. */
+const CHECK = "checkComposedPackage";
+
+/** `checkComposedPackage(<binding>, "<package>", "<hash>");`, broken as prettier breaks a call. */
+function packageCheck(pkg: ComposedPackage, bindings: ReadonlyMap<string, string>): string {
+  const args = [bindings.get(pkg.name)!, printString(pkg.name), printString(pkg.hash)];
+  const flat = `${CHECK}(${args.join(", ")});`;
+  return flat.length <= PRINT_WIDTH
+    ? `${flat}\n`
+    : `${CHECK}(\n${args.map((arg) => `  ${arg},\n`).join("")});\n`;
 }
 
 function dispatcher(tool: ToolDefinition, name: string, module: string): string {

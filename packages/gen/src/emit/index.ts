@@ -2,11 +2,14 @@
  * emit: the stage's entry. The registry and what compile made of it → the generated files'
  * texts, printed in prettier's style in memory. Every TS file starts with the generated-code
  * header (`ts-file.ts`); `registry.json` is the manifest (`manifest.ts`), listing every other
- * file this run generated so that the next run can remove what it no longer generates.
+ * file this run generated so that the next run can remove what it no longer generates. Provider
+ * artifacts are derived by the runtime from the registry: they are written (as
+ * `artifacts/<provider>.json`, beside the full definitions in `registry.json`) only with
+ * `"jsonFiles": true`, for consumers that do not run TypeScript.
  */
 import { ARTIFACT_PROVIDERS, type Registry, type ToolDefinition } from "@zcp/runtime/codegen";
 import type { ArtifactSets, ValidatorCode, ValidatorSet } from "../compile/index.js";
-import { artifactsFile, LEAN_FILE, leanFile } from "./artifacts.js";
+import type { ComposedPackage } from "../compose/index.js";
 import { dispatchFile } from "./dispatch.js";
 import { jsonObject, jsonPart, type JsonPart } from "./json.js";
 import { MANIFEST, manifestText } from "./manifest.js";
@@ -31,14 +34,19 @@ export interface EmitInput {
   readonly outDir: string;
   readonly registry: Registry;
   readonly validators: ValidatorSet;
+  /** Write the definitions into `registry.json` and the artifact sets as `artifacts/*.json`. */
+  readonly jsonFiles: boolean;
+  /** Every provider's set (`artifacts/<provider>.json`, with `jsonFiles`). */
   readonly artifacts: ArtifactSets;
-  /** The lean variant of every set (`lean.ts`, `artifacts/lean/<provider>.json`), or null: `leanArtifacts` is off. */
+  /** The lean variant of every set (`artifacts/lean/<provider>.json`, with `jsonFiles`), or null. */
   readonly lean: ArtifactSets | null;
+  /** The packages composed in (`"registries"`): their tools' validators and dispatchers are theirs. */
+  readonly packages?: readonly ComposedPackage[];
 }
 
 /**
  * The per-tool and per-object work of `emitFiles`: a tool's statement in registry.ts, a
- * compiled validator's text, the JSON text of a definition or an artifact entry. Each depends
+ * compiled validator's text, the JSON text of an artifact entry. Each depends
  * on its argument only, so the pipeline's memo hands in memoized ones in watch mode.
  */
 export interface EmitSteps {
@@ -54,7 +62,17 @@ export const EMIT_STEPS: EmitSteps = {
 };
 
 export function emitFiles(
-  { configFile, root, outDir, registry, validators, artifacts, lean }: EmitInput,
+  {
+    configFile,
+    root,
+    outDir,
+    registry,
+    validators,
+    jsonFiles,
+    artifacts,
+    lean,
+    packages = [],
+  }: EmitInput,
   steps: EmitSteps = EMIT_STEPS,
 ): GeneratedFile[] {
   const context = emitContext(configFile);
@@ -62,29 +80,28 @@ export function emitFiles(
     `${jsonObject(sets[provider], steps.json)}\n`;
   const files: GeneratedFile[] = [
     { path: "index.ts", content: indexModule(context) },
-    { path: VALIDATORS_FILE, content: validatorsFile(context, validators, steps.validator) },
+    {
+      path: VALIDATORS_FILE,
+      content: validatorsFile(context, validators, steps.validator, packages),
+    },
     { path: "registry.ts", content: registryFile(context, registry, steps.statement) },
-    { path: "dispatch.ts", content: dispatchFile(context, registry.tools, root, outDir) },
+    { path: "dispatch.ts", content: dispatchFile(context, registry.tools, root, outDir, packages) },
     { path: "types.ts", content: typesFile(context, registry.tools) },
-    { path: "artifacts.ts", content: artifactsFile(context, registry.hash, artifacts) },
-    ...ARTIFACT_PROVIDERS.map((provider) => ({
-      path: `artifacts/${provider}.json`,
-      content: json(artifacts, provider),
-    })),
-    ...(lean
-      ? [
-          { path: LEAN_FILE, content: leanFile(context, registry.hash, lean) },
-          ...ARTIFACT_PROVIDERS.map((provider) => ({
-            path: `artifacts/lean/${provider}.json`,
-            content: json(lean, provider),
-          })),
-        ]
-      : []),
   ];
+  if (jsonFiles) {
+    for (const [folder, sets] of [
+      ["artifacts", artifacts],
+      ["artifacts/lean", lean],
+    ] as const) {
+      if (sets === null) continue;
+      for (const provider of ARTIFACT_PROVIDERS)
+        files.push({ path: `${folder}/${provider}.json`, content: json(sets, provider) });
+    }
+  }
   const manifest = manifestText(
     registry,
     files.map((file) => file.path),
-    steps.json,
+    jsonFiles,
   );
   return [...files, { path: MANIFEST, content: manifest }].sort((a, b) =>
     a.path < b.path ? -1 : 1,
@@ -96,13 +113,12 @@ function indexModule(context: EmitContext): string {
   return tsFile(context, [
     [
       `import type { GeneratedModule } from "@zcp/runtime/codegen";`,
-      `import { artifacts } from "./artifacts.js";`,
       `import { dispatch } from "./dispatch.js";`,
       `import { registry } from "./registry.js";`,
       `import { validators } from "./validators.js";`,
       "",
     ].join("\n"),
-    `/** Everything \`createRuntime\` needs: the registry, validators, dispatch table and artifacts. */\nexport const generated: GeneratedModule = { registry, validators, dispatch, artifacts };\n`,
+    `/** Everything \`createRuntime\` needs: the registry, validators and dispatch table (it derives the provider artifacts from the registry). */\nexport const generated: GeneratedModule = { registry, validators, dispatch };\n`,
     "export default generated;\n",
   ]);
 }

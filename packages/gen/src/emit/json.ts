@@ -1,8 +1,8 @@
 /**
- * emit: `JSON.stringify(value, null, 2)`, assembled from the texts of its large parts (tool
- * definitions, artifact entries), each printed by `part`: in watch mode the pipeline's memo
- * hands in a `part` that remembers the texts of the objects it has seen (by identity), so that
- * the multi-megabyte JSON files of unchanged tools are mostly concatenation.
+ * emit: `JSON.stringify(value, null, 2)`, assembled from the texts of its large parts (the
+ * artifact entries of `artifacts/*.json`), each printed by `part`: in watch mode the pipeline's
+ * memo hands in a `part` that remembers the texts of the objects it has seen (by identity), so
+ * that the multi-megabyte JSON files of unchanged tools are mostly concatenation.
  */
 
 /** The text of `value` as it appears `depth` levels deep in a pretty-printed document. */
@@ -20,13 +20,6 @@ export function jsonObject(
   if (keys.length === 0) return "{}";
   const pad = "  ".repeat(depth + 1);
   return `{\n${keys.map((key) => `${pad}${JSON.stringify(key)}: ${part(entries[key]!, depth + 1)}`).join(",\n")}\n${"  ".repeat(depth)}}`;
-}
-
-/** An array of parts, at `depth`. */
-export function jsonArray(items: readonly object[], part: JsonPart, depth = 0): string {
-  if (items.length === 0) return "[]";
-  const pad = "  ".repeat(depth + 1);
-  return `[\n${items.map((item) => `${pad}${part(item, depth + 1)}`).join(",\n")}\n${"  ".repeat(depth)}]`;
 }
 
 function indent(text: string, depth: number): string {

@@ -217,14 +217,18 @@ export function printString(value: string): string {
 
 function quote(value: string): string {
   const raw = JSON.stringify(value).slice(1, -1);
-  let doubles = 0;
-  let singles = 0;
-  for (const ch of raw) {
-    if (ch === '"') doubles++;
-    else if (ch === "'") singles++;
-  }
-  if (doubles <= singles) return `"${raw}"`;
-  return `'${raw.replace(/\\(.)|(["'])/gs, (match, escaped: string | undefined, quote: string | undefined) => (escaped === '"' ? '"' : quote === "'" ? "\\'" : match))}'`;
+  // Prettier's choice: double quotes unless the text holds more of them than single quotes.
+  if (occurrences(raw, '"') <= occurrences(raw, "'")) return `"${raw}"`;
+  // In JSON's escaping a '"' is always written '\"' and a "'" never escaped, so this swaps the
+  // escapes exactly: every '\"' in `raw` is a quote of the value (a backslash of the value is
+  // written '\\', which a bare '"' never follows).
+  return `'${raw.replaceAll("'", "\\'").replaceAll('\\"', '"')}'`;
+}
+
+function occurrences(text: string, char: string): number {
+  let count = 0;
+  for (let at = text.indexOf(char); at >= 0; at = text.indexOf(char, at + 1)) count++;
+  return count;
 }
 
 /**

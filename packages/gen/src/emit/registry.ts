@@ -1,14 +1,12 @@
 /**
- * emit: `registry.ts`, one typed constant per tool and the `Registry` that lists them.
+ * emit: `registry.ts`, one typed constant per tool and the `Registry` that lists them. Each
+ * tool's value is its definition as compact JSON text, parsed once when the module loads
+ * (`JSON.parse('…')`): the smallest text that is the definition, read by the JSON parser
+ * instead of the JavaScript one.
  */
-import {
-  REGISTRY_FORMAT_VERSION,
-  type JsonValue,
-  type Registry,
-  type ToolDefinition,
-} from "@zcp/runtime/codegen";
+import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "@zcp/runtime/codegen";
 import { toolBaseName, toolNames } from "../model/index.js";
-import { Identifier, printStatement } from "./print.js";
+import { Identifier, PRINT_WIDTH, printStatement, printString, width } from "./print.js";
 import { comment, tsFile, type EmitContext } from "./ts-file.js";
 
 /**
@@ -31,6 +29,7 @@ export function registryFile(
     ),
     printStatement("export const registry: Registry = ", {
       version: REGISTRY_FORMAT_VERSION,
+      generator: registry.generator,
       hash: registry.hash,
       tools: registry.tools.map((tool) => new Identifier(constName(names.get(tool)!))),
       names: registry.names,
@@ -39,10 +38,29 @@ export function registryFile(
   ]);
 }
 
-/** `const tool_<name>: ToolDefinition = {...};`, under the tool's base name unless told otherwise. */
+/**
+ * `const tool_<name>: ToolDefinition = JSON.parse('…');`, under the tool's base name unless told
+ * otherwise, with the alias and short description as its doc comment.
+ */
 export function toolStatement(tool: ToolDefinition, name = toolBaseName(tool)): string {
   const summary = tool.descriptionShort ? `: ${comment(tool.descriptionShort)}` : "";
-  return `/** ${comment(tool.alias)}${summary} */\n${printStatement(`const ${constName(name)}: ToolDefinition = `, tool as unknown as JsonValue)}`;
+  const head = `const ${constName(name)}: ToolDefinition =`;
+  return `/** ${comment(tool.alias)}${summary} */\n${parseStatement(head, printString(JSON.stringify(tool)))}`;
+}
+
+/**
+ * `<head> JSON.parse(<literal>);` as prettier lays it out: on one line if it fits; else the
+ * literal on a line of its own inside the call; but a literal of at most a quarter of the line
+ * (a "short argument") never breaks the call, and a head too long for `JSON.parse(` after it
+ * puts the call on the next line.
+ */
+function parseStatement(head: string, literal: string): string {
+  const call = `JSON.parse(${literal});`;
+  if (width(head) + 1 + width(call) <= PRINT_WIDTH) return `${head} ${call}\n`;
+  if (width(literal) > PRINT_WIDTH / 4 && width(head) + 1 + width("JSON.parse(") <= PRINT_WIDTH)
+    return `${head} JSON.parse(\n  ${literal},\n);\n`;
+  if (2 + width(call) <= PRINT_WIDTH) return `${head}\n  ${call}\n`;
+  return `${head}\n  JSON.parse(\n    ${literal},\n  );\n`;
 }
 
 function constName(name: string): string {

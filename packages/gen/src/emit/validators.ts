@@ -5,6 +5,13 @@
  * outlined functions), the functions of named object types (shared by every use), and the
  * `validators` table by tool id.
  */
+import type { ComposedPackage } from "../compose/index.js";
+import {
+  packageBindings,
+  packageEntry,
+  packageImports,
+  packageToolIds,
+} from "../compose/imports.js";
 import type { ValidatorCode, ValidatorSet } from "../compile/index.js";
 import { printAssignment, printFunction, printImport } from "./layout.js";
 import { Identifier, printStatement } from "./print.js";
@@ -15,16 +22,24 @@ export const VALIDATORS_FILE = "validators.ts";
 
 const CODEGEN = "@zcp/runtime/codegen";
 
+/** Names the file declares besides validators, patterns and helpers. */
+const FIXED_NAMES = ["ValidationResult", "ValidatorTable", "validators"];
+
 /** The text of one tool's or shared type's functions, each followed by a blank line but the last. */
 export function validatorText(code: ValidatorCode): string {
   return code.functions.map(printFunction).join("\n");
 }
 
-/** `textOf` lays out one compiled unit (`validatorText`, memoized by the pipeline in watch mode). */
+/**
+ * `textOf` lays out one compiled unit (`validatorText`, memoized by the pipeline in watch mode).
+ * The tools of composed `packages` have no compiled validator here: their entries are their
+ * package's (`<binding>.validators["<its id>"]!`).
+ */
 export function validatorsFile(
   context: EmitContext,
   set: ValidatorSet,
   textOf: (code: ValidatorCode) => string = validatorText,
+  packages: readonly ComposedPackage[] = [],
 ): string {
   const units = [...set.tools.map((tool) => tool.code), ...set.shared.values()];
   const imports = new Set<string>();
@@ -36,6 +51,18 @@ export function validatorsFile(
   }
   const table: { [id: string]: Identifier } = {};
   for (const tool of set.tools) table[tool.id] = new Identifier(tool.fn);
+  const bindings = packageBindings(
+    packages,
+    new Set([
+      ...FIXED_NAMES,
+      ...imports,
+      ...patterns.keys(),
+      ...set.tools.map((tool) => tool.fn),
+      ...set.shared.keys(),
+    ]),
+  );
+  for (const [id, { pkg, id: own }] of packageToolIds(packages))
+    table[id] = new Identifier(packageEntry(bindings.get(pkg.name)!, "validators", own));
 
   let head = printImport(
     "import type",
@@ -43,6 +70,7 @@ export function validatorsFile(
     CODEGEN,
   );
   if (imports.size > 0) head += printImport("import", [...imports].sort(), CODEGEN);
+  head += packageImports(bindings);
   const statements = [head];
   if (patterns.size > 0) {
     let text = "";

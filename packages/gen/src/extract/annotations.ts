@@ -5,7 +5,7 @@
  * conditional types, `Exclude<>`/`Extract<>`/`NonNullable<>`, indexed access to a property
  * (`T["x"]`), and the key alias of a mapped type.
  */
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 import type { Code, Severity } from "../diagnostics.js";
 import { ownDocs, tagsOf, type Tag } from "./jsdoc.js";
 import type { Schema } from "./schema.js";

@@ -5,7 +5,7 @@
  * intersections with arrays (`allOf`).
  */
 import { canonicalJson, type JsonValue } from "@zcp/runtime/codegen";
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 import type { ConvertContext } from "./convert-host.js";
 import { symbolDoc } from "./jsdoc.js";
 import type { Schema } from "./schema.js";

@@ -2,7 +2,7 @@
  * extract: what the schema converter (`types.ts`) works with: the checker, the run's shared
  * object schemas, the direction (input or output), where diagnostics and dependencies go.
  */
-import type { ts } from "ts-morph";
+import type { ts } from "@ts-morph/common";
 import type { Code, Severity } from "../diagnostics.js";
 import type { Schema } from "./schema.js";
 
@@ -30,9 +30,14 @@ export class SchemaCache {
     input: new Map<ts.Type, CachedSchema>(),
     output: new Map<ts.Type, CachedSchema>(),
   };
+  /** `SchemaConverter.special` of the types met: a function of the type alone (its brand properties). */
+  readonly specials = new Map<ts.Type, Special>();
 
   get(direction: ConvertHost["direction"], type: ts.Type): CachedSchema | undefined {
-    return this.entries[direction].get(type);
+    const entry = this.entries[direction].get(type);
+    // An input schema serves an output too. The directions differ only at `any`, which an input
+    // conversion reports (a warning), and a conversion that reported anything is not kept.
+    return entry ?? (direction === "output" ? this.entries.input.get(type) : undefined);
   }
 
   set(direction: ConvertHost["direction"], type: ts.Type, entry: CachedSchema): void {

@@ -4,12 +4,11 @@
  * types converted to JSON Schema through the checker (`types.ts`) and constraint tags applied
  * (`annotations.ts`). A tool with errors has diagnostics and no `ExtractedTool`.
  */
-import type { ts } from "ts-morph";
+import type { ts } from "@ts-morph/common";
 import type { ToolDeclaration } from "../scan/index.js";
 import { SchemaCache } from "./convert-host.js";
 import { extractTool, type Extraction } from "./tool.js";
 
-export { orderKeys, type Schema } from "./schema.js";
 export { snakeCase, type ExtractedTool, type Extraction } from "./tool.js";
 
 /**

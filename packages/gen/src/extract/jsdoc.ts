@@ -1,7 +1,7 @@
 /**
  * extract: reading JSDoc (descriptions and tags), normalized to plain text.
  */
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 
 export interface Tag {
   readonly name: string;
@@ -54,14 +54,17 @@ function inheritedDoc(
   seen: Set<ts.Node>,
 ): Doc | undefined {
   const owner = declaration.parent;
-  const name = ts.getNameOfDeclaration(declaration as ts.Declaration);
-  const propertyName = name && checker.getSymbolAtLocation(name)?.getName();
+  // Only an interface or class with a base has a property to inherit from: ask the checker for
+  // the property's name only then (most properties are of types that extend nothing).
   if (
-    !propertyName ||
     !(ts.isInterfaceDeclaration(owner) || ts.isClassLike(owner)) ||
+    !owner.heritageClauses?.length ||
     seen.has(owner)
   )
     return undefined;
+  const name = ts.getNameOfDeclaration(declaration as ts.Declaration);
+  const propertyName = name && checker.getSymbolAtLocation(name)?.getName();
+  if (!propertyName) return undefined;
   seen.add(owner);
   for (const clause of owner.heritageClauses ?? []) {
     for (const base of clause.types) {
@@ -104,6 +107,8 @@ function entityName(name: ts.EntityName): string {
  * line before would no longer read as a list.
  */
 function normalizeText(text: string): string {
+  // Most texts are one line with single spaces: nothing to collapse or split, only the ends to trim.
+  if (!/\s\s|[^\S ]/.test(text)) return text.trim();
   return text
     .replace(/\r\n?/g, "\n")
     .split(/\n\s*\n/)

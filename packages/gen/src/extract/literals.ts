@@ -2,7 +2,7 @@
  * extract: the JSON value of a default written in the source (`= 5`, `= Color.Red`, `= ["a"]`),
  * or NOT_LITERAL for anything that would need running the code.
  */
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 import type { JsonValue } from "@zcp/runtime/codegen";
 import type { Code, Severity } from "../diagnostics.js";
 

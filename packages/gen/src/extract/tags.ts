@@ -2,7 +2,7 @@
  * extract: a tool's own tags: `@tool <alias>`, `@id`, `@title`, `@output`, `@handleKind`,
  * `@groups`/`@stages`/`@scopes` words, `@flags` and `@deprecated`, each checked (ZCP1301).
  */
-import type { ts } from "ts-morph";
+import type { ts } from "@ts-morph/common";
 import type { OutputMode, ToolFlag } from "@zcp/runtime/codegen";
 import type { Code } from "../diagnostics.js";
 import type { Tag } from "./jsdoc.js";

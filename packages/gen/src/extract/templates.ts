@@ -6,7 +6,7 @@
  * a JSON number (see NUMBER), `${bigint}` an integer, a union its alternatives. The sources are
  * valid with the `u` flag, which Ajv and the generated validators compile them with.
  */
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 
 /**
  * `${number}`: the JSON number grammar, which `String(n)` of every finite number matches.

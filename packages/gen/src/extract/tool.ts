@@ -2,7 +2,7 @@
  * extract: one `@tool` function → its options (from tags), input and output schemas,
  * defaults, handle parameters and call signature.
  */
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 import {
   HANDLE_ID_PATTERN,
   type CallSignature,

@@ -3,7 +3,7 @@
  * converter (`types.ts`): union members in written order, literals, nullability, names, and the
  * texts diagnostics show.
  */
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 import type { Schema } from "./schema.js";
 
 /** The written type `node`, if the checker agrees that it denotes `type`. */

@@ -7,7 +7,7 @@
  * order and type aliases contribute their JSDoc; otherwise the checker's resolved type is used.
  */
 import { CONTEXT_BRAND, HANDLE_BRAND } from "@zcp/runtime/codegen";
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 import type { Code, Severity } from "../diagnostics.js";
 import { applySchemaTags, withKeyConstraints, writtenAlias, type Diagnose } from "./annotations.js";
 import { declarationDoc } from "./jsdoc.js";
@@ -67,6 +67,13 @@ export class SchemaConverter implements ConvertContext {
   special(type: ts.Type): Special {
     if (!(type.flags & ts.TypeFlags.Object) && !(type.flags & ts.TypeFlags.Intersection))
       return null;
+    const specials = this.host.cache.specials;
+    let special = specials.get(type);
+    if (special === undefined) specials.set(type, (special = this.brandOf(type)));
+    return special;
+  }
+
+  private brandOf(type: ts.Type): Special {
     const handle = this.checker.getPropertyOfType(type, HANDLE_BRAND);
     if (handle) {
       const kindType = this.checker.getTypeOfSymbol(handle);
@@ -151,14 +158,19 @@ export class SchemaConverter implements ConvertContext {
     for (const collector of this.collectors) collector.add(file);
   }
 
+  /** The schema of an object type built before in this run, its files and dates recorded as if built here. */
+  private fromCache(type: ts.Type): Schema | undefined {
+    const cached = this.host.cache.get(this.host.direction, type);
+    if (!cached) return undefined;
+    for (const file of cached.deps) this.addDep(file);
+    for (const date of cached.dates) this.dates.add(this.pathTo(date));
+    return cached.schema;
+  }
+
   /** Builds an object type's schema, or takes it from the run's cache. */
   private cachedObject(type: ts.Type, site: ts.Node): Schema {
-    const cached = this.host.cache.get(this.host.direction, type);
-    if (cached) {
-      for (const file of cached.deps) this.addDep(file);
-      for (const date of cached.dates) this.dates.add(this.pathTo(date));
-      return cached.schema;
-    }
+    const cached = this.fromCache(type);
+    if (cached) return cached;
     const deps = new Set<string>();
     const datesBefore = new Set(this.dates);
     const before = { diagnosed: this.diagnosed, refs: this.refs };
@@ -252,6 +264,12 @@ export class SchemaConverter implements ConvertContext {
         "ZCP1202",
         `"${intrinsicName(type)}" is not representable as JSON here`,
       );
+    }
+    // Only object types that reached `cachedObject` (below) are in the cache, and every test on
+    // the way there depends on the type alone: a type found there would take the same way again.
+    if (f & (ts.TypeFlags.Object | ts.TypeFlags.Intersection)) {
+      const cached = this.fromCache(type);
+      if (cached) return cached;
     }
     if (f & ts.TypeFlags.Union)
       return this.withRecursion(type, () => unionSchema(this, type as ts.UnionType, node, site));

@@ -45,10 +45,7 @@ export function buildModel(
   steps: ModelSteps = MODEL_STEPS,
 ): Model {
   const diagnostics: Diagnostic[] = [];
-  const drafts: Draft[] = tools.map((tool) => {
-    const alias = tool.alias ?? snakeCase(tool.exportName);
-    return { tool, alias, id: tool.id ?? deriveId(alias), name: providerName(alias) };
-  });
+  const drafts = tools.map(draftOf);
   const rejected = new Set<ExtractedTool>();
   // The runtime's built-in tools (zcp.handle, id "zh") own the `zcp.` namespace.
   for (const draft of drafts) {
@@ -67,7 +64,11 @@ export function buildModel(
   }
   const checkUnique = (key: "id" | "alias" | "name", code: Code, what: string) => {
     const groups = new Map<string, Draft[]>();
-    for (const draft of drafts) groups.set(draft[key], [...(groups.get(draft[key]) ?? []), draft]);
+    for (const draft of drafts) {
+      const group = groups.get(draft[key]);
+      if (group) group.push(draft);
+      else groups.set(draft[key], [draft]);
+    }
     for (const [value, group] of groups) {
       // Equal aliases give equal derived ids and names: one ZCP1402 says it all.
       if (
@@ -111,6 +112,23 @@ export function buildModel(
     })
     .sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
   return { definitions, diagnostics, sites };
+}
+
+/**
+ * Each extracted tool's draft: a memo of a pure function of an immutable object (the names
+ * depend on the tool's alias, id and export name alone). Watch mode keeps unchanged tools'
+ * extractions, so their names are not derived again (an id is a hash) on every run.
+ */
+const DRAFTS = new WeakMap<ExtractedTool, Draft>();
+
+function draftOf(tool: ExtractedTool): Draft {
+  let draft = DRAFTS.get(tool);
+  if (draft === undefined) {
+    const alias = tool.alias ?? snakeCase(tool.exportName);
+    draft = { tool, alias, id: tool.id ?? deriveId(alias), name: providerName(alias) };
+    DRAFTS.set(tool, draft);
+  }
+  return draft;
 }
 
 function siteOf(tool: ExtractedTool): Site {

@@ -1,5 +1,5 @@
 /** scan: positions in a parsed file, as diagnostics give them (1-based). */
-import type { ts } from "ts-morph";
+import type { ts } from "@ts-morph/common";
 
 /** 1-based line and column of `pos` in `sourceFile`. */
 export function positionOf(

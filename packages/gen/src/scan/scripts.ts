@@ -16,7 +16,7 @@
  * global, as under tsc. Under `moduleDetection: "force"` every file but a declaration file is a
  * module, so only declaration files are candidates.
  */
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 
 /** A line that starts with the `import` or `export` keyword (not `import(...)`, which a script may call). */
 const MODULE_LINE = /^(?:import|export)(?![\w$(])/m;

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 import type { Config } from "../config.js";
 import { diagnostic, relativePath, type Diagnostic } from "../diagnostics.js";
 import { positionOf } from "./position.js";

@@ -2,7 +2,7 @@
  * scan: the `@tool` pre-filter on a file's text, and finding the exported functions whose JSDoc
  * carries `@tool` in a parsed file (misplaced tags are ZCP1102, syntax errors ZCP1101).
  */
-import { ts } from "ts-morph";
+import { ts } from "@ts-morph/common";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import { positionOf } from "./position.js";
 
@@ -35,14 +35,31 @@ export function syntaxDiagnostics(program: ts.Program, sourceFile: ts.SourceFile
   });
 }
 
+/** The `@tool` functions of one file, and the ZCP1102 diagnostics of misplaced tags. */
+export interface FoundTools {
+  readonly tools: readonly ToolDeclaration[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * `findTools`' result for each parsed file: a memo of a pure function of an immutable object. A
+ * `ts.SourceFile` is never changed once parsed (the loader parses a changed file anew, giving a
+ * new object), and the result depends on it alone. Watch mode keeps unchanged files' SourceFiles
+ * between runs (`program.ts`), so their tools are not looked for again.
+ */
+const FOUND = new WeakMap<ts.SourceFile, FoundTools>();
+
 /**
  * Finds the `@tool` functions of one file. A `@tool` tag anywhere else (a method, a class, a
  * declaration without a body, a non-exported function...) is a ZCP1102 diagnostic.
  */
-export function findTools(sourceFile: ts.SourceFile): {
-  tools: ToolDeclaration[];
-  diagnostics: Diagnostic[];
-} {
+export function findTools(sourceFile: ts.SourceFile): FoundTools {
+  let found = FOUND.get(sourceFile);
+  if (found === undefined) FOUND.set(sourceFile, (found = scanFile(sourceFile)));
+  return found;
+}
+
+function scanFile(sourceFile: ts.SourceFile): FoundTools {
   const tools: ToolDeclaration[] = [];
   const diagnostics: Diagnostic[] = [];
   const placed = new Set<ts.JSDoc>();
@@ -103,6 +120,8 @@ export function findTools(sourceFile: ts.SourceFile): {
       }
     }
   }
+  // Every `@tool` tag in the text is on a statement looked at above: nothing else carries one.
+  if (toolTagsIn(placed) === occurrences(sourceFile.text, "@tool")) return { tools, diagnostics };
   // Anything else that carries @tool: a class, an interface, a method, a nested function...
   const visit = (node: ts.Node) => {
     const jsDoc = toolDoc(node);
@@ -117,6 +136,24 @@ export function findTools(sourceFile: ts.SourceFile): {
   };
   ts.forEachChild(sourceFile, visit);
   return { tools, diagnostics };
+}
+
+/**
+ * The `@tool` tags of `docs`. Each such tag is a distinct occurrence of the text `@tool` in the
+ * file, so when they are as many as the occurrences, no other node can carry one (and walking
+ * every node of the file, the costly part of a file's scan, can be skipped).
+ */
+function toolTagsIn(docs: ReadonlySet<ts.JSDoc>): number {
+  let count = 0;
+  for (const doc of docs)
+    for (const tag of doc.tags ?? []) if (tag.tagName.text === "tool") count++;
+  return count;
+}
+
+function occurrences(text: string, word: string): number {
+  let count = 0;
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) count++;
+  return count;
 }
 
 function describeNode(node: ts.Node): string {

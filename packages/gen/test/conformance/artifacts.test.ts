@@ -1,5 +1,6 @@
 /**
- * Artifact conformance: the provider artifacts of every fixture follow their provider's rules
+ * Artifact conformance: the provider artifacts of every fixture (as the runtime derives them from
+ * the generated registry, `artifactSet`) follow their provider's rules
  * (the checkers in ./checkers), agree with the registry (one entry per tool, the same names,
  * entries missing only where the compiler said so), and are accepted by the official SDKs'
  * own code: the MCP SDK's zod `ToolSchema`, the OpenAI SDK's strict-schema transformer (a
@@ -15,6 +16,7 @@ import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { toStrictJsonSchema } from "openai/lib/transform";
 import {
   ARTIFACT_PROVIDERS,
+  artifactSet,
   type ArtifactProvider,
   type JsonSchema,
   type Registry,
@@ -22,7 +24,14 @@ import {
 } from "@zcp/runtime";
 import { firstSentence } from "@zcp/runtime/codegen";
 import { afterAll, describe, expect, it } from "vitest";
-import { ajv, FIXTURES, runZcp, scratchProject, STRICT_TSCONFIG } from "../helpers.js";
+import {
+  ajv,
+  FIXTURES,
+  generatedRegistry,
+  runZcp,
+  scratchProject,
+  STRICT_TSCONFIG,
+} from "../helpers.js";
 import {
   CHECKERS,
   checkAnthropic,
@@ -39,22 +48,12 @@ const NAMES = ["weather", "kitchen-sink", "diagnostics", "workbench"];
 type Sets = { [P in ArtifactProvider]: { [toolId: string]: Obj } };
 
 /** Registry and artifacts (full, or the lean sets) of a generated output folder (`src/zcp.gen` of a project). */
-function loadOutput(
-  project: string,
-  lean = false,
-): { registry: Registry; sets: Sets; raw: { [P in ArtifactProvider]: string } } {
-  const out = path.join(project, "src/zcp.gen");
-  const registry = JSON.parse(fs.readFileSync(path.join(out, "registry.json"), "utf8")) as Registry;
-  const raw = {} as { [P in ArtifactProvider]: string };
+function loadOutput(project: string, lean = false): { registry: Registry; sets: Sets } {
+  const registry = generatedRegistry(path.join(project, "src/zcp.gen"));
   const sets = {} as Sets;
-  for (const provider of ARTIFACT_PROVIDERS) {
-    raw[provider] = fs.readFileSync(
-      path.join(out, lean ? "artifacts/lean" : "artifacts", `${provider}.json`),
-      "utf8",
-    );
-    sets[provider] = JSON.parse(raw[provider]) as Sets[typeof provider];
-  }
-  return { registry, sets, raw };
+  for (const provider of ARTIFACT_PROVIDERS)
+    sets[provider] = artifactSet(registry, provider, { lean }) as unknown as Sets[typeof provider];
+  return { registry, sets };
 }
 
 /** Aliases the diagnostics fixture's golden output names with `code` (ZCP15xx lines name the alias first). */
@@ -336,16 +335,15 @@ for (const [name, lean] of NAMES.flatMap(
     ] as const,
 )) {
   describe(`${lean ? "lean " : ""}artifacts of fixture ${name}`, () => {
-    const { registry, sets, raw } = loadOutput(path.join(FIXTURES, name), lean);
+    const { registry, sets } = loadOutput(path.join(FIXTURES, name), lean);
     const byId = new Map(registry.tools.map((tool) => [tool.id, tool]));
     const ids = registry.tools.map((tool) => tool.id);
     const aliasesOf = (toolIds: string[]) => toolIds.map((id) => byId.get(id)!.alias).sort();
     const missing = (provider: ArtifactProvider) =>
       aliasesOf(ids.filter((id) => !(id in sets[provider])));
 
-    it("has one parseable JSON file per provider, holding an object of entries by registry tool id", () => {
+    it("has one set per provider, an object of entries by registry tool id", () => {
       for (const provider of ARTIFACT_PROVIDERS) {
-        expect(() => JSON.parse(raw[provider]), provider).not.toThrow();
         expect(isObject(sets[provider]), provider).toBe(true);
         expect(
           Object.keys(sets[provider]).filter((id) => !byId.has(id)),
@@ -543,7 +541,6 @@ describe("artifacts of types beyond the fixtures", () => {
       "zcp.config.json": JSON.stringify({
         include: ["src/**/*.ts"],
         outDir: "src/zcp.gen",
-        leanArtifacts: true,
       }),
       "tsconfig.json": STRICT_TSCONFIG,
       "src/probe.ts": source,

@@ -1,7 +1,7 @@
 /**
  * The MCP surface: one runtime session behind one MCP session, served by the official SDK's
- * low-level `Server` (v1). Nothing is compiled here: `tools/list` hands out the precompiled MCP
- * entries of the session's exposed view, `tools/call` runs the runtime's call pipeline
+ * low-level `Server` (v1). Nothing is compiled here: `tools/list` hands out the MCP entries of
+ * the session's exposed view (the runtime's, derived once from the registry), `tools/call` runs the runtime's call pipeline
  * (tools.ts), and handles are readable as resources (resources.ts). This module wires them to
  * one SDK `Server` and ties its life to the runtime session's.
  */

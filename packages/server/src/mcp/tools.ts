@@ -1,6 +1,6 @@
 /**
- * Tools over MCP: `tools/list` hands out the precompiled MCP entries of the session's exposed view
- * (paginated), `tools/call` runs the runtime's call pipeline and shapes its `CallResult` as a
+ * Tools over MCP: `tools/list` hands out the MCP entries of the session's exposed view (which
+ * the runtime derives from the registry once; paginated), `tools/call` runs the runtime's call pipeline and shapes its `CallResult` as a
  * `CallToolResult`, `logging/setLevel` sets the level of the calls' log lines.
  *
  * - value   → text: the value's compact JSON; `structuredContent`: the value when it is a plain object
@@ -75,7 +75,7 @@ export function serveTools(
     const entries = view.artifacts("mcp");
     const offset = readCursor(request.params?.cursor, `t${view.hash}`, entries.length);
     const end = offset + pageSize;
-    // The precompiled entries are MCP tools as they are (`zcp gen` leaves handle tools without an outputSchema).
+    // The derived entries are MCP tools as they are (the rules leave handle tools without an outputSchema).
     const result: ListToolsResult = { tools: entries.slice(offset, end) as Tool[] };
     if (end < entries.length) result.nextCursor = writeCursor(`t${view.hash}`, end);
     return result;

@@ -72,7 +72,8 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
           knownHash: true,
           clientFilters,
           docs: true,
-          lean: session.exposed.hasLeanArtifacts,
+          // Lean entries are derived from the registry like the full ones: always there.
+          lean: true,
         },
         handles: { ops: HANDLE_OPS },
         stages: { clientStages },
@@ -177,11 +178,6 @@ function listTools(session: Session, params: Params): ListToolsResult {
   }
   const knownHash = optionalString(params, "knownHash");
   const view = select(session, params);
-  if (lean && !view.hasLeanArtifacts)
-    throw new RpcFailure(
-      INVALID_PARAMS,
-      "Invalid params: lean: true, but this server has no lean artifacts (capabilities.tools.lean is false)",
-    );
   const hash = listingHash(view, docs ? (lean ? "lean" : null) : "bare");
   if (knownHash !== undefined && knownHash === hash) return { unchanged: true, hash };
   return listing(view, format as ListFormat, hash, docs, lean);

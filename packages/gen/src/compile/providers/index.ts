@@ -1,35 +1,29 @@
 /**
  * compile: the provider artifacts of every tool, as one `{ [toolId]: entry }` set per provider,
- * with a diagnostic naming the tool wherever a provider cannot take it as it is.
+ * with a diagnostic naming the tool wherever a provider cannot take it as it is. The provider
+ * rules are the runtime's (`compileEntries` of @zcp/runtime/codegen), which derives the same
+ * entries from the registry when it serves them; here they give the diagnostics, the token
+ * report (`--report`) and, with `"jsonFiles": true`, the `artifacts/<provider>.json` files.
  *
- * OpenAI, Anthropic and Gemini entries carry the short description (the first paragraph): it is
- * sent with every request. MCP entries carry the full description, which hosts show to people.
- *
- * With `leanArtifacts` in the config, beside each set its lean variant (`lean.ts`): every
- * provider's entry compiled from the lean schema, with the tool's first sentence as its
- * description. Lean entries are compiled by the same provider rules, only when asked for; a tool
- * has a lean entry exactly where it has a full one, and the diagnostics are the full entries'.
+ * With `lean`, beside each set its lean variant (`compileLeanEntries`): a tool has a lean entry
+ * exactly where it has a full one, and the diagnostics are the full entries'.
  */
 import {
   ARTIFACT_PROVIDERS,
-  firstSentence,
+  compileEntries,
+  compileLeanEntries,
   type ArtifactEntries,
+  type ArtifactIssue,
   type ArtifactProvider,
   type ToolDefinition,
+  type ToolEntries,
 } from "@zcp/runtime/codegen";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../../diagnostics.js";
-import { anthropicInputSchema } from "./anthropic.js";
-import { geminiParameters } from "./gemini.js";
-import { mcpTool } from "./mcp.js";
-import { openaiLimits, openaiParameters } from "./openai.js";
-import { leanSchema } from "./lean.js";
-import { Inexpressible } from "./shared.js";
-import { orderKeys, type Schema } from "../../extract/index.js";
 import type { Site } from "../../model/index.js";
 
 export type ArtifactSets = { [P in ArtifactProvider]: { [toolId: string]: ArtifactEntries[P] } };
 
-export type Entries = { -readonly [P in ArtifactProvider]?: ArtifactEntries[P] };
+export type Entries = ToolEntries;
 
 /** One tool's entries (absent where the provider cannot take it) and the diagnostics that say why. */
 export interface ToolArtifacts {
@@ -59,7 +53,7 @@ export const ARTIFACT_STEPS: ArtifactSteps = { tool: compileToolArtifacts, lean:
 
 export interface Artifacts {
   readonly sets: ArtifactSets;
-  /** The lean sets (`leanArtifacts` in the config), or null when not asked for. */
+  /** The lean sets, or null when not asked for. */
   readonly lean: ArtifactSets | null;
   readonly diagnostics: Diagnostic[];
 }
@@ -74,111 +68,58 @@ export function compileArtifacts(
   const sets = emptySets();
   const leanSets = lean ? emptySets() : null;
   const diagnostics: Diagnostic[] = [];
-  const compiledTools: [ToolDefinition, ToolArtifacts][] = [];
   for (const tool of tools) {
     const compiled = steps.tool(tool, sites.get(tool)!);
-    compiledTools.push([tool, compiled]);
     diagnostics.push(...compiled.diagnostics);
-    for (const provider of ARTIFACT_PROVIDERS) {
-      const entry = compiled.entries[provider];
-      if (entry) (sets[provider] as { [id: string]: unknown })[tool.id] = entry;
-    }
-  }
-  if (leanSets) {
-    for (const [tool, compiled] of compiledTools) {
-      const entries = steps.lean(tool, compiled.entries);
-      for (const provider of ARTIFACT_PROVIDERS) {
-        const entry = entries[provider];
-        if (entry) (leanSets[provider] as { [id: string]: unknown })[tool.id] = entry;
-      }
-    }
+    add(sets, tool.id, compiled.entries);
+    if (leanSets) add(leanSets, tool.id, steps.lean(tool, compiled.entries));
   }
   return { sets, lean: leanSets, diagnostics };
 }
 
+function add(sets: ArtifactSets, id: string, entries: Entries): void {
+  for (const provider of ARTIFACT_PROVIDERS) {
+    const entry = entries[provider];
+    if (entry) (sets[provider] as { [id: string]: unknown })[id] = entry;
+  }
+}
+
 /** One tool's entries and the diagnostics about them, at the tool's declaration. */
 export function compileToolArtifacts(tool: ToolDefinition, site: Site): ToolArtifacts {
-  const diagnostics: Diagnostic[] = [];
-  const diagnose = (severity: Severity, code: Code, message: string) =>
-    diagnostics.push(diagnostic(severity, code, `${tool.alias}: ${message}`, site));
-  return { entries: compileEntries(tool, diagnose), diagnostics };
+  const { entries, issues } = compileEntries(tool);
+  return {
+    entries,
+    diagnostics: issues.map((issue) => issueDiagnostic(tool, issue, site)),
+  };
 }
 
 /** The lean entries of a tool whose full ones are `entries`. */
 export function compileLean(tool: ToolDefinition, entries: Entries): Entries {
-  const lean = compileEntries(
-    {
-      ...tool,
-      description: firstSentence(tool.description),
-      descriptionShort: firstSentence(tool.description),
-      inputSchema: leanSchema(tool.inputSchema),
-      outputSchema: tool.outputSchema && leanSchema(tool.outputSchema),
-    },
-    () => {},
-  );
-  // Where the full entry is left out (ZCP1502: over OpenAI's limits), the lean one is too, so that
-  // the two sets list the same tools.
-  for (const provider of ARTIFACT_PROVIDERS) if (!entries[provider]) delete lean[provider];
-  return lean;
+  return compileLeanEntries(tool, entries);
 }
 
-function compileEntries(
-  tool: ToolDefinition,
-  diagnose: (severity: Severity, code: Code, message: string) => void,
-): Entries {
-  const entries: Entries = {};
-  const description = tool.descriptionShort;
-
-  const openai = openaiParameters(tool.inputSchema);
-  const parameters = ordered(openai.parameters);
-  const exceeded = openaiLimits(parameters);
-  if (openai.notStrict)
-    diagnose(
-      "warning",
-      "ZCP1501",
-      `OpenAI strict mode cannot express it (${openai.notStrict}); its OpenAI entries are sent with strict: false`,
-    );
-  if (exceeded.length > 0) {
-    diagnose(
-      "error",
-      "ZCP1502",
-      `its OpenAI schema exceeds the provider's limits: ${exceeded.join(", ")}; it has no OpenAI entries`,
-    );
-  } else {
-    const fn = { name: tool.name, description, parameters, strict: openai.strict };
-    entries["openai-responses"] = { type: "function", ...fn };
-    entries["openai-chat"] = { type: "function", function: fn };
+/** ZCP1501 (not strict), ZCP1502 (over OpenAI's limits), ZCP1503 (no Gemini entry). */
+function issueDiagnostic(tool: ToolDefinition, issue: ArtifactIssue, site: Site): Diagnostic {
+  const at = (severity: Severity, code: Code, text: string) =>
+    diagnostic(severity, code, `${tool.alias}: ${text}`, site);
+  switch (issue.kind) {
+    case "openai-not-strict":
+      return at(
+        "warning",
+        "ZCP1501",
+        `OpenAI strict mode cannot express it (${issue.reason}); its OpenAI entries are sent with strict: false`,
+      );
+    case "openai-limits":
+      return at(
+        "error",
+        "ZCP1502",
+        `its OpenAI schema exceeds the provider's limits: ${issue.exceeded.join(", ")}; it has no OpenAI entries`,
+      );
+    case "gemini-inexpressible":
+      return at(
+        "warning",
+        "ZCP1503",
+        `Gemini cannot declare it (${issue.reason}); it has no Gemini entry`,
+      );
   }
-
-  entries.anthropic = {
-    name: tool.name,
-    description,
-    input_schema: ordered(
-      anthropicInputSchema(tool.inputSchema),
-    ) as ArtifactEntries["anthropic"]["input_schema"],
-  };
-
-  try {
-    const declared = geminiParameters(tool.inputSchema);
-    entries.gemini = {
-      name: tool.name,
-      description,
-      ...(declared ? { parameters: ordered(declared) } : {}),
-    };
-  } catch (error) {
-    if (!(error instanceof Inexpressible)) throw error;
-    diagnose(
-      "warning",
-      "ZCP1503",
-      `Gemini cannot declare it (${error.message}); it has no Gemini entry`,
-    );
-  }
-
-  entries.mcp = mcpTool(tool);
-  return entries;
-}
-
-/** Artifact schemas read in the same keyword order as the registry's. */
-function ordered<T>(schema: T): T {
-  return orderKeys(schema as Schema) as T;
 }

@@ -132,9 +132,9 @@ export async function runConformance(categories: readonly Category[]): Promise<C
     const jsonLine = genOutput.split("\n").find((line) => line.startsWith("{"));
     if (!jsonLine) throw new Error(`zcp gen printed no JSON line:\n${genOutput}`);
     const diagnostics = (JSON.parse(jsonLine) as { diagnostics: GenDiagnostic[] }).diagnostics;
-    const registry = JSON.parse(
-      fs.readFileSync(path.join(dir, "src/zcp.gen/registry.json"), "utf8"),
-    ) as Registry;
+    const { registry } = (await import(
+      pathToFileURL(path.join(dir, "src/zcp.gen/registry.ts")).href
+    )) as { registry: Registry };
     const { validators } = (await import(
       pathToFileURL(path.join(dir, "src/zcp.gen/validators.ts")).href
     )) as { validators: Record<string, Validate> };

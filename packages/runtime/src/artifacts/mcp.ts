@@ -1,0 +1,32 @@
+/**
+ * MCP `tools/list` entries. The input schema is the canonical one (inlined, `$defs` only for
+ * recursion); the output schema is listed only for scalar tools whose result is an object (MCP
+ * requires `structuredContent` to match it, and a handle result is not the value). Flags become the standard annotations; groups and stages go in `_meta`.
+ */
+import type { ToolDefinition } from "../registry.js";
+import type { McpTool } from "./types.js";
+
+export function mcpTool(tool: ToolDefinition): McpTool {
+  const annotations: {
+    -readonly [K in keyof NonNullable<McpTool["annotations"]>]: NonNullable<
+      McpTool["annotations"]
+    >[K];
+  } = {};
+  if (tool.title) annotations.title = tool.title;
+  if (tool.flags.includes("readonly")) annotations.readOnlyHint = true;
+  if (tool.flags.includes("destructive")) annotations.destructiveHint = true;
+  if (tool.flags.includes("idempotent")) annotations.idempotentHint = true;
+  const output = tool.outputSchema;
+  return {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema as McpTool["inputSchema"],
+    // Only a scalar tool's result is its value: a handle or auto result may be a handle.
+    ...(output && output.type === "object" && tool.outputMode === "scalar"
+      ? { outputSchema: output as McpTool["outputSchema"] }
+      : {}),
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    _meta: { groups: tool.groups, stages: tool.stages },
+  };
+}
