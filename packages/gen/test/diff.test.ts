@@ -502,7 +502,7 @@ describe("zcp diff command", () => {
   it("reads a git ref and a zcp.gen folder", () => {
     const result = runZcp(REPO, [
       "diff",
-      "HEAD:fixtures/weather/src/zcp.gen/registry.json",
+      "HEAD:fixtures/weather/src/zcp.gen/registry.ts",
       "fixtures/weather/src/zcp.gen",
       "--reporter",
       "json",
