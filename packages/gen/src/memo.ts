@@ -15,15 +15,13 @@
 import type { ToolDefinition } from "@zcp/runtime/codegen";
 import type { ts } from "@ts-morph/common";
 import {
-  compileLean,
+  artifactDiagnostics,
   compileSharedValidator,
-  compileToolArtifacts,
   compileToolValidator,
   type CompileSteps,
-  type Entries,
-  type ToolArtifacts,
   type ValidatorCode,
 } from "./compile/index.js";
+import type { Diagnostic } from "./diagnostics.js";
 import { EMIT_STEPS, type EmitSteps } from "./emit/index.js";
 import type { ExtractedTool, Extraction } from "./extract/index.js";
 import { defineTool, type ModelSteps } from "./model/index.js";
@@ -47,9 +45,8 @@ export class Memo {
   >();
   /** model: each extracted tool's definition. */
   private readonly definitions = new WeakMap<ExtractedTool, ToolDefinition>();
-  /** compile: each definition's artifacts and lean entries. */
-  private readonly artifacts = new WeakMap<ToolDefinition, ToolArtifacts>();
-  private readonly leanEntries = new WeakMap<ToolDefinition, Entries>();
+  /** compile: each definition's diagnostics from the provider rules. */
+  private readonly artifactDiagnostics = new WeakMap<ToolDefinition, readonly Diagnostic[]>();
   /** compile: each definition's validator code, under its function name; shared types' code by name (this run's and the previous run's). */
   private readonly validators = new WeakMap<
     ToolDefinition,
@@ -125,10 +122,8 @@ export class Memo {
   };
 
   readonly compile: CompileSteps = {
-    artifacts: {
-      tool: (tool, site) => remember(this.artifacts, tool, () => compileToolArtifacts(tool, site)),
-      lean: (tool, entries) => remember(this.leanEntries, tool, () => compileLean(tool, entries)),
-    },
+    artifactDiagnostics: (tool, site) =>
+      remember(this.artifactDiagnostics, tool, () => artifactDiagnostics(tool, site)),
     validators: {
       tool: (tool, fn) => {
         let known = this.validators.get(tool);

@@ -14,8 +14,7 @@ import {
   type ToolDefinition,
 } from "@zcp/runtime/codegen";
 import type { ts } from "@ts-morph/common";
-import { compile, type ArtifactSets, type Compiled } from "./compile/index.js";
-import { compileArtifacts } from "./compile/providers/index.js";
+import { artifactSets, compile } from "./compile/index.js";
 import { composeRegistries } from "./compose/index.js";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
@@ -37,8 +36,6 @@ export interface GenerateResult {
   readonly files: GeneratedFile[];
   readonly diagnostics: Diagnostic[];
   readonly registry: Registry;
-  /** The provider artifacts of the registry's tools (what `artifacts/<provider>.json` hold). */
-  readonly artifacts: ArtifactSets;
   /**
    * Every file this run read, with the SHA-256 (`hashText`) of the text it read: the config, the
    * tsconfig chain, every configured source file (those that do not mention `@tool` too) and every
@@ -59,43 +56,6 @@ interface LocalTools {
   /** null when there are no local sources (no program is loaded). */
   readonly program: ts.Program | null;
   readonly sources: readonly string[];
-}
-
-/**
- * The artifact sets of every tool the registry serves, in registry order: the project's own as
- * compiled, and the composed packages' tools compiled here too, by the same rules (their
- * diagnostics are their package's: not repeated here).
- */
-function withPackageArtifacts(
-  compiled: Compiled,
-  tools: readonly ToolDefinition[],
-  own: readonly ToolDefinition[],
-  config: Config,
-): { artifacts: ArtifactSets; lean: ArtifactSets | null } {
-  const theirs = tools.filter((tool) => !own.includes(tool));
-  if (theirs.length === 0) return { artifacts: compiled.artifacts, lean: compiled.lean };
-  const at: Site = { file: config.file, line: 1, column: 1 };
-  // Their artifacts only: their validators are their package's.
-  const other = compileArtifacts(
-    theirs,
-    new Map(theirs.map((tool) => [tool, at])),
-    config.jsonFiles && config.leanArtifacts,
-  );
-  const merge = (a: ArtifactSets, b: ArtifactSets): ArtifactSets => {
-    const sets = {} as { [P in keyof ArtifactSets]: { [id: string]: unknown } };
-    for (const provider of Object.keys(a) as (keyof ArtifactSets)[]) {
-      sets[provider] = {};
-      for (const tool of tools) {
-        const entry = a[provider][tool.id] ?? b[provider][tool.id];
-        if (entry !== undefined) sets[provider][tool.id] = entry;
-      }
-    }
-    return sets as ArtifactSets;
-  };
-  return {
-    artifacts: merge(compiled.artifacts, other.sets),
-    lean: compiled.lean && other.lean && merge(compiled.lean, other.lean),
-  };
 }
 
 export class Generator {
@@ -135,11 +95,11 @@ export class Generator {
       tools: composition.tools,
       names: Object.fromEntries(composition.tools.map((tool) => [tool.name, tool.alias])),
     };
+    // Validators and the provider rules' diagnostics for the project's own tools: the packages'
+    // validators are theirs, and their diagnostics were their own build's.
     const own = composition.tools.filter((tool) => local.sites.has(tool));
-    const lean = config.jsonFiles && config.leanArtifacts;
-    const compiled = compile(own, local.sites, { lean }, memo.compile);
+    const compiled = compile(own, local.sites, memo.compile);
     diagnostics.push(...compiled.diagnostics);
-    const artifacts = withPackageArtifacts(compiled, composition.tools, own, config);
     const files = emitFiles(
       {
         configFile: config.file,
@@ -147,9 +107,12 @@ export class Generator {
         outDir: config.outDir,
         registry,
         validators: compiled.validators,
-        jsonFiles: config.jsonFiles,
-        artifacts: artifacts.artifacts,
-        lean: artifacts.lean,
+        json: config.jsonFiles
+          ? {
+              artifacts: artifactSets(registry.tools),
+              lean: config.leanArtifacts ? artifactSets(registry.tools, true) : null,
+            }
+          : null,
         packages: composition.packages,
       },
       memo.emit,
@@ -161,7 +124,6 @@ export class Generator {
       files,
       diagnostics: diagnostics.sort(compareDiagnostics),
       registry,
-      artifacts: artifacts.artifacts,
       inputs,
       sources: local.sources,
     };

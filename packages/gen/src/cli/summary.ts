@@ -4,6 +4,7 @@
  */
 import path from "node:path";
 import type { Config } from "../config.js";
+import { artifactSets } from "../compile/index.js";
 import {
   diagnosticToJson,
   formatDiagnostic,
@@ -76,7 +77,12 @@ export async function tokenReport(
 ): Promise<TokenReport | null | undefined> {
   if (!options.tokens) return undefined;
   if (hasRunErrors(result.diagnostics)) return null;
-  return buildReport(result.registry, result.artifacts, await loadTokenCounter(), options.tokens);
+  return buildReport(
+    result.registry,
+    artifactSets(result.registry.tools),
+    await loadTokenCounter(),
+    options.tokens,
+  );
 }
 
 export function printSummary(options: Options, cwd: string, summary: Summary): void {

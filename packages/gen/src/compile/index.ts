@@ -1,19 +1,14 @@
 /**
  * compile: the stage's entry. The registry's definitions → what emit prints besides the
- * definitions themselves: each tool's validator as code (`validators/`), and its provider
- * artifacts, full and, when asked for, lean (`providers/`, by the runtime's provider rules), with
- * a diagnostic wherever a provider cannot take a tool as it is. Everything here is data: nothing
- * is printed yet.
+ * definitions themselves: each tool's validator as code (`validators/`), and a diagnostic
+ * wherever a provider cannot take a tool as it is (`providers/`, by the runtime's provider
+ * rules, which also make the artifact sets when the token report or `"jsonFiles"` asks for
+ * them). Everything here is data: nothing is printed yet.
  */
 import type { ToolDefinition } from "@zcp/runtime/codegen";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Site } from "../model/index.js";
-import {
-  ARTIFACT_STEPS,
-  compileArtifacts,
-  type ArtifactSets,
-  type ArtifactSteps,
-} from "./providers/index.js";
+import { artifactDiagnostics } from "./providers/index.js";
 import {
   compileValidators,
   VALIDATOR_STEPS,
@@ -21,13 +16,7 @@ import {
   type ValidatorSteps,
 } from "./validators/index.js";
 
-export {
-  compileLean,
-  compileToolArtifacts,
-  type ArtifactSets,
-  type Entries,
-  type ToolArtifacts,
-} from "./providers/index.js";
+export { artifactDiagnostics, artifactSets, type ArtifactSets } from "./providers/index.js";
 export { LEAN_DROPPED, leanSchema } from "@zcp/runtime/codegen";
 export {
   compileSharedValidator,
@@ -42,27 +31,17 @@ export type {
   ValidatorSet,
 } from "./validators/index.js";
 
-export interface CompileOptions {
-  /** Compile the lean artifact sets too (written with `jsonFiles` and `leanArtifacts` in the config). */
-  readonly lean: boolean;
-}
-
 /** The per-tool work of `compile`, which the pipeline's memo hands in memoized in watch mode. */
 export interface CompileSteps {
   readonly validators: ValidatorSteps;
-  readonly artifacts: ArtifactSteps;
+  /** The provider rules' diagnostics of one tool (they depend on its definition and site only). */
+  readonly artifactDiagnostics: (tool: ToolDefinition, site: Site) => readonly Diagnostic[];
 }
 
-const COMPILE_STEPS: CompileSteps = {
-  validators: VALIDATOR_STEPS,
-  artifacts: ARTIFACT_STEPS,
-};
+const COMPILE_STEPS: CompileSteps = { validators: VALIDATOR_STEPS, artifactDiagnostics };
 
 export interface Compiled {
   readonly validators: ValidatorSet;
-  readonly artifacts: ArtifactSets;
-  /** The lean artifact sets, or null: not asked for. */
-  readonly lean: ArtifactSets | null;
   readonly diagnostics: Diagnostic[];
 }
 
@@ -70,14 +49,10 @@ export interface Compiled {
 export function compile(
   tools: readonly ToolDefinition[],
   sites: ReadonlyMap<ToolDefinition, Site>,
-  options: CompileOptions,
   steps: CompileSteps = COMPILE_STEPS,
 ): Compiled {
-  const artifacts = compileArtifacts(tools, sites, options.lean, steps.artifacts);
   return {
     validators: compileValidators(tools, steps.validators),
-    artifacts: artifacts.sets,
-    lean: artifacts.lean,
-    diagnostics: artifacts.diagnostics,
+    diagnostics: tools.flatMap((tool) => steps.artifactDiagnostics(tool, sites.get(tool)!)),
   };
 }

@@ -34,12 +34,12 @@ export interface EmitInput {
   readonly outDir: string;
   readonly registry: Registry;
   readonly validators: ValidatorSet;
-  /** Write the definitions into `registry.json` and the artifact sets as `artifacts/*.json`. */
-  readonly jsonFiles: boolean;
-  /** Every provider's set (`artifacts/<provider>.json`, with `jsonFiles`). */
-  readonly artifacts: ArtifactSets;
-  /** The lean variant of every set (`artifacts/lean/<provider>.json`, with `jsonFiles`), or null. */
-  readonly lean: ArtifactSets | null;
+  /**
+   * With `"jsonFiles": true`, what the JSON files hold besides the definitions (which go into
+   * `registry.json`): every provider's set (`artifacts/<provider>.json`) and, with
+   * `leanArtifacts`, the lean sets (`artifacts/lean/<provider>.json`); null without `jsonFiles`.
+   */
+  readonly json: { readonly artifacts: ArtifactSets; readonly lean: ArtifactSets | null } | null;
   /** The packages composed in (`"registries"`): their tools' validators and dispatchers are theirs. */
   readonly packages?: readonly ComposedPackage[];
 }
@@ -62,17 +62,7 @@ export const EMIT_STEPS: EmitSteps = {
 };
 
 export function emitFiles(
-  {
-    configFile,
-    root,
-    outDir,
-    registry,
-    validators,
-    jsonFiles,
-    artifacts,
-    lean,
-    packages = [],
-  }: EmitInput,
+  { configFile, root, outDir, registry, validators, json: jsonSets, packages = [] }: EmitInput,
   steps: EmitSteps = EMIT_STEPS,
 ): GeneratedFile[] {
   const context = emitContext(configFile);
@@ -88,10 +78,10 @@ export function emitFiles(
     { path: "dispatch.ts", content: dispatchFile(context, registry.tools, root, outDir, packages) },
     { path: "types.ts", content: typesFile(context, registry.tools) },
   ];
-  if (jsonFiles) {
+  if (jsonSets) {
     for (const [folder, sets] of [
-      ["artifacts", artifacts],
-      ["artifacts/lean", lean],
+      ["artifacts", jsonSets.artifacts],
+      ["artifacts/lean", jsonSets.lean],
     ] as const) {
       if (sets === null) continue;
       for (const provider of ARTIFACT_PROVIDERS)
@@ -101,7 +91,7 @@ export function emitFiles(
   const manifest = manifestText(
     registry,
     files.map((file) => file.path),
-    jsonFiles,
+    jsonSets !== null,
   );
   return [...files, { path: MANIFEST, content: manifest }].sort((a, b) =>
     a.path < b.path ? -1 : 1,

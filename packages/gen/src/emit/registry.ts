@@ -56,10 +56,14 @@ export function toolStatement(tool: ToolDefinition, name = toolBaseName(tool)): 
  */
 function parseStatement(head: string, literal: string): string {
   const call = `JSON.parse(${literal});`;
-  if (width(head) + 1 + width(call) <= PRINT_WIDTH) return `${head} ${call}\n`;
-  if (width(literal) > PRINT_WIDTH / 4 && width(head) + 1 + width("JSON.parse(") <= PRINT_WIDTH)
+  // Measured once: a definition's literal is long, and the call around it is ASCII.
+  const literalWidth = width(literal);
+  const callWidth = "JSON.parse(".length + literalWidth + ");".length;
+  const headWidth = width(head);
+  if (headWidth + 1 + callWidth <= PRINT_WIDTH) return `${head} ${call}\n`;
+  if (literalWidth > PRINT_WIDTH / 4 && headWidth + 1 + "JSON.parse(".length <= PRINT_WIDTH)
     return `${head} JSON.parse(\n  ${literal},\n);\n`;
-  if (2 + width(call) <= PRINT_WIDTH) return `${head}\n  ${call}\n`;
+  if (2 + callWidth <= PRINT_WIDTH) return `${head}\n  ${call}\n`;
   return `${head}\n  JSON.parse(\n    ${literal},\n  );\n`;
 }
 

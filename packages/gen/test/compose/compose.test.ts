@@ -9,6 +9,7 @@ import path from "node:path";
 import { combineToolHashes, type Registry } from "@zcp/runtime/codegen";
 import * as prettier from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
+import { artifactSets } from "../../src/compile/index.js";
 import { loadConfig } from "../../src/config.js";
 import { hasRunErrors, type Diagnostic } from "../../src/diagnostics.js";
 import { PRETTIER_STYLE } from "../../src/emit/print.js";
@@ -144,15 +145,13 @@ describe("composing packages", () => {
   });
 
   it("describes the packages' tools to providers under their composed names (--report, jsonFiles)", async () => {
-    const result = await generate(app);
-    expect(Object.keys(result.artifacts.anthropic).sort()).toEqual(
+    const artifacts = artifactSets((await generate(app)).registry.tools);
+    expect(Object.keys(artifacts.anthropic).sort()).toEqual(
       registry.tools.map((tool) => tool.id).sort(),
     );
     const lookup = registry.tools.find((tool) => tool.alias === "billing.customers.lookup")!;
-    expect(result.artifacts.anthropic[lookup.id]!.name).toBe("billing_customers_lookup");
-    expect(result.artifacts["openai-chat"][lookup.id]!.function.name).toBe(
-      "billing_customers_lookup",
-    );
+    expect(artifacts.anthropic[lookup.id]!.name).toBe("billing_customers_lookup");
+    expect(artifacts["openai-chat"][lookup.id]!.function.name).toBe("billing_customers_lookup");
   });
 
   it("reaches the packages' validators and dispatchers through their published modules", () => {

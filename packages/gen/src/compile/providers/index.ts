@@ -1,12 +1,13 @@
 /**
- * compile: the provider artifacts of every tool, as one `{ [toolId]: entry }` set per provider,
- * with a diagnostic naming the tool wherever a provider cannot take it as it is. The provider
- * rules are the runtime's (`compileEntries` of @zcp/runtime/codegen), which derives the same
- * entries from the registry when it serves them; here they give the diagnostics, the token
- * report (`--report`) and, with `"jsonFiles": true`, the `artifacts/<provider>.json` files.
+ * compile: what the provider rules say about each tool, as diagnostics at its declaration,
+ * and, on demand, the artifact sets themselves. The rules are the runtime's (`compileEntries` of
+ * @zcp/runtime/codegen), which derives the same entries from the registry when it serves them;
+ * `zcp gen` needs the sets only for the token report (`--report`) and, with `"jsonFiles": true`,
+ * the `artifacts/<provider>.json` files, so a plain run applies only the rules that can refuse
+ * or weaken a tool (OpenAI's, which both OpenAI sets share, and Gemini's).
  *
- * With `lean`, beside each set its lean variant (`compileLeanEntries`): a tool has a lean entry
- * exactly where it has a full one, and the diagnostics are the full entries'.
+ * Lean sets (`compileLeanEntries`): a tool has a lean entry exactly where it has a full one, and
+ * the diagnostics are the full entries'.
  */
 import {
   ARTIFACT_PROVIDERS,
@@ -23,79 +24,37 @@ import type { Site } from "../../model/index.js";
 
 export type ArtifactSets = { [P in ArtifactProvider]: { [toolId: string]: ArtifactEntries[P] } };
 
-export type Entries = ToolEntries;
+/** The providers whose rules can leave a tool out or weaken it: every `ArtifactIssue` comes from them. */
+const DIAGNOSED: readonly ArtifactProvider[] = ["openai-responses", "gemini"];
 
-/** One tool's entries (absent where the provider cannot take it) and the diagnostics that say why. */
-export interface ToolArtifacts {
-  readonly entries: Entries;
-  readonly diagnostics: readonly Diagnostic[];
+/** The diagnostics of one tool's provider rules, at the tool's declaration. */
+export function artifactDiagnostics(tool: ToolDefinition, site: Site): Diagnostic[] {
+  return compileEntries(tool, DIAGNOSED).issues.map((issue) => issueDiagnostic(tool, issue, site));
 }
 
-const emptySets = (): ArtifactSets => ({
-  "openai-responses": {},
-  "openai-chat": {},
-  anthropic: {},
-  gemini: {},
-  mcp: {},
-});
+/** Each tool's full and lean entries, kept per definition (a pure function of it; definitions are not changed). */
+const FULL = new WeakMap<ToolDefinition, ToolEntries>();
+const LEAN = new WeakMap<ToolDefinition, ToolEntries>();
 
-/**
- * The per-tool work of `compileArtifacts`: a tool's entries depend on its definition and site
- * only, its lean entries on its definition only, so the pipeline's memo hands in memoized steps
- * in watch mode.
- */
-export interface ArtifactSteps {
-  tool(tool: ToolDefinition, site: Site): ToolArtifacts;
-  lean(tool: ToolDefinition, entries: Entries): Entries;
-}
-
-export const ARTIFACT_STEPS: ArtifactSteps = { tool: compileToolArtifacts, lean: compileLean };
-
-export interface Artifacts {
-  readonly sets: ArtifactSets;
-  /** The lean sets, or null when not asked for. */
-  readonly lean: ArtifactSets | null;
-  readonly diagnostics: Diagnostic[];
-}
-
-/** Every tool's entries, as one set per provider; with `lean`, the lean sets too. */
-export function compileArtifacts(
-  tools: readonly ToolDefinition[],
-  sites: ReadonlyMap<ToolDefinition, Site>,
-  lean: boolean,
-  steps: ArtifactSteps = ARTIFACT_STEPS,
-): Artifacts {
-  const sets = emptySets();
-  const leanSets = lean ? emptySets() : null;
-  const diagnostics: Diagnostic[] = [];
-  for (const tool of tools) {
-    const compiled = steps.tool(tool, sites.get(tool)!);
-    diagnostics.push(...compiled.diagnostics);
-    add(sets, tool.id, compiled.entries);
-    if (leanSets) add(leanSets, tool.id, steps.lean(tool, compiled.entries));
-  }
-  return { sets, lean: leanSets, diagnostics };
-}
-
-function add(sets: ArtifactSets, id: string, entries: Entries): void {
-  for (const provider of ARTIFACT_PROVIDERS) {
-    const entry = entries[provider];
-    if (entry) (sets[provider] as { [id: string]: unknown })[id] = entry;
-  }
-}
-
-/** One tool's entries and the diagnostics about them, at the tool's declaration. */
-export function compileToolArtifacts(tool: ToolDefinition, site: Site): ToolArtifacts {
-  const { entries, issues } = compileEntries(tool);
-  return {
-    entries,
-    diagnostics: issues.map((issue) => issueDiagnostic(tool, issue, site)),
+/** The artifact sets of `tools` (full, or with `lean` the lean ones), by provider, in the tools' order. */
+export function artifactSets(tools: readonly ToolDefinition[], lean = false): ArtifactSets {
+  const sets = Object.fromEntries(ARTIFACT_PROVIDERS.map((provider) => [provider, {}])) as {
+    [P in ArtifactProvider]: { [toolId: string]: unknown };
   };
-}
-
-/** The lean entries of a tool whose full ones are `entries`. */
-export function compileLean(tool: ToolDefinition, entries: Entries): Entries {
-  return compileLeanEntries(tool, entries);
+  for (const tool of tools) {
+    let entries = FULL.get(tool);
+    if (entries === undefined) FULL.set(tool, (entries = compileEntries(tool).entries));
+    if (lean) {
+      const full = entries;
+      entries = LEAN.get(tool);
+      if (entries === undefined) LEAN.set(tool, (entries = compileLeanEntries(tool, full)));
+    }
+    for (const provider of ARTIFACT_PROVIDERS) {
+      const entry = entries[provider];
+      if (entry) sets[provider][tool.id] = entry;
+    }
+  }
+  return sets as ArtifactSets;
 }
 
 /** ZCP1501 (not strict), ZCP1502 (over OpenAI's limits), ZCP1503 (no Gemini entry). */
