@@ -4,7 +4,6 @@
  */
 import path from "node:path";
 import type { Config } from "../config.js";
-import { artifactSets } from "../compile/index.js";
 import {
   diagnosticToJson,
   formatDiagnostic,
@@ -77,6 +76,8 @@ export async function tokenReport(
 ): Promise<TokenReport | null | undefined> {
   if (!options.tokens) return undefined;
   if (hasRunErrors(result.diagnostics)) return null;
+  // Loaded here: the fast path, which prints summaries too, must not load the compiler.
+  const { artifactSets } = await import("../compile/providers/index.js");
   return buildReport(
     result.registry,
     artifactSets(result.registry.tools),
