@@ -711,3 +711,24 @@ describe("command-line usage", () => {
     expect(fs.existsSync(path.join(dir, "src/zcp.gen"))).toBe(false);
   });
 });
+
+describe("ZCP1404: the built-in tools' ids", () => {
+  it("refuses a tool that takes the id of zcp.handle (zh) or of zcp.find_tools (zf)", async () => {
+    const withId = (alias: string, name: string, id: string) =>
+      TOOL(alias, name).replace(` * @tool ${alias}`, ` * @tool ${alias}\n * @id ${id}`);
+    const dir = scratch({
+      "zcp.config.json": "{}",
+      "tsconfig.json": STRICT_TSCONFIG,
+      "src/tools.ts": withId("my.handle", "handle", "zh") + withId("my.find", "find", "zf"),
+    });
+    const result = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
+    const report = JSON.parse(result.stdout) as { diagnostics: JsonDiagnostic[] };
+    expect(
+      report.diagnostics.filter((entry) => entry.code === "ZCP1404").map((entry) => entry.message),
+    ).toEqual([
+      `id "zh" is reserved for the runtime's built-in tools (the zcp. namespace); choose another`,
+      `id "zf" is reserved for the runtime's built-in tools (the zcp. namespace); choose another`,
+    ]);
+    expect(result.status).toBe(1);
+  });
+});

@@ -9,6 +9,7 @@ import path from "node:path";
 import * as prettier from "prettier";
 import { type JsonValue } from "@zcp/runtime";
 import {
+  buildFindIndex,
   canonicalJson,
   combineToolHashes,
   firstSentence,
@@ -52,6 +53,16 @@ for (const name of NAMES) {
       const copy = copyFixture(name);
       runZcp(copy, ["gen"]);
       expect(generatedFiles(copy)).toEqual(generatedFiles(dir));
+    });
+
+    it("emits find.ts: the tool index buildFindIndex makes of its registry", async () => {
+      const { findIndex } = (await import(path.join(dir, "src/zcp.gen/find.ts"))) as {
+        findIndex: unknown;
+      };
+      expect(findIndex).toEqual(buildFindIndex(registry.tools));
+      const index = fs.readFileSync(path.join(dir, "src/zcp.gen/index.ts"), "utf8");
+      expect(index).toContain(`import { findIndex } from "./find.js";`);
+      expect(index).toContain("{ registry, validators, dispatch, find: findIndex }");
     });
 
     it("is already formatted as prettier would format it", async () => {

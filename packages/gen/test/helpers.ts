@@ -155,6 +155,7 @@ export function ajv(): Ajv2020 {
 /** Every file `zcp gen` writes into the output folder, sorted. */
 export const GENERATED_FILES = [
   "dispatch.ts",
+  "find.ts",
   "index.ts",
   "registry.json",
   "registry.ts",

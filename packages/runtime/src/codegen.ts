@@ -5,8 +5,8 @@
  * files import their helpers from here (and only from here), and the generator imports the
  * same definitions instead of keeping copies: the registry format, the validator and dispatch
  * tables, the validators' helpers and format checkers, date revival, the provider rules that
- * derive artifacts, the schemas' keyword order, hashing, planner lines, the brand properties and
- * the handle-id pattern. Applications use `@zcp/runtime` instead.
+ * derive artifacts, the schemas' keyword order, hashing, planner lines, the brand properties,
+ * the handle-id pattern and the tool index (`buildFindIndex`, its tokenizer). Applications use `@zcp/runtime` instead.
  */
 export type {
   CallSignature,
@@ -85,5 +85,8 @@ export {
   toBoolean,
   toNumber,
 } from "./validator-helpers.js";
-export { applySelection, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";
+export { applySelection, DISCOVER, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";
+export { buildFindIndex, FIELD_WEIGHTS, FIND_INDEX_VERSION } from "./find/build.js";
+export type { FindIndex } from "./find/build.js";
+export { identifierTerms, stem, tokenize } from "./find/tokenize.js";
 export type { Selection } from "./view.js";

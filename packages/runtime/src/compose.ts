@@ -5,9 +5,12 @@
  * an overwrite. A module's `prefix` renames its tools: alias `<prefix>.<alias>`, the id derived
  * from the new alias as `zcp gen` derives ids, the provider name derived from the new alias as
  * `zcp gen` derives names; planner lines and hashes follow, and the composed registry's artifact
- * entries are derived from its (renamed) definitions as any registry's are.
+ * entries are derived from its (renamed) definitions as any registry's are. Its tool index is
+ * rebuilt from the composed definitions (BM25's idf depends on the whole catalog, so the
+ * modules' indexes cannot simply be concatenated).
  */
 import type { DispatchTable } from "./dispatch.js";
+import { buildFindIndex } from "./find/build.js";
 import { combineToolHashes, toolHash } from "./hash.js";
 import type { GeneratedModule } from "./host.js";
 import { deriveId, providerName } from "./names.js";
@@ -87,6 +90,7 @@ export function composeGenerated(
     },
     validators,
     dispatch,
+    find: buildFindIndex(tools),
   };
 }
 

@@ -7,7 +7,7 @@
 import { HANDLE_ID_PATTERN } from "./brands.js";
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
 import type { HandleStore } from "./handles/store.js";
-import { canonicalJson, sha12 } from "./hash.js";
+import { toolHash } from "./hash.js";
 import type { JsonSchema, JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallResult } from "./result.js";
 import type { BuiltinTool } from "./view.js";
@@ -135,10 +135,7 @@ const base = {
 } satisfies Omit<ToolDefinition, "hash">;
 
 const { source: _source, ...hashed } = base;
-const definition: ToolDefinition = {
-  ...base,
-  hash: sha12(canonicalJson(hashed as unknown as JsonValue)),
-};
+const definition: ToolDefinition = { ...base, hash: toolHash(hashed) };
 
 /** The entries of every provider; Anthropic and Gemini describe the bounds instead in either case. */
 function entries(props: Properties): { [P in ArtifactProvider]: ArtifactEntries[P] } {

@@ -5,6 +5,8 @@
  */
 import type { ToolContext } from "./context.js";
 import type { DispatchTable } from "./dispatch.js";
+import type { FindIndex } from "./find/build.js";
+import type { FindSearch } from "./find/search.js";
 import type { HandleStore, HandleStoreOptions } from "./handles/store.js";
 import type { Registry, ToolDefinition } from "./registry.js";
 import type { ValidatorTable } from "./validate.js";
@@ -18,6 +20,8 @@ export interface GeneratedModule {
   readonly registry: Registry;
   readonly validators: ValidatorTable;
   readonly dispatch: DispatchTable;
+  /** The tool index `zcp gen` built (`find.ts`); without it the runtime builds one at first use. */
+  readonly find?: FindIndex;
 }
 
 /**
@@ -30,6 +34,11 @@ export interface ExposurePolicy {
   readonly defaults?: { readonly [surface: string]: Selection };
   /** Whether `session.select` may narrow the listing (default true). */
   readonly clientFilters?: boolean;
+  /**
+   * Whether every view lists `zcp.find_tools` (default: only the views of a `discover` profile,
+   * which always do).
+   */
+  readonly find?: boolean;
 }
 
 export interface RuntimeOptions {
@@ -103,4 +112,8 @@ export interface SessionHost {
   tool(name: string): ToolDefinition | undefined;
   /** The registry tools a surface exposes before stages and client filters. */
   exposedFor(surface: string): ToolDefinition[];
+  /** The surface's default selection (the exposure policy's). */
+  selectionFor(surface: string): Selection;
+  /** The ranking over the registry's index (built or parsed on first use). */
+  readonly search: FindSearch;
 }

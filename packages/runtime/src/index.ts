@@ -16,8 +16,15 @@ export type {
 export { composeGenerated } from "./compose.js";
 export type { ComposeEntry } from "./compose.js";
 export { Session } from "./session.js";
-export type { CallOptions } from "./session.js";
-export { SelectionError, View, SEMANTIC_WORKFLOW, WORKFLOW_GROUP } from "./view.js";
+export type { CallOptions, FindOptions, FoundTool } from "./session.js";
+export {
+  DISCOVER,
+  PROFILES,
+  SelectionError,
+  View,
+  SEMANTIC_WORKFLOW,
+  WORKFLOW_GROUP,
+} from "./view.js";
 export type { ArtifactsOptions, BuiltinTool, PlannerTextOptions, Selection } from "./view.js";
 export type { ToolContext } from "./context.js";
 export type { Handle, Integer } from "./handle.js";
@@ -42,6 +49,9 @@ export type {
   OpenAIResponsesTool,
 } from "./artifacts/index.js";
 export { handleTool } from "./handle-tool.js";
+export { findTool } from "./find-tool.js";
+export { buildFindIndex } from "./find/build.js";
+export type { FindIndex } from "./find/build.js";
 export { defaultSummary, withSummary } from "./summary.js";
 export type { Summarized } from "./summary.js";
 export { failure } from "./result.js";

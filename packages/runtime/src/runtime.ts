@@ -2,13 +2,16 @@
  * The runtime: one per process (or per registry), holding the generated module, the exposure
  * policy and the handle store; `session()` gives each client its own isolated state.
  */
+import { buildFindIndex, FIND_INDEX_VERSION, type FindIndex } from "./find/build.js";
+import { FindSearch } from "./find/search.js";
+import { findTool } from "./find-tool.js";
 import { HandleStore } from "./handles/store.js";
 import { handleTool } from "./handle-tool.js";
 import type { GeneratedModule, RuntimeOptions, SessionHost, SessionOptions } from "./host.js";
 import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "./registry.js";
 import { Session } from "./session.js";
 import { RUNTIME_VERSION } from "./version.js";
-import { applySelection } from "./view.js";
+import { applySelection, type Selection } from "./view.js";
 
 export type {
   Caller,
@@ -23,6 +26,7 @@ export class Runtime implements SessionHost {
   readonly registry: Registry;
   readonly handles: HandleStore;
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
+  private searchTables: FindSearch | undefined;
 
   constructor(
     readonly generated: GeneratedModule,
@@ -33,7 +37,7 @@ export class Runtime implements SessionHost {
     this.handles =
       options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
     const names = new Map<string, ToolDefinition>();
-    for (const tool of [...this.registry.tools, handleTool.definition]) {
+    for (const tool of [...this.registry.tools, handleTool.definition, findTool.definition]) {
       names.set(tool.alias, tool);
       names.set(tool.id, tool);
       names.set(tool.name, tool);
@@ -46,16 +50,49 @@ export class Runtime implements SessionHost {
     return new Session(this, options.surface ?? "native", options.stage ?? null);
   }
 
-  /** The tool named by alias, id or provider name (the built-in handle tool included). */
+  /** The tool named by alias, id or provider name (the built-in tools included). */
   tool(name: string): ToolDefinition | undefined {
     return this.byName.get(name);
   }
 
   /** The registry tools a surface exposes before stages and client filters. */
   exposedFor(surface: string): ToolDefinition[] {
-    const defaults = this.options.exposure?.defaults;
-    return applySelection(this.registry.tools, defaults?.[surface] ?? defaults?.["*"] ?? {});
+    return applySelection(this.registry.tools, this.selectionFor(surface));
   }
+
+  /** The surface's default selection: its own, else the `"*"` one, else none. */
+  selectionFor(surface: string): Selection {
+    const defaults = this.options.exposure?.defaults;
+    return defaults?.[surface] ?? defaults?.["*"] ?? {};
+  }
+
+  /**
+   * The ranking over the generated index, or over one built from the registry (on first use)
+   * when the module has none or one that does not index its tools in order (a hand-built module
+   * that changed a generated one's registry, or an index format this runtime does not read).
+   */
+  get search(): FindSearch {
+    this.searchTables ??= new FindSearch(
+      indexes(this.generated.find, this.registry.tools)
+        ? this.generated.find
+        : buildFindIndex(this.registry.tools),
+    );
+    return this.searchTables;
+  }
+}
+
+/** Whether `index` is an index of `tools`, in their order, in the format this runtime reads. */
+function indexes(
+  index: FindIndex | undefined,
+  tools: readonly ToolDefinition[],
+): index is FindIndex {
+  return (
+    index !== undefined &&
+    index.version === FIND_INDEX_VERSION &&
+    Array.isArray(index.docs) &&
+    index.docs.length === tools.length &&
+    index.docs.every((id, doc) => tools[doc]!.id === id)
+  );
 }
 
 export function createRuntime(generated: GeneratedModule, options?: RuntimeOptions): Runtime {

@@ -17,13 +17,23 @@ import {
   type CallOptions,
 } from "./call.js";
 import { clip } from "./clip.js";
+import { findTools, type FindOptions, type FoundTool } from "./find/find.js";
+import { findTool, findToolArguments } from "./find-tool.js";
 import { handleTool } from "./handle-tool.js";
 import type { Caller, SessionHost } from "./host.js";
-import type { ToolDefinition } from "./registry.js";
+import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallResult } from "./result.js";
-import { applySelection, inStage, View, type Selection } from "./view.js";
+import {
+  applySelection,
+  DISCOVER,
+  inStage,
+  View,
+  type BuiltinTool,
+  type Selection,
+} from "./view.js";
 
 export type { CallOptions } from "./call.js";
+export type { FindOptions, FoundTool } from "./find/find.js";
 
 type ChangeListener = (view: View) => void;
 
@@ -42,6 +52,10 @@ export class Session implements Caller {
   /** Answers the asynchronous calls in progress `cancelled` when the session closes. */
   private readonly inProgress = new Set<() => void>();
   private readonly pipeline: CallPipeline;
+  /** `profile: "discover"`: the view holds the found tools only. */
+  private readonly discover: boolean;
+  /** The tools found so far, in the order found (a discover view lists them in this order). */
+  private readonly found: ToolDefinition[] = [];
 
   constructor(
     private readonly runtime: SessionHost,
@@ -52,6 +66,7 @@ export class Session implements Caller {
     // Each running asynchronous call listens to it: as many as `maxConcurrentCalls`, no leak.
     setMaxListeners(Infinity, this.closing.signal);
     this.pipeline = new CallPipeline(runtime, this, this.closing.signal);
+    this.discover = runtime.selectionFor(surface).profile === DISCOVER;
     this.exposedView = this.computeExposed();
   }
 
@@ -64,7 +79,10 @@ export class Session implements Caller {
     return this.currentStage;
   }
 
-  /** The tools this session may call: the surface's default selection, in the current stage. */
+  /**
+   * The tools this session may call: the surface's default selection, in the current stage; with
+   * `profile: "discover"`, only the tools found so far among them (and the built-in tools).
+   */
   get exposed(): View {
     return this.exposedView;
   }
@@ -75,8 +93,7 @@ export class Session implements Caller {
    */
   select(selection: Selection = {}): View {
     if (this.runtime.options.exposure?.clientFilters === false) return this.exposedView;
-    const registryTools = this.exposedView.tools.filter((tool) => tool !== handleTool.definition);
-    return this.view(applySelection(registryTools, selection));
+    return this.view(applySelection(this.exposedView.selected, selection));
   }
 
   /** Moves the session to `stage` (null: no stage, every tool) and tells the listeners. */
@@ -84,7 +101,31 @@ export class Session implements Caller {
     if (stage === this.currentStage) return;
     this.currentStage = stage;
     this.exposedView = this.computeExposed();
-    for (const listener of this.listeners) listener(this.exposedView);
+    this.notify();
+  }
+
+  /**
+   * The tools this session's surface could ever expose (in any stage, unless `stages` says) that
+   * match `query` best, best first; the view does not change (`zcp.find_tools` adds what it finds).
+   */
+  find(query: string, options: FindOptions = {}): FoundTool[] {
+    return findTools(this.runtime, this.surface, query, options);
+  }
+
+  /**
+   * Adds `tools` to a discover view, after those found before, in order and once each (a tool
+   * the surface's policy excludes, or the current stage does not allow, is kept but not shown);
+   * tells the listeners when the view changed. Returns how many tools became newly exposed (0
+   * outside discover: the view already holds every exposable tool of the stage).
+   */
+  expose(tools: readonly ToolDefinition[]): number {
+    if (!this.discover) return 0;
+    const before = this.exposedView;
+    for (const tool of tools) if (!this.found.includes(tool)) this.found.push(tool);
+    this.exposedView = this.computeExposed();
+    if (this.exposedView.hash === before.hash) return 0;
+    this.notify();
+    return this.exposedView.selected.filter((tool) => !before.find(tool.id)).length;
   }
 
   /** Called with the new exposed view whenever it changes; returns the unsubscribe function. */
@@ -105,6 +146,7 @@ export class Session implements Caller {
       return Promise.resolve(
         failure(`forbidden:${tool.alias}`, "the tool is not available in this session"),
       );
+    if (tool === findTool.definition) return Promise.resolve(this.runFindTool(args));
     const limit = this.runtime.options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT;
     if (this.active >= limit)
       return Promise.resolve(
@@ -169,16 +211,46 @@ export class Session implements Caller {
     await this.runtime.handles.dropSession(this.id);
   }
 
+  private notify(): void {
+    for (const listener of this.listeners) listener(this.exposedView);
+  }
+
   private computeExposed(): View {
     const tools = this.runtime
       .exposedFor(this.surface)
       .filter((tool) => this.currentStage === null || inStage(tool, [this.currentStage]));
-    return this.view(tools);
+    if (!this.discover) return this.view(tools);
+    const exposable = new Set(tools);
+    return this.view(this.found.filter((tool) => exposable.has(tool)));
+  }
+
+  /**
+   * `zcp.find_tools`: finds tools in the current stage and exposes them. The native surface gets
+   * their planner lines; the others their MCP definitions (name, description, inputSchema…).
+   */
+  private runFindTool(args: unknown): CallResult {
+    if (typeof args !== "object" || args === null || Array.isArray(args))
+      return failure("invalid:$", "arguments must be an object of named parameters");
+    const checked = findToolArguments(args as { [name: string]: unknown });
+    if ("ok" in checked) return checked;
+    const stages = this.currentStage === null ? {} : { stages: [this.currentStage] };
+    const tools = this.find(checked.query, { limit: checked.limit, ...stages }).map(
+      (found) => found.tool,
+    );
+    const added = this.expose(tools);
+    const listed: JsonValue[] =
+      this.surface === "native"
+        ? tools.map((tool) => tool.planner)
+        : (new View(tools, this.runtime.generated.registry, []).artifacts(
+            "mcp",
+          ) as unknown as JsonValue[]);
+    return { ok: true, value: { tools: listed, added } };
   }
 
   /**
    * A view of `tools`, with the handle tool when one of them can produce or takes handles (an
-   * `auto` tool cannot when `inlineMaxBytes` is infinite: every result is inline).
+   * `auto` tool cannot when `inlineMaxBytes` is infinite: every result is inline), and the find
+   * tool: first in a discover view, else last when the policy's `find` is on.
    */
   private view(tools: readonly ToolDefinition[]): View {
     const autoMakesHandles = Number.isFinite(
@@ -190,6 +262,9 @@ export class Session implements Caller {
         (tool.outputMode === "auto" && autoMakesHandles) ||
         Object.keys(tool.handleParams).length > 0,
     );
-    return new View(tools, this.runtime.generated.registry, needsHandles ? [handleTool] : []);
+    const after: BuiltinTool[] = [];
+    if (!this.discover && this.runtime.options.exposure?.find === true) after.push(findTool);
+    if (needsHandles) after.push(handleTool);
+    return new View(tools, this.runtime.generated.registry, after, this.discover ? [findTool] : []);
   }
 }

@@ -13,7 +13,11 @@ import type { Registry, ToolDefinition } from "./registry.js";
 
 /** What a server owner or a client asks for. Every field narrows; none widens. */
 export interface Selection {
-  /** `semantic-workflow`: the tools in the `workflow` group (every tool when none is). */
+  /**
+   * `semantic-workflow`: the tools in the `workflow` group (every tool when none is).
+   * `discover`: narrows nothing here (every tool the other fields keep can be found), but a
+   * session's exposed view starts with only the built-in tools and grows by `find`.
+   */
   readonly profile?: string;
   /** Keep tools in any of these groups. */
   readonly groups?: readonly string[];
@@ -29,6 +33,9 @@ export interface Selection {
 
 export const SEMANTIC_WORKFLOW = "semantic-workflow";
 export const WORKFLOW_GROUP = "workflow";
+export const DISCOVER = "discover";
+/** The profiles a selection may name. */
+export const PROFILES: readonly string[] = [SEMANTIC_WORKFLOW, DISCOVER];
 
 export class SelectionError extends Error {
   override name = "SelectionError";
@@ -41,12 +48,12 @@ export function applySelection(
 ): ToolDefinition[] {
   let out = [...tools];
   if (selection.profile !== undefined) {
-    if (selection.profile !== SEMANTIC_WORKFLOW)
+    if (!PROFILES.includes(selection.profile))
       throw new SelectionError(
-        `unknown profile "${selection.profile}" (known: ${SEMANTIC_WORKFLOW})`,
+        `unknown profile "${selection.profile}" (known: ${PROFILES.join(", ")})`,
       );
     const workflow = out.filter((tool) => tool.groups.includes(WORKFLOW_GROUP));
-    if (workflow.length > 0) out = workflow;
+    if (selection.profile === SEMANTIC_WORKFLOW && workflow.length > 0) out = workflow;
   }
   if (selection.groups && selection.groups.length > 0)
     out = out.filter((tool) => tool.groups.some((group) => selection.groups!.includes(group)));
@@ -73,7 +80,7 @@ export function inStage(tool: ToolDefinition, stages: readonly string[]): boolea
   return tool.stages.length === 0 || tool.stages.some((stage) => stages.includes(stage));
 }
 
-/** Extra tools a view carries besides the registry's (the built-in handle tool), with their entries. */
+/** Extra tools a view carries besides the registry's (`zcp.handle`, `zcp.find_tools`), with their entries. */
 export interface BuiltinTool {
   readonly definition: ToolDefinition;
   readonly artifacts: { readonly [P in ArtifactProvider]: ArtifactEntries[P] };
@@ -96,19 +103,32 @@ export interface ArtifactsOptions {
 }
 
 export class View {
-  /** The view's tools: the selected registry tools, then any built-in tool they need. */
+  /** The view's tools: the `first` built-ins, the selected registry tools, then the other built-ins. */
   readonly tools: readonly ToolDefinition[];
+  /** The view's registry tools, without the built-ins. */
+  readonly selected: readonly ToolDefinition[];
   /** `combineToolHashes` over the tools: equal views have equal hashes. */
   readonly hash: string;
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
+  private readonly builtins: readonly BuiltinTool[];
 
-  /** `selected` are tools of `registry`, whose artifact sets the view picks its entries from. */
+  /**
+   * `selected` are tools of `registry`, whose artifact sets the view picks its entries from;
+   * `builtins` come after them, `first` before them.
+   */
   constructor(
     selected: readonly ToolDefinition[],
     private readonly registry: Registry,
-    private readonly builtins: readonly BuiltinTool[],
+    builtins: readonly BuiltinTool[],
+    first: readonly BuiltinTool[] = [],
   ) {
-    this.tools = [...selected, ...builtins.map((builtin) => builtin.definition)];
+    this.selected = [...selected];
+    this.builtins = [...first, ...builtins];
+    this.tools = [
+      ...first.map((builtin) => builtin.definition),
+      ...selected,
+      ...builtins.map((builtin) => builtin.definition),
+    ];
     this.hash = combineToolHashes(this.tools);
     this.byName = new Map(
       this.tools.flatMap(

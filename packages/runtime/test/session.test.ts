@@ -70,9 +70,13 @@ describe("views", () => {
       session.select({ excludeGroups: ["math"], limit: 5 }).tools.map((tool) => tool.alias),
     ).toEqual(["weather.get_current"]);
     expect(session.select({ limit: 1 }).tools).toHaveLength(1);
-    expect(() => session.select({ profile: "everything" })).toThrow('unknown profile "everything"');
+    expect(() => session.select({ profile: "everything" })).toThrow(
+      'unknown profile "everything" (known: semantic-workflow, discover)',
+    );
     // The semantic-workflow profile keeps the workflow group, or every tool when there is none.
     expect(session.select({ profile: "semantic-workflow" }).tools).toHaveLength(3);
+    // A client's discover profile narrows nothing: only a surface default makes a view grow.
+    expect(session.select({ profile: "discover" }).tools).toEqual(session.exposed.tools);
     const closed = createRuntime(weather, {
       exposure: { defaults: { mcp: { groups: ["math"] } }, clientFilters: false },
     }).session({ surface: "mcp" });

@@ -9,7 +9,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { connectHttp, connectStdio } from "@zcp/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { ResourceLink } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ToolListChangedNotificationSchema,
+  type ResourceLink,
+} from "@modelcontextprotocol/sdk/types.js";
 import { createRuntime } from "@zcp/runtime";
 import { type Dispatcher } from "@zcp/runtime/codegen";
 import { afterEach, describe, expect, it } from "vitest";
@@ -134,6 +137,30 @@ describe("zcp-serve over stdio", () => {
     expect(text(await call(client, "math_subtract", { a: 10, b: 4 }))).toBe("6");
     const current = await call(client, "weather_get_current", { city: "Shanghai" });
     expect(current.structuredContent).toMatchObject({ city: "Shanghai", temperature: 22 });
+  });
+
+  it("--profile discover: lists zcp_find_tools alone, grows by it, and says list_changed", async () => {
+    const client = new Client({ name: "zcp-serve-test", version: "0" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...TSX, BIN, "--registry", WEATHER, "--profile", "discover"],
+      cwd: ROOT,
+      stderr: "pipe",
+    });
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    await client.connect(transport);
+    cleanup.push(() => client.close());
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["zcp_find_tools"]);
+    const found = await call(client, "zcp_find_tools", { query: "subtract numbers", limit: 1 });
+    expect(found.structuredContent).toMatchObject({ added: 1, tools: [{ name: "math_subtract" }] });
+    await changed;
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "zcp_find_tools",
+      "math_subtract",
+    ]);
+    expect(text(await call(client, "math_subtract", { a: 10, b: 4 }))).toBe("6");
   });
 
   it("stops on SIGTERM: the answers sent, the session closed, exit code 0", async () => {

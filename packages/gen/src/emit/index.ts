@@ -11,6 +11,7 @@ import { ARTIFACT_PROVIDERS, type Registry, type ToolDefinition } from "@zcp/run
 import type { ArtifactSets, ValidatorCode, ValidatorSet } from "../compile/index.js";
 import type { ComposedPackage } from "../compose/index.js";
 import { dispatchFile } from "./dispatch.js";
+import { FIND_FILE, findFile } from "./find.js";
 import { jsonObject, jsonPart, type JsonPart } from "./json.js";
 import { MANIFEST, manifestText } from "./manifest.js";
 import { registryFile, toolStatement } from "./registry.js";
@@ -75,6 +76,7 @@ export function emitFiles(
       content: validatorsFile(context, validators, steps.validator, packages),
     },
     { path: "registry.ts", content: registryFile(context, registry, steps.statement) },
+    { path: FIND_FILE, content: findFile(context, registry) },
     { path: "dispatch.ts", content: dispatchFile(context, registry.tools, root, outDir, packages) },
     { path: "types.ts", content: typesFile(context, registry.tools) },
   ];
@@ -104,11 +106,12 @@ function indexModule(context: EmitContext): string {
     [
       `import type { GeneratedModule } from "@zcp/runtime/codegen";`,
       `import { dispatch } from "./dispatch.js";`,
+      `import { findIndex } from "./find.js";`,
       `import { registry } from "./registry.js";`,
       `import { validators } from "./validators.js";`,
       "",
     ].join("\n"),
-    `/** Everything \`createRuntime\` needs: the registry, validators and dispatch table (it derives the provider artifacts from the registry). */\nexport const generated: GeneratedModule = { registry, validators, dispatch };\n`,
+    `/** Everything \`createRuntime\` needs: the registry, validators, dispatch table and tool index (it derives the provider artifacts from the registry). */\nexport const generated: GeneratedModule = { registry, validators, dispatch, find: findIndex };\n`,
     "export default generated;\n",
   ]);
 }

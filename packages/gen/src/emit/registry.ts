@@ -54,7 +54,7 @@ export function toolStatement(tool: ToolDefinition, name = toolBaseName(tool)): 
  * (a "short argument") never breaks the call, and a head too long for `JSON.parse(` after it
  * puts the call on the next line.
  */
-function parseStatement(head: string, literal: string): string {
+export function parseStatement(head: string, literal: string): string {
   const call = `JSON.parse(${literal});`;
   // Measured once: a definition's literal is long, and the call around it is ASCII.
   const literalWidth = width(literal);

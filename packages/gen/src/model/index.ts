@@ -37,6 +37,9 @@ export interface ModelSteps {
   define(draft: Draft, root: string): ToolDefinition;
 }
 
+/** The ids of the runtime's built-in tools. */
+const BUILTIN_IDS: readonly string[] = ["zh", "zf"];
+
 const MODEL_STEPS: ModelSteps = { define: defineTool };
 
 export function buildModel(
@@ -47,11 +50,12 @@ export function buildModel(
   const diagnostics: Diagnostic[] = [];
   const drafts = tools.map(draftOf);
   const rejected = new Set<ExtractedTool>();
-  // The runtime's built-in tools (zcp.handle, id "zh") own the `zcp.` namespace.
+  // The runtime's built-in tools (zcp.handle, id "zh"; zcp.find_tools, id "zf") own the `zcp.` namespace.
   for (const draft of drafts) {
-    if (draft.alias.startsWith("zcp.") || draft.alias.startsWith("zcp_") || draft.id === "zh") {
+    const builtinId = BUILTIN_IDS.includes(draft.id);
+    if (draft.alias.startsWith("zcp.") || draft.alias.startsWith("zcp_") || builtinId) {
       rejected.add(draft.tool);
-      const what = draft.id === "zh" ? `id "zh"` : `alias "${draft.alias}"`;
+      const what = builtinId ? `id "${draft.id}"` : `alias "${draft.alias}"`;
       diagnostics.push(
         diagnostic(
           "error",

@@ -16,7 +16,8 @@ Options:
   --surface <s>         mcp (default), native or both
   --host <host>         http: the address to listen on (default 127.0.0.1)
   --port <port>         http: the port (default 3000; 0 picks a free one)
-  --profile <name>      the surface's exposure default profile: semantic-workflow
+  --profile <name>      the surface's exposure default profile: semantic-workflow, or
+                        discover (the listing starts with zcp.find_tools alone)
   --token <secret>      http: the static bearer token every /mcp request must carry
                         (or set ZCP_SERVE_TOKEN, which keeps it out of the process list)
   --scopes <a,b>        the scopes granted: tools needing others are hidden and refused
