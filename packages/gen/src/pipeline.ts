@@ -109,8 +109,8 @@ export class Generator {
         validators: compiled.validators,
         json: config.jsonFiles
           ? {
-              artifacts: artifactSets(registry.tools),
-              lean: config.leanArtifacts ? artifactSets(registry.tools, true) : null,
+              artifacts: artifactSets(registry),
+              lean: config.leanArtifacts ? artifactSets(registry, true) : null,
             }
           : null,
         packages: composition.packages,

@@ -80,7 +80,7 @@ export async function tokenReport(
   const { artifactSets } = await import("../compile/providers/index.js");
   return buildReport(
     result.registry,
-    artifactSets(result.registry.tools),
+    artifactSets(result.registry),
     await loadTokenCounter(),
     options.tokens,
   );

@@ -145,7 +145,7 @@ describe("composing packages", () => {
   });
 
   it("describes the packages' tools to providers under their composed names (--report, jsonFiles)", async () => {
-    const artifacts = artifactSets((await generate(app)).registry.tools);
+    const artifacts = artifactSets((await generate(app)).registry);
     expect(Object.keys(artifacts.anthropic).sort()).toEqual(
       registry.tools.map((tool) => tool.id).sort(),
     );

@@ -5,7 +5,7 @@
  * module: a runtime, each of its views and `composeGenerated` get the entries of exactly the
  * tools they serve, and a server that never talks to Gemini never compiles a Gemini entry.
  */
-import type { Registry } from "../registry.js";
+import type { Registry, ToolDefinition } from "../registry.js";
 import { compileEntries, compileLeanEntries } from "./compile.js";
 import {
   ARTIFACT_PROVIDERS,
@@ -41,6 +41,17 @@ export interface ArtifactSetOptions {
 const SETS = new WeakMap<Registry, Map<string, ArtifactSet<ArtifactProvider>>>();
 
 /**
+ * Each definition's entries, by the same keys (null: the provider takes no such tool), kept per
+ * definition object: a pure function of it (definitions are not changed), so that registries
+ * sharing definitions (a composition without prefixes, `zcp gen --watch`'s successive runs)
+ * compile each entry once.
+ */
+const ENTRIES = new WeakMap<
+  ToolDefinition,
+  Map<string, ArtifactEntries[ArtifactProvider] | null>
+>();
+
+/**
  * The provider's entries for the tools of `registry`, by tool id in registry order (a tool the
  * provider cannot take has none), compiled on first use. Throws a RangeError for an unknown
  * provider.
@@ -58,15 +69,34 @@ export function artifactSet<P extends ArtifactProvider>(
   const key = lean ? `${provider}:lean` : provider;
   let set = sets.get(key) as ArtifactSet<P> | undefined;
   if (set === undefined) {
-    const full = lean ? artifactSet(registry, provider) : null;
     const entries: { [toolId: string]: ArtifactEntries[P] } = {};
     for (const tool of registry.tools) {
-      const entry = full
-        ? full[tool.id] && compileLeanEntries(tool, { [provider]: full[tool.id] })[provider]
-        : compileEntries(tool, [provider]).entries[provider];
-      if (entry) entries[tool.id] = entry as ArtifactEntries[P];
+      const entry = toolEntry(tool, provider, lean);
+      if (entry) entries[tool.id] = entry;
     }
     sets.set(key, (set = entries));
   }
   return set;
+}
+
+/** One tool's entry for the provider (lean: from its full one, which must exist), or null. */
+function toolEntry<P extends ArtifactProvider>(
+  tool: ToolDefinition,
+  provider: P,
+  lean: boolean,
+): ArtifactEntries[P] | null {
+  let known = ENTRIES.get(tool);
+  if (known === undefined) ENTRIES.set(tool, (known = new Map()));
+  const key = lean ? `${provider}:lean` : provider;
+  let entry = known.get(key);
+  if (entry === undefined) {
+    if (lean) {
+      const full = toolEntry(tool, provider, false);
+      entry = full && (compileLeanEntries(tool, { [provider]: full })[provider] ?? null);
+    } else {
+      entry = compileEntries(tool, [provider]).entries[provider] ?? null;
+    }
+    known.set(key, entry);
+  }
+  return entry as ArtifactEntries[P] | null;
 }

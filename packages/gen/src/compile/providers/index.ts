@@ -1,23 +1,22 @@
 /**
  * compile: what the provider rules say about each tool, as diagnostics at its declaration,
  * and, on demand, the artifact sets themselves. The rules are the runtime's (`compileEntries` of
- * @zcp/runtime/codegen), which derives the same entries from the registry when it serves them;
- * `zcp gen` needs the sets only for the token report (`--report`) and, with `"jsonFiles": true`,
- * the `artifacts/<provider>.json` files, so a plain run applies only the rules that can refuse
- * or weaken a tool (OpenAI's, which both OpenAI sets share, and Gemini's).
- *
- * Lean sets (`compileLeanEntries`): a tool has a lean entry exactly where it has a full one, and
- * the diagnostics are the full entries'.
+ * @zcp/runtime/codegen), and the sets are the runtime's own (`artifactSet`), derived from the
+ * registry as a server derives them; `zcp gen` needs them only for the token report
+ * (`--report`) and, with `"jsonFiles": true`, the `artifacts/<provider>.json` files, so a plain
+ * run applies only the rules that can refuse or weaken a tool (OpenAI's, which both OpenAI sets
+ * share, and Gemini's). A tool has a lean entry exactly where it has a full one, and the
+ * diagnostics are the full entries'.
  */
 import {
   ARTIFACT_PROVIDERS,
+  artifactSet,
   compileEntries,
-  compileLeanEntries,
   type ArtifactEntries,
   type ArtifactIssue,
   type ArtifactProvider,
+  type Registry,
   type ToolDefinition,
-  type ToolEntries,
 } from "@zcp/runtime/codegen";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../../diagnostics.js";
 import type { Site } from "../../model/index.js";
@@ -32,29 +31,14 @@ export function artifactDiagnostics(tool: ToolDefinition, site: Site): Diagnosti
   return compileEntries(tool, DIAGNOSED).issues.map((issue) => issueDiagnostic(tool, issue, site));
 }
 
-/** Each tool's full and lean entries, kept per definition (a pure function of it; definitions are not changed). */
-const FULL = new WeakMap<ToolDefinition, ToolEntries>();
-const LEAN = new WeakMap<ToolDefinition, ToolEntries>();
-
-/** The artifact sets of `tools` (full, or with `lean` the lean ones), by provider, in the tools' order. */
-export function artifactSets(tools: readonly ToolDefinition[], lean = false): ArtifactSets {
-  const sets = Object.fromEntries(ARTIFACT_PROVIDERS.map((provider) => [provider, {}])) as {
-    [P in ArtifactProvider]: { [toolId: string]: unknown };
-  };
-  for (const tool of tools) {
-    let entries = FULL.get(tool);
-    if (entries === undefined) FULL.set(tool, (entries = compileEntries(tool).entries));
-    if (lean) {
-      const full = entries;
-      entries = LEAN.get(tool);
-      if (entries === undefined) LEAN.set(tool, (entries = compileLeanEntries(tool, full)));
-    }
-    for (const provider of ARTIFACT_PROVIDERS) {
-      const entry = entries[provider];
-      if (entry) sets[provider][tool.id] = entry;
-    }
-  }
-  return sets as ArtifactSets;
+/**
+ * The artifact sets of `registry` (full, or with `lean` the lean ones), by provider: the
+ * runtime's `artifactSet` of each, the very entries a server built on this registry serves.
+ */
+export function artifactSets(registry: Registry, lean = false): ArtifactSets {
+  return Object.fromEntries(
+    ARTIFACT_PROVIDERS.map((provider) => [provider, artifactSet(registry, provider, { lean })]),
+  ) as ArtifactSets;
 }
 
 /** ZCP1501 (not strict), ZCP1502 (over OpenAI's limits), ZCP1503 (no Gemini entry). */
