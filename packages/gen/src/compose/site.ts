@@ -9,11 +9,18 @@ export interface ConfigSite {
 }
 
 /**
+ * The configuration file's text, read once per configuration (a `Config` stands for one reading
+ * of the file: a changed file is a new `Config`), however many diagnostics point into it.
+ */
+const TEXTS = new WeakMap<Config, string>();
+
+/**
  * The position of `name`'s entry in the configuration's `"registries"` (its first quoted
  * occurrence after the key), or line 1 of the file when it is not found there.
  */
 export function entrySite(config: Config, name: string): ConfigSite {
-  const text = readSourceText(config.file) ?? "";
+  let text = TEXTS.get(config);
+  if (text === undefined) TEXTS.set(config, (text = readSourceText(config.file) ?? ""));
   const key = text.indexOf('"registries"');
   const at = key < 0 ? -1 : text.indexOf(JSON.stringify(name), key);
   if (at < 0) return { file: config.file, line: 1, column: 1 };
