@@ -4,18 +4,21 @@ import type ExcelJS from "exceljs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { weather } from "./registries.ts";
 import { runCase, runPlan } from "./case.ts";
 import { HANDLE_CASES } from "./handles.ts";
+import { findFigures, largeCatalog } from "./catalog-large.ts";
 import {
   CATALOGS,
   closeSurfaces,
+  FIND_ALIAS,
   NotListed,
   openSurface,
   PROTOCOLS,
+  SEARCH_PROTOCOLS,
   SURFACES,
   type Surface,
 } from "./surfaces.ts";
+import { weather, workbench } from "./registries.ts";
 import { bill, CACHE, tokensOf, totals, type Message } from "./transcript.ts";
 import { TIER_A_CASES } from "./tier-a.ts";
 import { TIER_B_CASES } from "./tier-b.ts";
@@ -291,6 +294,103 @@ describe("bench:tokens plans", () => {
     const both = { ...bootstrap, plans: [bootstrap.plans[0]!, wrongSheets] };
     expect((await runCase(both, { protocol: "zcp-compact", catalog: "all" })).verified).toBe(false);
   });
+});
+
+describe("bench:tokens tool search", () => {
+  const large = largeCatalog(workbench);
+  const searched = [
+    ...TIER_A_CASES,
+    ...TIER_B_CASES,
+    ...TIER_C_CASES,
+    ...TIER_D_CASES,
+    ...HANDLE_CASES,
+  ];
+
+  it("the large catalog: 1,064 corpus listings beside the workbench, one index, corpus calls not implemented", async () => {
+    expect(large.registry.tools).toHaveLength(1064 + 40);
+    expect(new Set(large.registry.tools.map((tool) => tool.name)).size).toBe(1104);
+    expect(large.find).toBeDefined();
+    const figures = findFigures(large);
+    expect(figures).toMatchObject({ tools: 1104, corpusTools: 1064 });
+    expect(figures.latency.queries).toBe(2 * 1064);
+    expect(figures.recall.at5).toBeGreaterThanOrEqual(figures.recall.at1);
+    const surface = await openSurface({ protocol: "zcp-compact", catalog: "primitive" }, large);
+    try {
+      const outcome = await surface.turn([{ alias: "github.get_me", args: {} }]);
+      expect(outcome.errors).toEqual([
+        JSON.stringify({
+          ok: false,
+          error: "not_implemented",
+          hint: "github.get_me is a listing from fixtures/corpus and is not implemented in this benchmark",
+        }),
+      ]);
+    } finally {
+      await surface.close();
+    }
+  });
+
+  it("starts with the search tool alone, bills what a search returns, and calls only what was found", async () => {
+    const surfaces = await Promise.all(
+      SEARCH_PROTOCOLS.map((protocol) =>
+        openSurface({ protocol, catalog: "primitive" }, workbench),
+      ),
+    );
+    const [mcp, compact, fc] = surfaces as [Surface, Surface, Surface];
+    try {
+      for (const surface of surfaces) expect([...surface.listed]).toEqual([FIND_ALIAS]);
+      expect(mcp.tools).toEqual([
+        expect.objectContaining({ function: expect.objectContaining({ name: "zcp_find_tools" }) }),
+      ]);
+      expect(compact.tools).toEqual([]);
+      expect(compact.instructions).toContain("zcp.find_tools(query:");
+      expect(fc.tools).toEqual([
+        expect.objectContaining({ function: expect.objectContaining({ strict: true }) }),
+      ]);
+      const search = { alias: FIND_ALIAS, args: { query: "merge cells" } };
+      const [a, b, c] = await Promise.all(surfaces.map((surface) => surface.turn([search])));
+      // The same ranker and query: the same tools found on every surface.
+      for (const surface of surfaces) expect(surface.listed.has("excel.merge_cells")).toBe(true);
+      expect(new Set(mcp.listed)).toEqual(
+        new Set([...compact.listed].filter((alias) => alias !== "zcp.handle")),
+      );
+      // mcp-search: the found tools as the functions mcp lists; zcp-search: planner lines; -fc: strict artifacts.
+      const functions = JSON.parse((a!.results[0] as { content: string }).content) as {
+        type: string;
+        function: { name: string };
+      }[];
+      expect(functions).toHaveLength(5);
+      expect(
+        functions.every((entry) => entry.type === "function" && !("strict" in entry.function)),
+      ).toBe(true);
+      expect((b!.results[0] as { content: string }).content).toMatch(/^RET c1 \{"tools":\["TOOL @/);
+      expect((c!.results[0] as { content: string }).content).toContain('"strict":true');
+      await expect(
+        mcp.turn([{ alias: "excel.chain_layout_flow", args: {} }]),
+      ).rejects.toBeInstanceOf(NotListed);
+    } finally {
+      await Promise.all(surfaces.map((surface) => surface.close()));
+    }
+  });
+
+  for (const [label, registry] of [
+    ["workbench", workbench],
+    ["large catalog", large],
+  ] as const)
+    it(`${label}: every primitive plan passes its verifier on every search surface, after billed searches`, async () => {
+      for (const bench of searched)
+        for (const protocol of SEARCH_PROTOCOLS) {
+          const run = await runCase({ ...bench, registry }, { protocol, catalog: "primitive" });
+          const where = `${bench.id} on ${protocol} (${label})`;
+          expect(run.errors, where).toEqual([]);
+          expect(run.problems, where).toEqual([]);
+          expect(run.verified, where).toBe(true);
+          // A search turn first, one search per tool the plan calls, each found.
+          expect(run.searches.length, where).toBeGreaterThanOrEqual(
+            run.called.filter((alias) => !alias.startsWith("zcp.")).length,
+          );
+          expect(run.calls, where).toBeGreaterThan(run.searches.length);
+        }
+    }, 240_000);
 });
 
 describe("bench:tokens workbook verifier", () => {

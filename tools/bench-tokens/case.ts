@@ -18,7 +18,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { GeneratedModule, JsonValue } from "@zcp/runtime";
-import { NotListed, openSurface, type Call, type SurfaceSpec } from "./surfaces.ts";
+import { firstSentence } from "@zcp/runtime/codegen";
+import {
+  FIND_ALIAS,
+  isSearch,
+  NotListed,
+  openSurface,
+  type Call,
+  type SurfaceSpec,
+} from "./surfaces.ts";
 import {
   bill,
   tokensOf,
@@ -81,6 +89,18 @@ export interface PlanRun {
   /** Tool errors met on the way (a correct plan has none). */
   readonly errors: readonly string[];
   readonly messages: readonly Message[];
+  /** The registry tools the plan called, in the order first called. */
+  readonly called: readonly string[];
+  /** On a search surface: the searches made, each with the tools it was for and whether it found them. */
+  readonly searches: readonly SearchRun[];
+  /** The tokens of the messages that carried the searches' answers (once each, not as context). */
+  readonly searchAnswerTokens: number;
+}
+
+interface SearchRun {
+  readonly query: string;
+  readonly for: string;
+  readonly found: boolean;
 }
 
 export interface CaseRun extends PlanRun, SurfaceSpec {
@@ -100,12 +120,52 @@ export interface CaseRun extends PlanRun, SurfaceSpec {
   readonly cachedPlan: string;
 }
 
+/**
+ * The queries a search surface's agent makes for a tool it needs, in order, each round only for
+ * the tools not found yet: the tool's job in a sentence (the first sentence of its description, cut
+ * to the whole words within the search tool's 200 characters:
+ * a stand-in for the step a model would describe after reading the ask, the same text on every
+ * search surface), then, for a miss, the words of its alias (\`excel.write_data\` → "excel write
+ * data"). A tool still not found cannot be called: the plan is closed to the surface.
+ */
+const QUERIES: readonly ((registry: GeneratedModule, alias: string) => string)[] = [
+  (registry, alias) =>
+    words(firstSentence(registry.registry.tools.find((tool) => tool.alias === alias)!.description)),
+  (_registry, alias) => alias.split(/[._]+/).join(" "),
+];
+
+/** The search tool's limit on a query's length. */
+const QUERY_MAX = 200;
+/** `text` up to the last whole word within the search tool's limit. */
+const words = (text: string) =>
+  text.length <= QUERY_MAX ? text : text.slice(0, QUERY_MAX + 1).replace(/\s+\S*$/, "");
+
+/** The registry tools a plan calls (from a run on the text protocol over the same catalog), or null when it is not open there; once per case, plan and catalog. */
+const plannedTools = new Map<string, Promise<readonly string[] | null>>();
+function toolsOf(
+  bench: BenchCase,
+  plan: Plan,
+  spec: SurfaceSpec,
+): Promise<readonly string[] | null> {
+  const key = `${bench.id}\u0000${plan.name}\u0000${spec.catalog}`;
+  if (!plannedTools.has(key))
+    plannedTools.set(
+      key,
+      runPlan(bench, plan, { protocol: "zcp-compact", catalog: spec.catalog }).then(
+        (run) => run?.called.filter((alias) => !alias.startsWith("zcp.")) ?? null,
+      ),
+    );
+  return plannedTools.get(key)!;
+}
+
 /** Runs one plan on a fresh surface and workspace; null when the surface does not list a tool the plan calls. */
 export async function runPlan(
   bench: BenchCase,
   plan: Plan,
   spec: SurfaceSpec,
 ): Promise<PlanRun | null> {
+  const needed = isSearch(spec.protocol) ? await toolsOf(bench, plan, spec) : [];
+  if (needed === null) return null;
   const workspace = await mkdtemp(path.join(os.tmpdir(), `zcp-bench-${bench.id}-`));
   const previous = process.env.ZCP_WORKBENCH_DIR;
   process.env.ZCP_WORKBENCH_DIR = workspace;
@@ -121,10 +181,29 @@ export async function runPlan(
       ];
       const results: JsonValue[][] = [];
       const errors: string[] = [];
+      const called: string[] = [];
+      const searches: SearchRun[] = [];
+      let searchAnswerTokens = 0;
       let calls = 0;
+      for (const query of QUERIES) {
+        const missing = needed.filter((alias) => !surface.listed.has(alias));
+        if (missing.length === 0) break;
+        const texts = missing.map((alias) => query(bench.registry, alias));
+        const outcome = await surface.turn(
+          texts.map((text) => ({ alias: FIND_ALIAS, args: { query: text } })),
+        );
+        messages.push(outcome.assistant, ...outcome.results);
+        errors.push(...outcome.errors);
+        calls += missing.length;
+        searchAnswerTokens += outcome.results.reduce((sum, result) => sum + tokensOf(result), 0);
+        missing.forEach((alias, i) =>
+          searches.push({ query: texts[i]!, for: alias, found: surface.listed.has(alias) }),
+        );
+      }
       for (const step of plan.turns) {
         const planned = step(results);
         if (planned.length === 0) break;
+        for (const call of planned) if (!called.includes(call.alias)) called.push(call.alias);
         const outcome = await surface.turn(planned);
         messages.push(outcome.assistant, ...outcome.results);
         results.push([...outcome.values]);
@@ -158,6 +237,9 @@ export async function runPlan(
         problems,
         errors,
         messages,
+        called,
+        searches,
+        searchAnswerTokens,
       };
     } catch (error) {
       if (error instanceof NotListed) return null;

@@ -15,6 +15,7 @@ import { firstSentence } from "@zcp/runtime/codegen";
 import { runCase, SYSTEM_PROMPT, type BenchCase, type CaseRun } from "./case.ts";
 import { HANDLE_CASES } from "./handles.ts";
 import { weather as weatherRegistry, workbench as WORKBENCH } from "./registries.ts";
+import { findFigures, largeCatalog } from "./catalog-large.ts";
 import {
   bareCompactInstructions,
   CATALOG_EXCLUDES,
@@ -23,9 +24,13 @@ import {
   compactInstructions,
   openSurface,
   PROTOCOLS,
+  SEARCH_PROTOCOLS,
   SURFACES,
+  type AnyProtocol,
   type Catalog,
   type Protocol,
+  type SearchProtocol,
+  type SurfaceSpec,
 } from "./surfaces.ts";
 import { CACHE, tokensOf } from "./transcript.ts";
 import { TIER_A_CASES } from "./tier-a.ts";
@@ -46,43 +51,59 @@ const REFERENCE: Record<string, number> = { A: 1.1, B: 16.01, C: 34.49, D: 9.6, 
 const PROTOCOL_TARGET = 1.5;
 
 type PerProtocol = Record<Protocol, number>;
+/** A ratio: its label, and the protocols over and under the line. */
+type Pair = readonly [label: string, over: AnyProtocol, under: AnyProtocol];
+const PROTOCOL_PAIRS: readonly Pair[] = ZCP.map((p) => [`mcp/${p}`, "mcp", p]);
+/** The tool-search ratios; `mcp-primitive` is mcp listing the same catalog the searches search. */
+const SEARCH_PAIRS: readonly Pair[] = [
+  ["mcp-search/zcp-search", "mcp-search", "zcp-search"],
+  ["mcp-search/zcp-search-fc", "mcp-search", "zcp-search-fc"],
+  ["mcp-primitive/zcp-search", "mcp", "zcp-search"],
+  ["mcp-primitive/zcp-search-fc", "mcp", "zcp-search-fc"],
+];
 
 interface Summary {
   readonly cases: number;
   readonly verified: number;
-  /** Per-case averages: prompt plus completion as sent, each part, and the cost with the prefix cache (uncached-token equivalents). */
-  readonly tokens: PerProtocol;
-  readonly prompt: PerProtocol;
-  readonly completion: PerProtocol;
+  /** Per-case averages, per protocol that ran: prompt plus completion as sent, each part, and the cost with the prefix cache (uncached-token equivalents). */
+  readonly tokens: PerProtocol & Partial<Record<SearchProtocol, number>>;
+  readonly prompt: PerProtocol & Partial<Record<SearchProtocol, number>>;
+  readonly completion: PerProtocol & Partial<Record<SearchProtocol, number>>;
   /** The part of `prompt` a prefix cache serves (of the billed plan). */
-  readonly cachedPrompt: PerProtocol;
-  readonly cached: PerProtocol;
-  readonly calls: PerProtocol;
-  readonly turns: PerProtocol;
-  /** mcp over each ZCP protocol, on `tokens` and on `cached`. */
+  readonly cachedPrompt: PerProtocol & Partial<Record<SearchProtocol, number>>;
+  readonly cached: PerProtocol & Partial<Record<SearchProtocol, number>>;
+  readonly calls: PerProtocol & Partial<Record<SearchProtocol, number>>;
+  readonly turns: PerProtocol & Partial<Record<SearchProtocol, number>>;
+  /** Each pair's ratio (mcp over each ZCP protocol; the search pairs where searches ran), on `tokens` and on `cached`. */
   readonly ratios: Record<string, number>;
   readonly cachedRatios: Record<string, number>;
 }
 
-const perProtocol = (pick: (protocol: Protocol) => number) =>
-  Object.fromEntries(PROTOCOLS.map((p) => [p, pick(p)])) as PerProtocol;
-
-/** Averages the runs of one catalog over their cases. */
+/** Averages runs over their cases, for each protocol among them, with the ratios of the pairs whose protocols both ran. */
 function summarize(runs: readonly CaseRun[]): Summary {
   const ids = [...new Set(runs.map((run) => run.case))];
   const cases = ids.length;
+  const ran = [...PROTOCOLS, ...SEARCH_PROTOCOLS].filter((p) =>
+    runs.some((run) => run.protocol === p),
+  );
   const average = (pick: (run: CaseRun) => number) =>
-    perProtocol(
-      (p) =>
+    Object.fromEntries(
+      ran.map((p) => [
+        p,
         runs.filter((run) => run.protocol === p).reduce((sum, run) => sum + pick(run), 0) / cases,
-    );
+      ]),
+    ) as Summary["tokens"];
   const tokens = average((run) => run.tokens);
   const cached = average((run) => run.cached);
   const verified = ids.filter((id) =>
     runs.filter((run) => run.case === id).every((run) => run.verified),
   ).length;
-  const ratio = (figures: PerProtocol) =>
-    Object.fromEntries(ZCP.map((p) => [`mcp/${p}`, figures.mcp / figures[p]]));
+  const ratio = (figures: Summary["tokens"]) =>
+    Object.fromEntries(
+      [...PROTOCOL_PAIRS, ...SEARCH_PAIRS]
+        .filter(([, over, under]) => ran.includes(over) && ran.includes(under))
+        .map(([label, over, under]) => [label, figures[over]! / figures[under]!]),
+    );
   return {
     cases,
     verified,
@@ -109,6 +130,24 @@ const surfacesOf = (bench: BenchCase) =>
 for (const bench of CASES)
   for (const surface of surfacesOf(bench)) runs.push(await runCase(bench, surface));
 
+// Tool search: the spreadsheet and handle cases over the primitives (what a search stands in for
+// listing), next to mcp listing the same catalog; then all of it again in the large catalog.
+const SEARCHED = [...SPREADSHEET, ...HANDLE_CASES];
+const SEARCH_SPECS: readonly SurfaceSpec[] = SEARCH_PROTOCOLS.map((protocol) => ({
+  protocol,
+  catalog: "primitive",
+}));
+const MCP_PRIMITIVE: SurfaceSpec = { protocol: "mcp", catalog: "primitive" };
+for (const bench of HANDLE_CASES) runs.push(await runCase(bench, MCP_PRIMITIVE));
+for (const bench of SEARCHED)
+  for (const spec of SEARCH_SPECS) runs.push(await runCase(bench, spec));
+const LARGE = largeCatalog(WORKBENCH);
+const largeRuns: CaseRun[] = [];
+for (const bench of SEARCHED)
+  for (const spec of [MCP_PRIMITIVE, ...SEARCH_SPECS])
+    largeRuns.push(await runCase({ ...bench, registry: LARGE }, spec));
+const finding = findFigures(LARGE);
+
 const inCatalog = (catalog: Catalog) => runs.filter((run) => run.catalog === catalog);
 const GENERAL = new Set(
   WORKFLOW_CASES.filter((bench) => bench.workflow.shape.general).map((bench) => bench.id),
@@ -128,6 +167,20 @@ for (const catalog of CATALOGS) {
     "B-D case-shaped": summarize(workflowRuns(false)),
   };
 }
+/** The tool-search rows of runs over the primitives: each tier, the handle cases, overall (A-D). */
+function searchTiers(source: readonly CaseRun[]): Record<string, Summary> {
+  const primitive = source.filter((run) => run.catalog === "primitive");
+  const spreadsheet = primitive.filter((run) => TIERS.includes(run.tier));
+  return {
+    ...Object.fromEntries(
+      TIERS.map((tier) => [tier, summarize(spreadsheet.filter((run) => run.tier === tier))]),
+    ),
+    handles: summarize(primitive.filter((run) => run.tier === "handles")),
+    overall: summarize(spreadsheet),
+  };
+}
+tiers.primitive.handles = searchTiers(runs).handles!;
+const largeTiers = searchTiers(largeRuns);
 const weather = summarize(inCatalog("all").filter((run) => run.tier === "weather"));
 const handles = summarize(inCatalog("all").filter((run) => run.tier === "handles"));
 const of = (id: string, protocol: Protocol, catalog: Catalog = "all") =>
@@ -428,10 +481,10 @@ const rules = {
     ]),
   ),
   headline: `catalog all, mcp against ${DEFAULT_FC} (what a user ships by default: full artifacts) and zcp-compact`,
+  toolSearch:
+    "search is blind: one engine, one catalog, k = 5, the same query text on both sides; a plan may call only what its searches returned; a search is a turn and is billed as one, misses included; the searches come first, one per tool the plan calls (the first sentence of its description), then one more for each miss (the words of its alias)",
   futureSurfaces: {
     everySurface: "the same catalog and the same documentation on both sides",
-    toolSearch:
-      "search is blind: one engine, one catalog, k = 5, the same query text on both sides; a plan may call only what its searches returned; a search is a turn and is billed as one, misses included",
     codeMode:
       "a program is billed as completion as emitted and again as context on every later request; its output is the tool result; the same program logic runs on both code surfaces, written from the prompt and the API text alone",
   },
@@ -499,6 +552,121 @@ const weatherCached = inCatalog("all").some(
   (run) => run.tier === "weather" && run.cachedPrompt > 0,
 );
 
+// ---------------------------------------------------------------------------------------------
+// Tool search.
+
+const SEARCH_SHOWN = ["mcp", ...SEARCH_PROTOCOLS] as const satisfies readonly AnyProtocol[];
+const searchLabel = (p: AnyProtocol) => (p === "mcp" ? "mcp-primitive" : p);
+const SEARCH_ROWS = [...TIERS, "handles", "overall"];
+/** What a search round cost a run: its searches, and the tools the first round's query missed. */
+const searchesOf = (source: readonly CaseRun[], protocol: SearchProtocol) =>
+  source.filter((run) => run.protocol === protocol && run.catalog === "primitive");
+/** The tools some search did not find (a second query may have), and those no search of their run found. */
+const missedTools = (source: readonly CaseRun[], never: boolean) => [
+  ...new Set(
+    searchesOf(source, "zcp-search").flatMap((run) =>
+      run.searches
+        .filter((search) =>
+          never
+            ? !run.searches.some((other) => other.for === search.for && other.found)
+            : !search.found,
+        )
+        .map((search) => search.for),
+    ),
+  ),
+];
+const perCase = (source: readonly CaseRun[], tier: string, pick: (run: CaseRun) => number) => {
+  const chosen = searchesOf(source, "zcp-search").filter((run) =>
+    tier === "overall" ? TIERS.includes(run.tier) : run.tier === tier,
+  );
+  return chosen.reduce((sum, run) => sum + pick(run), 0) / Math.max(1, chosen.length);
+};
+const searchHeader = head([
+  ["tier", false],
+  ["cases", true],
+  ...SEARCH_SHOWN.map((p) => [searchLabel(p), true] as const),
+  ...SEARCH_PAIRS.map(([label]) => [label, true] as const),
+  ...SEARCH_PAIRS.slice(0, 3).map(([label]) => [`cached ${label}`, true] as const),
+  [`turns ${SEARCH_SHOWN.map(searchLabel).join(" / ")}`, true],
+  ["searches (misses) per case", true],
+  ["verified", false],
+]);
+const searchTable = (rows: Record<string, Summary>, source: readonly CaseRun[]) =>
+  [
+    searchHeader,
+    ...SEARCH_ROWS.map((tier) => {
+      const summary = rows[tier]!;
+      return row([
+        `**${tier}**`,
+        String(summary.cases),
+        ...SEARCH_SHOWN.map((p) => int(summary.tokens[p]!)),
+        ...SEARCH_PAIRS.map(([label]) => x(summary.ratios[label]!)),
+        ...SEARCH_PAIRS.slice(0, 3).map(([label]) => x(summary.cachedRatios[label]!)),
+        SEARCH_SHOWN.map((p) => one(Math.round(summary.turns[p]! * 10) / 10)).join(" / "),
+        `${one(Math.round(perCase(source, tier, (run) => run.searches.length) * 10) / 10)} (${one(Math.round(perCase(source, tier, (run) => run.searches.filter((search) => !search.found).length) * 10) / 10)})`,
+        `${summary.verified}/${summary.cases}`,
+      ]);
+    }),
+  ].join("\n");
+const smallSearch = tiers.primitive;
+const SEARCH_AIM = 3;
+const SCALE_AIM = 1.2;
+const scale = (tier: string) =>
+  largeTiers[tier]!.tokens["zcp-search"]! / smallSearch[tier]!.tokens["zcp-search"]!;
+const aimRows = SEARCH_ROWS.map((tier) => {
+  const small = smallSearch[tier]!.ratios["mcp-search/zcp-search"]!;
+  const large = largeTiers[tier]!.ratios["mcp-search/zcp-search"]!;
+  return row([
+    tier,
+    x(small),
+    small >= SEARCH_AIM ? "met" : "**missed**",
+    x(large),
+    large >= SEARCH_AIM ? "met" : "**missed**",
+    x(scale(tier)),
+    scale(tier) <= SCALE_AIM ? "met" : "**missed**",
+    x(largeTiers[tier]!.ratios["mcp-primitive/zcp-search"]!),
+  ]);
+});
+const aimTable = [
+  head([
+    ["tier", false],
+    ["mcp-search/zcp-search, workbench", true],
+    [`≥ ${SEARCH_AIM}x`, false],
+    ["mcp-search/zcp-search, large", true],
+    [`≥ ${SEARCH_AIM}x`, false],
+    ["zcp-search large/workbench", true],
+    [`≤ ${SCALE_AIM}x`, false],
+    ["mcp-primitive/zcp-search, large", true],
+  ]),
+  ...aimRows,
+].join("\n");
+const searchMissed = SEARCH_ROWS.filter(
+  (tier) =>
+    smallSearch[tier]!.ratios["mcp-search/zcp-search"]! < SEARCH_AIM ||
+    largeTiers[tier]!.ratios["mcp-search/zcp-search"]! < SEARCH_AIM,
+);
+const scaleMissed = SEARCH_ROWS.filter((tier) => scale(tier) > SCALE_AIM);
+const findTool = (source: readonly CaseRun[]) =>
+  source.find((run) => run.protocol === "mcp-search")!;
+const searchToolTokens = {
+  "mcp-search": findTool(runs).toolTokens,
+  "zcp-search": searchesOf(runs, "zcp-search")[0]!.toolTokens,
+  "zcp-search-fc": searchesOf(runs, "zcp-search-fc")[0]!.toolTokens,
+};
+const largeSearchable = LARGE.registry.tools.filter(
+  (tool) => !tool.groups.some((group) => CATALOG_EXCLUDES.primitive.includes(group)),
+).length;
+/** What one search's answer costs on a search surface, averaged over every search of its runs over the workbench. */
+const answerTokens = (protocol: SearchProtocol) => {
+  const chosen = searchesOf(runs, protocol);
+  return (
+    chosen.reduce((sum, run) => sum + run.searchAnswerTokens, 0) /
+    chosen.reduce((sum, run) => sum + run.searches.length, 0)
+  );
+};
+const largeListing = largeRuns.find((run) => run.protocol === "mcp")!.toolTokens;
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
 const report = `# bench:tokens: the same tasks on MCP and ZCP surfaces
 
 Generated by \`pnpm bench:tokens\` (tools/bench-tokens/run.ts) on ${new Date().toISOString().slice(0, 10)}: the
@@ -551,6 +719,66 @@ sides list the same 40 tools and take their cheapest correct plan (${sameTurns ?
 the ratio is close to the ratio of what the two sides send to describe the tools on every request
 (the table under "Reading the figures"). ${fcMissed.length === 0 ? `\`mcp/${DEFAULT_FC}\` is above ${PROTOCOL_TARGET}x in every tier.` : `\`mcp/${DEFAULT_FC}\` is at or below ${PROTOCOL_TARGET}x in ${fcMissed.join(", ")}, for the reason above: over the same catalog the strict definitions are not smaller than MCP's, and only the handle tool, the result encoding and handles differ.`}
 
+## Tool search
+
+The anchor is tool search as Anthropic (Tool Search Tool, \`defer_loading\`) and OpenAI (\`tool_search\`)
+define it: every request lists a search tool, the other definitions are deferred, and a search
+returns up to 5 full definitions, which stay in the conversation for every later request. All three
+search surfaces use our server's \`zcp.find_tools\` (one ranking engine, BM25F over the build-time
+index) over the same catalog, the 19 primitives (the catalog a search stands in for listing; the
+workflow tools are a separate saving, measured above), with the same query texts and k = 5, so the
+comparison is of protocols, not of rankers:
+
+- \`mcp-search\`: a plain MCP server whose sessions start with the search tool alone (\`profile:
+  "discover"\`, ${int(searchToolTokens["mcp-search"])} tokens of definitions per request); a search's result is billed as the found tools' Chat
+  Completions functions, exactly as \`mcp\` bills a listed tool (the MCP result's titles, annotations
+  and \`_meta\` are dropped, as a host would); calls are function calls; results whole, no handles.
+- \`zcp-search\`: native ZCP from the discover view: the system prompt carries the CALL/RET grammar
+  and the search tool's planner line (${int(searchToolTokens["zcp-search"])} tokens); \`zcp.find_tools\` answers planner lines; calls are
+  \`CALL\` lines; large results are handles.
+- \`zcp-search-fc\`: the same session with OpenAI strict function calling: the search tool's strict
+  artifact (${int(searchToolTokens["zcp-search-fc"])} tokens) on every request, and the session initialized with \`findFormat: "openai-chat"\`,
+  so that a search answers the found tools' strict artifacts.
+
+Plans: the cases' own plans that call only primitives. Before its first step a plan searches, in one
+turn, once for each registry tool it calls (known from running it on \`zcp-compact\`), with the
+first sentence of that tool's description as the query (a stand-in for the step a model would
+describe after reading the ask; the same text on every search surface); a tool that search did not
+return is searched for once more, in a second turn, with the words of its alias. A plan may call
+only what its searches returned (a call of anything else closes the plan to the surface). Each
+search is a call and its turn is billed, misses included. \`mcp-primitive\` is \`mcp\` listing the
+same 19 tools on every request.
+
+Workbench alone (per-case averages):
+
+${searchTable(smallSearch, runs)}
+
+The large catalog: the ${int(finding.corpusTools)} real tool listings of \`fixtures/corpus\` and the workbench served as one
+registry of ${int(finding.tools)} tools (\`catalog-large.ts\`; the corpus listings become registry tools through the
+JSON Schema → planner path \`bench:listing\` measures, and calling one answers \`not_implemented\`).
+The search surfaces search the ${int(largeSearchable)} tools outside the workflow group; \`mcp-primitive\` lists all of them
+on every request (${int(largeListing)} tokens):
+
+${searchTable(largeTiers, largeRuns)}
+
+Aims: \`mcp-search/zcp-search\` at least ${SEARCH_AIM}x in every tier, and \`zcp-search\` in the large catalog at
+most ${SCALE_AIM}x its cost over the workbench alone:
+
+${aimTable}
+
+${searchMissed.length === 0 ? `\`mcp-search/zcp-search\` is at least ${SEARCH_AIM}x everywhere.` : `\`mcp-search/zcp-search\` is below ${SEARCH_AIM}x in ${searchMissed.join(", ")}. Both sides make the same searches and find the same tools, and take the same turns but where a handle adds one; what differs is what each search's answer carries: ${int(answerTokens("mcp-search"))} tokens on average as MCP functions, ${int(answerTokens("zcp-search"))} as planner lines (${x(answerTokens("mcp-search") / answerTokens("zcp-search"))}; ${int(answerTokens("zcp-search-fc"))} as strict artifacts), carried on every later request. The system prompt, the ask, the calls and the results are about the same size on both sides and weigh on the ratio the more, the fewer the searches (Tier A: one search). The plans are not lengthened to win.`} ${scaleMissed.length === 0 ? `\`zcp-search\` costs at most ${SCALE_AIM}x in the large catalog what it costs over the workbench: its first request is the same, and the searches return 5 tools whatever the catalog.` : `\`zcp-search\` costs more than ${SCALE_AIM}x in the large catalog in ${scaleMissed.join(", ")}: the first request is the same, but other tools outrank the workbench's in some searches (the second round's queries, and the results' other tools, cost more).`} \`zcp-search-fc\` costs ${x(1 / smallSearch.overall!.ratios["mcp-search/zcp-search-fc"]!)} what \`mcp-search\` costs overall: its answers are strict artifacts, a little larger than MCP's definitions (as in the protocol comparison above). With the cache, listing the primitives on every request is ${smallSearch.overall!.cachedRatios["mcp-primitive/zcp-search"]! < 1 ? "cheaper" : "no cheaper"} over the workbench alone (cached \`mcp-primitive/zcp-search\` ${x(smallSearch.overall!.cachedRatios["mcp-primitive/zcp-search"]!)}): its ${int(listings.primitive.mcp.tokens)}-token listing is a prefix the cache serves at ${percent(1 - CACHE.discount)} of the price, while a search's answers are new in every conversation; in the large catalog the listing is ${int(largeListing)} tokens and search is ${x(largeTiers.overall!.cachedRatios["mcp-primitive/zcp-search"]!)} cheaper with the cache too. Tools a first-sentence query did not return in the large catalog: ${list(missedTools(largeRuns, false))}; none found by either query: ${list(missedTools(largeRuns, true))}.
+
+Finding in the large catalog (\`session.find\`, in process, this machine; recall is a sanity figure:
+each query is made of the tool's own description):
+
+| tools | index (find.ts JSON) | first find | find p50 | find p99 | queries | recall@1 | recall@5 |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| ${int(finding.tools)} | ${int(finding.indexBytes)} B (${int(finding.indexBytes / finding.tools)} B per tool) | ${ms(finding.firstFindMs)} | ${ms(finding.latency.p50)} | ${ms(finding.latency.p99)} | ${int(finding.latency.queries)} (every corpus tool's name and description) | ${percent(finding.recall.at1)} | ${percent(finding.recall.at5)} |
+
+Recall is over the ${int(finding.recall.tools)} corpus tools, each found with the first sentence of its own description;
+the corpus repeats tools (BFCL's live questions share functions such as weather lookups under
+different names, with the same words), so some are outranked by their twins.
+
 ## Rules
 
 - **Tokens**: ${rules.tokens}.
@@ -573,7 +801,8 @@ ${docRows}
   destructive edits touch only what the caller names after reading the sheet, and answers that depend
   on a check (\`valid\`) are read from the check's result. "Workflow tools" below says which are
   general and which keep their case's shape.
-- **Surfaces to come** (tool search, code mode), rules fixed now: ${rules.futureSurfaces.everySurface}; ${rules.futureSurfaces.toolSearch}; ${rules.futureSurfaces.codeMode}.
+- **Tool search** (see "Tool search"): ${rules.toolSearch}.
+- **Surfaces to come** (code mode), rules fixed now: ${rules.futureSurfaces.everySurface}; ${rules.futureSurfaces.codeMode}.
 
 ## Reading the figures
 
@@ -656,18 +885,28 @@ const json = {
     ...bench.workflow.shape,
   })),
   listing: corpus,
-  cases: runs.map(({ messages, turns, ...run }) => ({
-    ...run,
-    turns: turns.length,
-    messages: messages.length,
-  })),
+  large: {
+    find: finding,
+    tiers: largeTiers,
+    "zcp-search large/small": Object.fromEntries(SEARCH_ROWS.map((tier) => [tier, scale(tier)])),
+  },
+  cases: [...runs, ...largeRuns.map((run) => ({ ...run, catalog: `large ${run.catalog}` }))].map(
+    ({ messages, turns, ...run }) => ({
+      ...run,
+      turns: turns.length,
+      messages: messages.length,
+    }),
+  ),
   compactInstructions: compactInstructions("<planner lines>"),
 };
 fs.writeFileSync(path.join(HERE, "report.json"), `${JSON.stringify(json, null, 2)}\n`);
 console.log(tierTable("all", ["B-D general", "B-D case-shaped"]));
 console.log(`\n${tierTable("primitive")}`);
 console.log(`\n${targetTable}`);
-const failures = runs.filter((run) => !run.verified);
+console.log(
+  `\n${searchTable(smallSearch, runs)}\n\n${searchTable(largeTiers, largeRuns)}\n\n${aimTable}`,
+);
+const failures = [...runs, ...largeRuns].filter((run) => !run.verified);
 for (const run of failures)
   console.error(
     `NOT VERIFIED: ${run.case} on ${run.protocol} (${run.catalog}): ${[...run.errors, ...run.problems].join("; ")}`,

@@ -44,6 +44,14 @@ import type { Message, ToolCallMessage } from "./transcript.ts";
 
 export const PROTOCOLS = ["mcp", "zcp-fc", "zcp-fc-lean", "zcp-compact"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
+/** The tool-search surfaces: each request lists only a search tool; what a search finds becomes callable. */
+export const SEARCH_PROTOCOLS = ["mcp-search", "zcp-search", "zcp-search-fc"] as const;
+export type SearchProtocol = (typeof SEARCH_PROTOCOLS)[number];
+export type AnyProtocol = Protocol | SearchProtocol;
+export const isSearch = (protocol: AnyProtocol): protocol is SearchProtocol =>
+  (SEARCH_PROTOCOLS as readonly string[]).includes(protocol);
+/** The search tool on every search surface (on MCP under its provider name `zcp_find_tools`). */
+export const FIND_ALIAS = "zcp.find_tools";
 export const CATALOGS = ["all", "primitive"] as const;
 export type Catalog = (typeof CATALOGS)[number];
 /** The groups a catalog leaves out, the same on every protocol. */
@@ -53,7 +61,7 @@ export const CATALOG_EXCLUDES: { readonly [C in Catalog]: readonly string[] } = 
 };
 
 export interface SurfaceSpec {
-  readonly protocol: Protocol;
+  readonly protocol: AnyProtocol;
   readonly catalog: Catalog;
 }
 
@@ -82,7 +90,7 @@ export interface Surface extends SurfaceSpec {
   readonly instructions: string;
   /** The tool definitions every request carries. */
   readonly tools: readonly unknown[];
-  /** The aliases of the tools the listing shows. */
+  /** The aliases of the tools the listing shows (on a search surface: the search tool and what the searches found so far). */
   readonly listed: ReadonlySet<string>;
   turn(calls: readonly Call[]): Promise<TurnOutcome>;
   close(): Promise<void>;
@@ -133,50 +141,69 @@ function compactExecuted(text: string): Executed[] {
   return parsed.calls.map((call) => ({ name: call.alias ?? call.id!, args: call.args }));
 }
 
-interface McpConnection {
-  readonly runtime: Runtime;
-  readonly client: Client;
+interface McpListing {
+  /** The listed tools as Chat Completions functions. */
   readonly tools: readonly unknown[];
   readonly aliases: ReadonlySet<string>;
+}
+
+interface McpConnection extends McpListing {
+  readonly runtime: Runtime;
+  readonly client: Client;
+  /** Lists the tools again (a search grows a discover view). */
+  list(): Promise<McpListing>;
   readonly close: () => Promise<void>;
 }
 
-/** A plain MCP server and a client connected to it: every result whole (no handles, so no handle tool). */
-async function connectMcp(generated: GeneratedModule, catalog: Catalog): Promise<McpConnection> {
-  const exposure = { defaults: { mcp: { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } } };
-  const runtime = createRuntime(generated, { exposure, inlineMaxBytes: Number.POSITIVE_INFINITY });
+/** An MCP tool as the Chat Completions function a host sends for it. */
+const mcpFunction = (tool: { name: string; description?: string; inputSchema: unknown }) => ({
+  type: "function",
+  function: { name: tool.name, description: tool.description ?? "", parameters: tool.inputSchema },
+});
+
+/**
+ * A plain MCP server and a client connected to it: every result whole (no handles, so no handle
+ * tool); with `discover`, each session's listing starts with the search tool alone.
+ */
+async function connectMcp(
+  generated: GeneratedModule,
+  catalog: Catalog,
+  discover = false,
+): Promise<McpConnection> {
+  const mcp = {
+    excludeGroups: [...CATALOG_EXCLUDES[catalog]],
+    ...(discover ? { profile: "discover" } : {}),
+  };
+  const runtime = createRuntime(generated, {
+    exposure: { defaults: { mcp } },
+    inlineMaxBytes: Number.POSITIVE_INFINITY,
+  });
   const server = createMcpServer(runtime);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.server.connect(serverSide);
   const client = new Client({ name: "bench-tokens", version: "0.1.0" });
   await client.connect(clientSide);
-  const listed = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor !== undefined ? { cursor } : {});
-    listed.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return {
-    runtime,
-    client,
-    tools: listed.map((tool) => ({
-      type: "function",
-      function: {
-        name: tool.name,
-        description: tool.description ?? "",
-        parameters: tool.inputSchema,
-      },
-    })),
-    aliases: new Set(listed.map((tool) => runtime.tool(tool.name)!.alias)),
-    close: () => server.close(),
+  const list = async (): Promise<McpListing> => {
+    const listed = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor !== undefined ? { cursor } : {});
+      listed.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return {
+      tools: listed.map(mcpFunction),
+      aliases: new Set(listed.map((tool) => runtime.tool(tool.name)!.alias)),
+    };
   };
+  return { runtime, client, ...(await list()), list, close: () => server.close() };
 }
 
 /**
  * One MCP connection per registry and catalog, shared by every run: an MCP server serves many
  * conversations, and these tools keep no state between calls (the workspace is read from the
  * environment at each call). Connecting costs more than most runs; `closeSurfaces` ends them.
+ * (A search surface's view is its session's state: it connects per run.)
  */
 const connections = new Map<GeneratedModule, Map<Catalog, Promise<McpConnection>>>();
 
@@ -194,17 +221,32 @@ export async function closeSurfaces(): Promise<void> {
   await Promise.all(all.map(async (connection) => (await connection).close()));
 }
 
-async function mcpSurface(generated: GeneratedModule, catalog: Catalog): Promise<Surface> {
-  const { runtime, client, tools, aliases } = await mcpConnection(generated, catalog);
+/** The text of a `CallToolResult`'s content, as hosts pass it on. */
+const resultText = (answer: { readonly [key: string]: unknown }) =>
+  (answer.content as { type: string; text?: string }[])
+    .filter((block) => block.type === "text")
+    .map((block) => block.text ?? "")
+    .join("\n");
+
+async function mcpSurface(
+  generated: GeneratedModule,
+  catalog: Catalog,
+  search: boolean,
+): Promise<Surface> {
+  const connection = search
+    ? await connectMcp(generated, catalog, true)
+    : await mcpConnection(generated, catalog);
+  const { runtime, client, tools } = connection;
+  const listed = new Set(connection.aliases);
   let next = 1;
   return {
-    protocol: "mcp",
+    protocol: search ? "mcp-search" : "mcp",
     catalog,
     instructions: "",
     tools,
-    listed: aliases,
+    listed,
     async turn(calls) {
-      checkListed(calls, aliases);
+      checkListed(calls, listed);
       const first = next;
       next += calls.length;
       const assistant = fcAssistant(calls, runtime, first);
@@ -217,20 +259,26 @@ async function mcpSurface(generated: GeneratedModule, catalog: Catalog): Promise
       const values: JsonValue[] = [];
       const errors: string[] = [];
       answers.forEach((answer, i) => {
-        const content = answer.content as { type: string; text?: string }[];
-        const text = content
-          .filter((block) => block.type === "text")
-          .map((block) => block.text ?? "")
-          .join("\n");
-        results.push({ role: "tool", tool_call_id: callId(first + i), content: text });
-        if (answer.isError === true) {
-          errors.push(text);
-          values.push(null);
-        } else values.push(JSON.parse(text) as JsonValue);
+        const text = resultText(answer);
+        const value = answer.isError === true ? null : (JSON.parse(text) as JsonValue);
+        // A search answers MCP definitions; the host hands the model the found tools as the
+        // functions it would list them as (title, annotations and _meta are not sent).
+        const content =
+          calls[i]!.alias === FIND_ALIAS && value !== null
+            ? JSON.stringify(
+                (value as { tools: Parameters<typeof mcpFunction>[0][] }).tools.map(mcpFunction),
+              )
+            : text;
+        results.push({ role: "tool", tool_call_id: callId(first + i), content });
+        if (value === null) errors.push(text);
+        values.push(value);
       });
+      if (search) for (const alias of (await connection.list()).aliases) listed.add(alias);
       return { assistant, results, values, errors };
     },
-    close: async () => {},
+    close: async () => {
+      if (search) await connection.close();
+    },
   };
 }
 
@@ -248,37 +296,42 @@ async function rpc<T>(
 }
 
 async function zcpSurface(
-  protocol: Exclude<Protocol, "mcp">,
+  protocol: Exclude<AnyProtocol, "mcp" | "mcp-search">,
   generated: GeneratedModule,
   catalog: Catalog,
 ): Promise<Surface> {
   const lean = protocol === "zcp-fc-lean";
-  const runtime = createRuntime(generated);
+  const compact = protocol === "zcp-compact" || protocol === "zcp-search";
+  const search = isSearch(protocol);
+  const excludeGroups = [...CATALOG_EXCLUDES[catalog]];
+  // A search surface's catalog is its policy (what a search can ever find), as on mcp-search.
+  const runtime = createRuntime(
+    generated,
+    search ? { exposure: { defaults: { native: { profile: "discover", excludeGroups } } } } : {},
+  );
   const native = createNativeSession(runtime);
-  await rpc<unknown>(native, "initialize", {});
-  const select =
-    CATALOG_EXCLUDES[catalog].length > 0 ? { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } : {};
-  const compact = protocol === "zcp-compact";
+  await rpc<unknown>(native, "initialize", search && !compact ? { findFormat: "openai-chat" } : {});
+  const select = !search && excludeGroups.length > 0 ? { excludeGroups } : {};
   const listing = await rpc<{ tools: string | unknown[] }>(native, "tools/list", {
     ...select,
     format: compact ? "compact" : "openai-chat",
     ...(lean ? { lean: true } : {}),
   });
   // The same view as JSON, for the aliases it lists (the client's knowledge, not sent to the model).
-  const entries = await rpc<{ tools: { alias: string }[] }>(native, "tools/list", {
-    ...select,
-    format: "json",
-  });
-  const aliases = new Set(entries.tools.map((tool) => tool.alias));
+  const aliases = async () =>
+    (
+      await rpc<{ tools: { alias: string }[] }>(native, "tools/list", { ...select, format: "json" })
+    ).tools.map((tool) => tool.alias);
+  const listed = new Set(await aliases());
   let next = 1;
   return {
     protocol,
     catalog,
     instructions: compact ? compactInstructions(listing.tools as string) : "",
     tools: compact ? [] : (listing.tools as unknown[]),
-    listed: aliases,
+    listed,
     async turn(calls) {
-      checkListed(calls, aliases);
+      checkListed(calls, listed);
       const first = next;
       next += calls.length;
       const assistant: Message = compact
@@ -314,6 +367,7 @@ async function zcpSurface(
             tool_call_id: callId(first + i),
             content: encodeResult(answer),
           }));
+      if (search) for (const alias of await aliases()) listed.add(alias);
       return { assistant, results, values, errors };
     },
     close: () => native.close(),
@@ -349,7 +403,7 @@ export async function bareCompactInstructions(
 }
 
 export async function openSurface(spec: SurfaceSpec, generated: GeneratedModule): Promise<Surface> {
-  return spec.protocol === "mcp"
-    ? mcpSurface(generated, spec.catalog)
+  return spec.protocol === "mcp" || spec.protocol === "mcp-search"
+    ? mcpSurface(generated, spec.catalog, spec.protocol === "mcp-search")
     : zcpSurface(spec.protocol, generated, spec.catalog);
 }

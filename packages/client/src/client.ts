@@ -15,6 +15,7 @@ import type {
   ViewResult,
 } from "@zcp/runtime";
 import type {
+  InitializeParams,
   InitializeResult,
   ListFormat,
   ListToolsParams,
@@ -75,6 +76,9 @@ export type ResultOf<Results, A> = A extends keyof Results ? Results[A] : JsonVa
 
 export type ListOptions = Omit<ListToolsParams, "knownHash">;
 
+/** What `initialize` may ask for besides what the client sends itself. */
+export type InitializeOptions = Pick<InitializeParams, "findFormat">;
+
 /** What `listTools` resolves to for each format. */
 export type ListingOf<F extends ListFormat> =
   Extract<ToolListing, { format: F }> extends never
@@ -114,12 +118,15 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never
     return response.result as R;
   }
 
-  async initialize(): Promise<InitializeResult> {
+  /** Opens the session; `findFormat`: how its `zcp.find_tools` lists what it found. */
+  async initialize(options: InitializeOptions = {}): Promise<InitializeResult> {
     this.#listings.clear();
-    this.#info = await this.request<InitializeResult>("initialize", {
+    const params: InitializeParams = {
       protocolVersion: "zcp/1",
       clientInfo: { name: "@zcp/client", version: "0.1.0" },
-    });
+      ...(options.findFormat !== undefined ? { findFormat: options.findFormat } : {}),
+    };
+    this.#info = await this.request<InitializeResult>("initialize", params);
     return this.#info;
   }
 

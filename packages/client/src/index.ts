@@ -8,6 +8,7 @@ export { connectHttp, connectStdio, ZcpClient, ZcpRpcError } from "./client.js";
 export type {
   AnyToolArgs,
   CallOptions,
+  InitializeOptions,
   ListingOf,
   ListOptions,
   ResultOf,

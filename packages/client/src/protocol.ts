@@ -51,6 +51,28 @@ export const LIST_FORMATS: readonly ListFormat[] = [
   "gemini",
 ];
 
+/**
+ * The formats `initialize`'s `findFormat` takes, how `zcp.find_tools` lists the tools it found:
+ * `compact`, their planner lines; a provider format, their entries as `tools/list` lists them in
+ * that format.
+ */
+export type FindListFormat = Exclude<ListFormat, "json">;
+
+export const FIND_FORMATS: readonly FindListFormat[] = [
+  "compact",
+  "openai",
+  "openai-chat",
+  "anthropic",
+  "gemini",
+];
+
+export interface InitializeParams {
+  readonly protocolVersion?: string;
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** How the session's `zcp.find_tools` lists what it found (default `compact`: planner lines). */
+  readonly findFormat?: FindListFormat;
+}
+
 export interface InitializeResult {
   readonly protocolVersion: typeof NATIVE_PROTOCOL_VERSION;
   readonly serverInfo: { readonly name: string; readonly version: string };
@@ -63,10 +85,12 @@ export interface InitializeResult {
   readonly capabilities: {
     /**
      * `docs`: `tools/list` takes `docs: false` (compact listings without documentation); `lean`:
-     * whether it takes `lean: true` (provider formats: the lean artifacts, when the server has them).
+     * whether it takes `lean: true` (provider formats: the lean artifacts, when the server has them);
+     * `findFormats`: the `findFormat`s `initialize` takes.
      */
     readonly tools: {
       readonly formats: readonly ListFormat[];
+      readonly findFormats: readonly FindListFormat[];
       readonly knownHash: true;
       readonly clientFilters: boolean;
       readonly docs: true;

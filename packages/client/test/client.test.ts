@@ -85,3 +85,24 @@ describe("ZcpClient.call with a signal", () => {
     expect(await pending).toEqual(CANCELLED);
   });
 });
+
+describe("ZcpClient.initialize", () => {
+  it("sends findFormat when given, and nothing of it otherwise", async () => {
+    const { sent, transport, answer } = recorder();
+    const client = new ZcpClient(transport);
+    const first = client.initialize({ findFormat: "openai-chat" });
+    answer(1, {});
+    await first;
+    const second = client.initialize();
+    answer(2, {});
+    await second;
+    expect(sent.map((message) => message.params)).toEqual([
+      {
+        protocolVersion: "zcp/1",
+        clientInfo: { name: "@zcp/client", version: "0.1.0" },
+        findFormat: "openai-chat",
+      },
+      { protocolVersion: "zcp/1", clientInfo: { name: "@zcp/client", version: "0.1.0" } },
+    ]);
+  });
+});

@@ -3,6 +3,7 @@
  * options, and the narrow interfaces a session and a call see of the runtime (`SessionHost`)
  * and of their session (`Caller`), so that none of them imports another's class.
  */
+import type { ArtifactProvider } from "./artifacts/index.js";
 import type { ToolContext } from "./context.js";
 import type { DispatchTable } from "./dispatch.js";
 import type { FindIndex } from "./find/build.js";
@@ -88,11 +89,23 @@ export interface ToolExecutor {
   ): Promise<unknown>;
 }
 
+/**
+ * How `zcp.find_tools` lists the tools it found: `"planner"`, their documented planner lines
+ * (`ToolDefinition.planner`); a provider, that provider's full artifact entries for them (those
+ * `View.artifacts(provider)` gives).
+ */
+export type FindFormat = "planner" | ArtifactProvider;
+
 export interface SessionOptions {
   /** The surface the session is served on, for the exposure policy (default `native`). */
   readonly surface?: string;
   /** Initial stage. */
   readonly stage?: string;
+  /**
+   * How `zcp.find_tools` lists what it found (default `"planner"` on the `native` surface,
+   * `"mcp"` on every other); `session.setFindFormat` changes it later.
+   */
+  readonly findFormat?: FindFormat;
 }
 
 /** The session a call belongs to, as approval and error hooks see it. */

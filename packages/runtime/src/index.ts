@@ -8,6 +8,7 @@ export { createRuntime, GeneratedModuleError, Runtime } from "./runtime.js";
 export type {
   Caller,
   ExposurePolicy,
+  FindFormat,
   GeneratedModule,
   RuntimeOptions,
   SessionOptions,

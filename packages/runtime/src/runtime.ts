@@ -16,6 +16,7 @@ import { applySelection, type Selection } from "./view.js";
 export type {
   Caller,
   ExposurePolicy,
+  FindFormat,
   GeneratedModule,
   RuntimeOptions,
   SessionOptions,
@@ -47,7 +48,12 @@ export class Runtime implements SessionHost {
 
   /** A new session with a random id, its own handles and stage. */
   session(options: SessionOptions = {}): Session {
-    return new Session(this, options.surface ?? "native", options.stage ?? null);
+    return new Session(
+      this,
+      options.surface ?? "native",
+      options.stage ?? null,
+      options.findFormat,
+    );
   }
 
   /** The tool named by alias, id or provider name (the built-in tools included). */

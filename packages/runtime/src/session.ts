@@ -16,11 +16,12 @@ import {
   closedAnswer,
   type CallOptions,
 } from "./call.js";
+import { ARTIFACT_PROVIDERS } from "./artifacts/index.js";
 import { clip } from "./clip.js";
 import { findTools, type FindOptions, type FoundTool } from "./find/find.js";
 import { findTool, findToolArguments } from "./find-tool.js";
 import { handleTool } from "./handle-tool.js";
-import type { Caller, SessionHost } from "./host.js";
+import type { Caller, FindFormat, SessionHost } from "./host.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallResult } from "./result.js";
 import {
@@ -38,6 +39,8 @@ export type { FindOptions, FoundTool } from "./find/find.js";
 type ChangeListener = (view: View) => void;
 
 const DEFAULT_MAX_CONCURRENT = 8;
+/** The runtime's own tools, which a view adds by its rules (see `view`). */
+const BUILTINS: readonly BuiltinTool[] = [findTool, handleTool];
 
 export class Session implements Caller {
   /** Random (crypto): a session id is never guessable. */
@@ -56,13 +59,18 @@ export class Session implements Caller {
   private readonly discover: boolean;
   /** The tools found so far, in the order found (a discover view lists them in this order). */
   private readonly found: ToolDefinition[] = [];
+  /** How `zcp.find_tools` lists what it found. */
+  private currentFindFormat: FindFormat;
 
   constructor(
     private readonly runtime: SessionHost,
     readonly surface: string,
     stage: string | null,
+    findFormat?: FindFormat,
   ) {
     this.currentStage = stage;
+    this.currentFindFormat = surface === "native" ? "planner" : "mcp";
+    if (findFormat !== undefined) this.setFindFormat(findFormat);
     // Each running asynchronous call listens to it: as many as `maxConcurrentCalls`, no leak.
     setMaxListeners(Infinity, this.closing.signal);
     this.pipeline = new CallPipeline(runtime, this, this.closing.signal);
@@ -77,6 +85,23 @@ export class Session implements Caller {
 
   get stage(): string | null {
     return this.currentStage;
+  }
+
+  /**
+   * How `zcp.find_tools` lists the tools it found: `"planner"`, their planner lines; a provider,
+   * its artifact entries for them. Default `"planner"` on the `native` surface, else `"mcp"`.
+   */
+  get findFormat(): FindFormat {
+    return this.currentFindFormat;
+  }
+
+  /** Sets `findFormat`; a value that is neither `"planner"` nor a provider throws a TypeError. */
+  setFindFormat(format: FindFormat): void {
+    if (format !== "planner" && !ARTIFACT_PROVIDERS.includes(format))
+      throw new TypeError(
+        `unknown find format "${clip(String(format))}" (known: planner, ${ARTIFACT_PROVIDERS.join(", ")})`,
+      );
+    this.currentFindFormat = format;
   }
 
   /**
@@ -225,8 +250,9 @@ export class Session implements Caller {
   }
 
   /**
-   * `zcp.find_tools`: finds tools in the current stage and exposes them. The native surface gets
-   * their planner lines; the others their MCP definitions (name, description, inputSchema…).
+   * `zcp.find_tools`: finds tools in the current stage and exposes them; lists them, and the
+   * built-ins the view gained with them, in the session's `findFormat` (planner lines, or a
+   * provider's entries).
    */
   private runFindTool(args: unknown): CallResult {
     if (typeof args !== "object" || args === null || Array.isArray(args))
@@ -237,20 +263,27 @@ export class Session implements Caller {
     const tools = this.find(checked.query, { limit: checked.limit, ...stages }).map(
       (found) => found.tool,
     );
+    const before = this.exposedView;
     const added = this.expose(tools);
+    // A built-in the view gained with them (`zcp.handle`, once a found tool makes handles) is
+    // listed after them: the client has not seen it, and could not call it otherwise.
+    const gained = BUILTINS.filter(
+      (builtin) =>
+        this.exposedView.find(builtin.definition.id) && !before.find(builtin.definition.id),
+    );
+    const found = new View(tools, this.runtime.generated.registry, gained);
+    const format = this.currentFindFormat;
     const listed: JsonValue[] =
-      this.surface === "native"
-        ? tools.map((tool) => tool.planner)
-        : (new View(tools, this.runtime.generated.registry, []).artifacts(
-            "mcp",
-          ) as unknown as JsonValue[]);
+      format === "planner"
+        ? found.tools.map((tool) => tool.planner)
+        : (found.artifacts(format) as unknown as JsonValue[]);
     return { ok: true, value: { tools: listed, added } };
   }
 
   /**
    * A view of `tools`, with the handle tool when one of them can produce or takes handles (an
    * `auto` tool cannot when `inlineMaxBytes` is infinite: every result is inline), and the find
-   * tool: first in a discover view, else last when the policy's `find` is on.
+   * tool: first in a discover view, else after the registry's tools when the policy's `find` is on.
    */
   private view(tools: readonly ToolDefinition[]): View {
     const autoMakesHandles = Number.isFinite(

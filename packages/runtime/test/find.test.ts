@@ -11,6 +11,7 @@ import {
   composeGenerated,
   createRuntime,
   findTool,
+  handleTool,
   type JsonSchema,
   type ToolDefinition,
   type View,
@@ -256,6 +257,47 @@ describe("the discover view", () => {
     expect(native).toEqual({ ok: true, value: { tools: [subtract.planner], added: 1 } });
   });
 
+  it("lists what it found in the session's findFormat: planner lines or a provider's entries", async () => {
+    const runtime = createRuntime(weather, discover);
+    expect(runtime.session().findFormat).toBe("planner");
+    expect(runtime.session({ surface: "mcp" }).findFormat).toBe("mcp");
+    const session = runtime.session({ findFormat: "anthropic" });
+    expect(session.findFormat).toBe("anthropic");
+    const anthropic = await session.call("zcp.find_tools", { query: "subtract" });
+    const entry = createRuntime(weather)
+      .session()
+      .exposed.artifacts("anthropic")
+      .find((candidate) => candidate.name === "math_subtract");
+    expect(entry).toBeDefined();
+    expect(anthropic).toEqual({ ok: true, value: { tools: [entry], added: 1 } });
+
+    session.setFindFormat("planner");
+    const subtract = weather.registry.tools.find((tool) => tool.alias === "math.subtract")!;
+    expect(await session.call("zcp.find_tools", { query: "subtract" })).toEqual({
+      ok: true,
+      value: { tools: [subtract.planner], added: 0 },
+    });
+    const mcp = runtime.session({ surface: "mcp", findFormat: "openai-chat" });
+    const chat = await mcp.call("zcp.find_tools", { query: "subtract" });
+    expect(chat).toEqual({
+      ok: true,
+      value: { tools: mcp.exposed.artifacts("openai-chat").slice(1), added: 1 },
+    });
+  });
+
+  it("refuses an unknown findFormat with a TypeError naming the known ones", () => {
+    const session = createRuntime(weather).session();
+    const known = "known: planner, openai-responses, openai-chat, anthropic, gemini, mcp";
+    expect(() => session.setFindFormat("compact" as never)).toThrow(
+      new TypeError(`unknown find format "compact" (${known})`),
+    );
+    expect(() => session.setFindFormat("compact" as never)).toThrow(TypeError);
+    expect(session.findFormat).toBe("planner");
+    expect(() => createRuntime(weather).session({ findFormat: "json" as never })).toThrow(
+      `unknown find format "json" (${known})`,
+    );
+  });
+
   it("makes a found tool callable; one not found yet is refused as outside the view", async () => {
     const session = createRuntime(weather, discover).session();
     expect(await session.call("math.subtract", { a: 3, b: 1 })).toEqual({
@@ -315,14 +357,23 @@ describe("the discover view", () => {
     ]);
   });
 
-  it("lists the handle tool once a found tool needs it", async () => {
+  it("lists the handle tool once a found tool needs it, and answers its line with that search only", async () => {
     const session = createRuntime(workbench, discover).session();
-    await session.call("zcp.find_tools", { query: "read data from excel", limit: 1 });
+    const first = await session.call("zcp.find_tools", { query: "read data from excel", limit: 1 });
     expect(aliases(session.exposed)).toEqual([
       "zcp.find_tools",
       "excel.read_data_from_excel",
       "zcp.handle",
     ]);
+    const read = workbench.registry.tools.find(
+      (tool) => tool.alias === "excel.read_data_from_excel",
+    )!;
+    expect(first).toEqual({
+      ok: true,
+      value: { tools: [read.planner, handleTool.definition.planner], added: 1 },
+    });
+    const again = await session.call("zcp.find_tools", { query: "read data from excel", limit: 1 });
+    expect(again).toEqual({ ok: true, value: { tools: [read.planner], added: 0 } });
   });
 
   it("with find: true, every view lists the find tool last, and it adds nothing", async () => {

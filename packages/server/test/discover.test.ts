@@ -76,4 +76,85 @@ describe("the discover profile", () => {
     ]);
     await native.close();
   });
+
+  it("on native: findFormat openai-chat answers the entries tools/list lists for openai-chat", async () => {
+    const native = createNativeSession(discover());
+    const rpc = async (method: string, params: object) =>
+      ((await native.handle({ jsonrpc: "2.0", id: 1, method, params })) as { result: unknown })
+        .result;
+    const init = (await rpc("initialize", { findFormat: "openai-chat" })) as {
+      capabilities: { tools: { findFormats: string[] } };
+    };
+    expect(init.capabilities.tools.findFormats).toEqual([
+      "compact",
+      "openai",
+      "openai-chat",
+      "anthropic",
+      "gemini",
+    ]);
+    expect(native.session.findFormat).toBe("openai-chat");
+    const found = (await rpc("tools/call", {
+      name: "zcp.find_tools",
+      arguments: { query: "temperature" },
+    })) as { ok: true; value: { tools: unknown[]; added: number } };
+    expect(found.ok).toBe(true);
+    expect(found.value.added).toBe(2);
+    for (const entry of found.value.tools)
+      expect(entry).toMatchObject({
+        type: "function",
+        function: {
+          name: expect.any(String),
+          description: expect.any(String),
+          parameters: { type: "object" },
+          strict: true,
+        },
+      });
+    const listed = (await rpc("tools/list", { format: "openai-chat" })) as { tools: unknown[] };
+    // After zcp_find_tools, first: the found tools, in the order found.
+    expect(listed.tools.slice(1)).toEqual(found.value.tools);
+    await native.close();
+  });
+
+  it("on native: findFormat compact answers planner lines; a bad one is -32602", async () => {
+    const native = createNativeSession(discover());
+    const initialize = (params: object) =>
+      native.handle({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params,
+      }) as Promise<RpcResponse>;
+    expect(await initialize({ findFormat: "json" })).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: {
+        code: -32602,
+        message:
+          'Invalid params: unknown findFormat "json" (known: compact, openai, openai-chat, anthropic, gemini)',
+      },
+    });
+    expect(await initialize({ findFormat: "planner" })).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('unknown findFormat "planner"') },
+    });
+    expect(native.session.findFormat).toBe("planner");
+    native.session.setFindFormat("gemini");
+    expect(await initialize({ findFormat: "compact" })).toHaveProperty("result");
+    expect(native.session.findFormat).toBe("planner");
+    await native.close();
+  });
+
+  it("on MCP: findFormat stays mcp, and on native openai maps to openai-responses", async () => {
+    const mcp = createMcpServer(discover());
+    expect(mcp.session.findFormat).toBe("mcp");
+    await mcp.close();
+    const native = createNativeSession(discover());
+    await native.handle({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { findFormat: "openai" },
+    });
+    expect(native.session.findFormat).toBe("openai-responses");
+    await native.close();
+  });
 });

@@ -18,6 +18,8 @@ Options:
   --port <port>         http: the port (default 3000; 0 picks a free one)
   --profile <name>      the surface's exposure default profile: semantic-workflow, or
                         discover (the listing starts with zcp.find_tools alone)
+  --find                every listing but a discover one lists zcp.find_tools too,
+                        after the registry's tools (exposure.find)
   --token <secret>      http: the static bearer token every /mcp request must carry
                         (or set ZCP_SERVE_TOKEN, which keeps it out of the process list)
   --scopes <a,b>        the scopes granted: tools needing others are hidden and refused
@@ -43,6 +45,8 @@ export interface ServeArgs {
   readonly host: string;
   readonly port: number;
   readonly profile?: string;
+  /** `--find`: every view lists `zcp.find_tools` (the runtime's `exposure.find`). */
+  readonly find: boolean;
   readonly token?: string;
   /** The scopes granted; undefined: no scope check. */
   readonly scopes?: readonly string[];
@@ -69,6 +73,7 @@ const OPTIONS = {
   host: { type: "string", default: "127.0.0.1" },
   port: { type: "string", default: "3000" },
   profile: { type: "string" },
+  find: { type: "boolean", default: false },
   token: { type: "string" },
   scopes: { type: "string" },
   name: { type: "string" },
@@ -158,6 +163,7 @@ export function parseServeArgs(
       host: values.host,
       port,
       ...(values.profile !== undefined ? { profile: values.profile } : {}),
+      find: values.find,
       ...(token !== undefined ? { token } : {}),
       ...(scopes !== undefined ? { scopes } : {}),
       name: values.name ?? "zcp",

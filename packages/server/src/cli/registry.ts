@@ -92,6 +92,7 @@ export async function serveRuntime(
 ): Promise<Served | { readonly failure: string } | { readonly usage: string }> {
   const serving = {
     ...(args.profile !== undefined ? { profile: args.profile } : {}),
+    ...(args.find ? { find: true } : {}),
     ...(args.scopes !== undefined ? { scopes: args.scopes } : {}),
   };
   const workers = args.workers ?? defaultWorkers();

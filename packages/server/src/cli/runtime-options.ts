@@ -1,6 +1,6 @@
 /**
  * What `zcp-serve` puts together before serving: the runtime options of a surface (its exposure
- * default: a profile, and the tools whose scopes are granted).
+ * default: a profile, and the tools whose scopes are granted; whether views list the find tool).
  */
 import type { RuntimeOptions, Selection, ToolDefinition } from "@zcp/runtime";
 
@@ -9,6 +9,11 @@ export interface ServeRuntimeOptions {
   readonly surface?: string;
   /** The exposure default profile of that surface, e.g. `semantic-workflow`. */
   readonly profile?: string;
+  /**
+   * Whether every view lists `zcp.find_tools` (sets `exposure.find`, which applies to every
+   * surface; default: `base`'s).
+   */
+  readonly find?: boolean;
   /**
    * The scopes granted to whoever calls. When given, a tool is exposed only when every one of its
    * `scopes` is granted (tools without scopes always are); the others are not listed, and calling
@@ -24,7 +29,7 @@ export function scopesGranted(tool: ToolDefinition, granted: readonly string[]):
 
 /**
  * `RuntimeOptions` whose exposure default for the surface applies the profile and the scopes
- * (merged into `base`, whose other surfaces are kept).
+ * (merged into `base`, whose other surfaces are kept), and whose `exposure.find` is `find`, when given.
  */
 export function serveRuntimeOptions(
   tools: readonly ToolDefinition[],
@@ -53,5 +58,12 @@ export function serveRuntimeOptions(
             )
             .map((tool) => tool.alias),
         };
-  return { ...base, exposure: { ...base.exposure, defaults: { ...defaults, [surface]: scoped } } };
+  return {
+    ...base,
+    exposure: {
+      ...base.exposure,
+      ...(options.find !== undefined ? { find: options.find } : {}),
+      defaults: { ...defaults, [surface]: scoped },
+    },
+  };
 }

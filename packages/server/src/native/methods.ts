@@ -4,8 +4,17 @@
  * `RpcFailure` for a JSON-RPC error answer; a `SelectionError` becomes -32602 there too.
  */
 import { createHash } from "node:crypto";
-import type { ArtifactProvider, Runtime, Selection, Session, View } from "@zcp/runtime";
 import {
+  clip,
+  type ArtifactProvider,
+  type FindFormat,
+  type Runtime,
+  type Selection,
+  type Session,
+  type View,
+} from "@zcp/runtime";
+import {
+  FIND_FORMATS,
   INVALID_PARAMS,
   LIST_FORMATS,
   NATIVE_PROTOCOL_VERSION,
@@ -59,27 +68,32 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
   const { runtime, session, options, maxBatch, clientStages, clientFilters, close, cancel } =
     context;
   return {
-    initialize: (): InitializeResult => ({
-      protocolVersion: NATIVE_PROTOCOL_VERSION,
-      serverInfo: { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
-      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-      registryHash: runtime.registry.hash,
-      viewHash: session.exposed.hash,
-      stage: session.stage,
-      capabilities: {
-        tools: {
-          formats: LIST_FORMATS,
-          knownHash: true,
-          clientFilters,
-          docs: true,
-          // Lean entries are derived from the registry like the full ones: always there.
-          lean: true,
+    initialize: (params): InitializeResult => {
+      const findFormat = optionalString(params, "findFormat");
+      if (findFormat !== undefined) session.setFindFormat(findFormatOf(findFormat));
+      return {
+        protocolVersion: NATIVE_PROTOCOL_VERSION,
+        serverInfo: { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
+        ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+        registryHash: runtime.registry.hash,
+        viewHash: session.exposed.hash,
+        stage: session.stage,
+        capabilities: {
+          tools: {
+            formats: LIST_FORMATS,
+            findFormats: FIND_FORMATS,
+            knownHash: true,
+            clientFilters,
+            docs: true,
+            // Lean entries are derived from the registry like the full ones: always there.
+            lean: true,
+          },
+          handles: { ops: HANDLE_OPS },
+          stages: { clientStages },
+          batch: { maxSize: maxBatch },
         },
-        handles: { ops: HANDLE_OPS },
-        stages: { clientStages },
-        batch: { maxSize: maxBatch },
-      },
-    }),
+      };
+    },
 
     ping: () => ({}),
 
@@ -153,6 +167,16 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
       return {};
     },
   };
+}
+
+/** The runtime's find format for an `initialize` `findFormat`: a list format but `json`. */
+function findFormatOf(format: string): FindFormat {
+  if (format === "compact") return "planner";
+  if (Object.hasOwn(PROVIDERS, format)) return PROVIDERS[format as keyof typeof PROVIDERS];
+  throw new RpcFailure(
+    INVALID_PARAMS,
+    `Invalid params: unknown findFormat "${clip(format)}" (known: ${FIND_FORMATS.join(", ")})`,
+  );
 }
 
 /** `tools/list`: the view narrowed by the params, in the format and form asked for, or `{ unchanged }`. */
