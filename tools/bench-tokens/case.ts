@@ -55,6 +55,14 @@ export interface Plan {
 /** A verifier's verdict: true, false, or the problems it found (none means it passed). */
 type Verdict = boolean | readonly string[];
 
+/** The problems a verdict names: none when it passed. */
+export const problemsOf = (verdict: Verdict): readonly string[] =>
+  verdict === true
+    ? []
+    : verdict === false
+      ? ["the verifier refused the answer or the workbook"]
+      : [...verdict];
+
 export interface BenchCase {
   readonly id: string;
   readonly tier: string;
@@ -219,13 +227,7 @@ export async function runPlan(
           : surface.instructions === ""
             ? 0
             : tokensOf(surface.instructions);
-      const verdict = await bench.verify(answer, workspace);
-      const problems =
-        verdict === true
-          ? []
-          : verdict === false
-            ? ["the verifier refused the answer or the workbook"]
-            : [...verdict];
+      const problems = problemsOf(await bench.verify(answer, workspace));
       const verified = errors.length === 0 && problems.length === 0;
       return {
         plan: plan.name,

@@ -40,10 +40,17 @@ export type RpcResponse =
 
 // ---- method results -------------------------------------------------------------------------
 
-export type ListFormat = "compact" | "json" | "openai" | "openai-chat" | "anthropic" | "gemini";
+/**
+ * `compact`: planner lines; `typescript`: the API text (the tools as TypeScript declarations of
+ * the `tools` object a `zcp.run` program calls, `zcp.run` itself left out); `json`: the tool
+ * definitions; the others: the provider's tool entries.
+ */
+export type ListFormat =
+  "compact" | "typescript" | "json" | "openai" | "openai-chat" | "anthropic" | "gemini";
 
 export const LIST_FORMATS: readonly ListFormat[] = [
   "compact",
+  "typescript",
   "json",
   "openai",
   "openai-chat",
@@ -56,7 +63,7 @@ export const LIST_FORMATS: readonly ListFormat[] = [
  * `compact`, their planner lines; a provider format, their entries as `tools/list` lists them in
  * that format.
  */
-export type FindListFormat = Exclude<ListFormat, "json">;
+export type FindListFormat = Exclude<ListFormat, "json" | "typescript">;
 
 export const FIND_FORMATS: readonly FindListFormat[] = [
   "compact",
@@ -112,8 +119,9 @@ export interface ListToolsParams {
   /** Default `compact`. */
   readonly format?: ListFormat;
   /**
-   * `compact` only: false lists the bare signatures, without the tools' and parameters' first
-   * sentences (default true). The listing's hash then differs from the documented one's.
+   * `compact` and `typescript` only: false lists the bare signatures (declarations), without
+   * the tools' and parameters' first sentences (default true). The listing's hash then differs
+   * from the documented one's.
    */
   readonly docs?: boolean;
   /**
@@ -140,13 +148,21 @@ export type ToolListing =
       readonly tools: string;
     }
   | {
+      /** The API text: named types, then `declare const tools: {...};`. */
+      readonly format: "typescript";
+      readonly hash: string;
+      /** The tools declared (the view's, but `zcp.run`). */
+      readonly count: number;
+      readonly tools: string;
+    }
+  | {
       readonly format: "json";
       readonly hash: string;
       readonly count: number;
       readonly tools: readonly ToolListEntry[];
     }
   | {
-      readonly format: Exclude<ListFormat, "compact" | "json">;
+      readonly format: Exclude<ListFormat, "compact" | "typescript" | "json">;
       readonly hash: string;
       readonly count: number;
       readonly tools: readonly JsonValue[];

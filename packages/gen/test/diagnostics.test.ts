@@ -713,13 +713,16 @@ describe("command-line usage", () => {
 });
 
 describe("ZCP1404: the built-in tools' ids", () => {
-  it("refuses a tool that takes the id of zcp.handle (zh) or of zcp.find_tools (zf)", async () => {
+  it("refuses a tool that takes the id of zcp.handle (zh), zcp.find_tools (zf) or zcp.run (zr)", async () => {
     const withId = (alias: string, name: string, id: string) =>
       TOOL(alias, name).replace(` * @tool ${alias}`, ` * @tool ${alias}\n * @id ${id}`);
     const dir = scratch({
       "zcp.config.json": "{}",
       "tsconfig.json": STRICT_TSCONFIG,
-      "src/tools.ts": withId("my.handle", "handle", "zh") + withId("my.find", "find", "zf"),
+      "src/tools.ts":
+        withId("my.handle", "handle", "zh") +
+        withId("my.find", "find", "zf") +
+        withId("my.run", "run", "zr"),
     });
     const result = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
     const report = JSON.parse(result.stdout) as { diagnostics: JsonDiagnostic[] };
@@ -728,6 +731,7 @@ describe("ZCP1404: the built-in tools' ids", () => {
     ).toEqual([
       `id "zh" is reserved for the runtime's built-in tools (the zcp. namespace); choose another`,
       `id "zf" is reserved for the runtime's built-in tools (the zcp. namespace); choose another`,
+      `id "zr" is reserved for the runtime's built-in tools (the zcp. namespace); choose another`,
     ]);
     expect(result.status).toBe(1);
   });

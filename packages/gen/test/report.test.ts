@@ -1,8 +1,9 @@
 /**
  * The token report (`zcp gen --report`) and the budget check (`--budget`):
  * - on copies of fixtures/weather and fixtures/kitchen-sink, every number of the JSON report is
- *   the o200k_base count of the written artifact entry (compact JSON) or planner line, totals
- *   and group buckets are sums, and the text table shows the same numbers;
+ *   the o200k_base count of the written artifact entry (compact JSON), planner line or
+ *   declaration in the API text; totals and group buckets are sums, but a bucket's typescript
+ *   count is its tools' whole API text; the text table shows the same numbers;
  * - a report run does not take the no-change fast path;
  * - --budget passes at the selected listing's total and fails one token below, with --groups,
  *   --profile semantic-workflow (with and without workflow tools) and each --budget-format;
@@ -15,6 +16,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { artifactSet, type Registry } from "@zcp/runtime";
+import { renderApi } from "@zcp/runtime/codegen";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArtifactSets } from "../src/compile/index.js";
@@ -97,12 +99,21 @@ const PLAIN_PROJECT = {
   "src/tools.ts": WORKFLOW_PROJECT["src/tools.ts"].replace("workflow travel", "travel"),
 };
 
-function sums(tools: readonly { mcp: number; openai: number | null; planner: number }[]) {
+/**
+ * A bucket of `tools`: sums of their counts, and the tokens of their whole API text (rendered
+ * from `registry`'s definitions: named types once, with the `tools` wrapper).
+ */
+function sumsOf(
+  registry: Registry,
+  tools: readonly { alias: string; mcp: number; openai: number | null; planner: number }[],
+) {
+  const aliases = new Set(tools.map((tool) => tool.alias));
   return {
     tools: tools.length,
     mcp: tools.reduce((total, tool) => total + tool.mcp, 0),
     openai: tools.reduce((total, tool) => total + (tool.openai ?? 0), 0),
     planner: tools.reduce((total, tool) => total + tool.planner, 0),
+    typescript: tokens(renderApi(registry.tools.filter((tool) => aliases.has(tool.alias))).text),
   };
 }
 
@@ -119,7 +130,7 @@ for (const name of ["weather", "kitchen-sink"]) {
     });
     beforeAll(started);
 
-    it("counts each tool's MCP entry, OpenAI Responses entry and planner line with o200k_base", () => {
+    it("counts each tool's MCP entry, OpenAI Responses entry, planner line and declaration with o200k_base", () => {
       expect(jsonRun.status, jsonRun.stderr).toBe(0);
       const line = oneJsonLine<JsonLine>(jsonRun);
       expect(line.ok).toBe(true);
@@ -128,6 +139,7 @@ for (const name of ["weather", "kitchen-sink"]) {
       const registry = generatedRegistry(out);
       const mcp = artifactSet(registry, "mcp");
       const openai = artifactSet(registry, "openai-responses");
+      const api = renderApi(registry.tools).tools;
       expect(report.tokenizer).toBe("o200k_base");
       expect(report.tools).toEqual(
         registry.tools.map((tool) => ({
@@ -137,16 +149,25 @@ for (const name of ["weather", "kitchen-sink"]) {
           mcp: tokens(JSON.stringify(mcp[tool.id])),
           openai: openai[tool.id] ? tokens(JSON.stringify(openai[tool.id])) : null,
           planner: tokens(tool.planner),
+          typescript: tokens(api.get(tool.alias)!),
         })),
       );
-      expect(report.tools.every((tool) => tool.mcp > 0 && tool.planner > 0)).toBe(true);
+      expect(
+        report.tools.every((tool) => tool.mcp > 0 && tool.planner > 0 && tool.typescript > 0),
+      ).toBe(true);
+      // The declaration is cheaper than the MCP entry too.
+      expect(report.tools.every((tool) => tool.typescript < tool.mcp)).toBe(true);
       // The planner line is the cheap form: cheaper than the MCP entry for every tool.
       expect(report.tools.every((tool) => tool.planner < tool.mcp)).toBe(true);
     });
 
     it("totals are sums over all tools, and every group's bucket sums the tools that list it", () => {
       const report = oneJsonLine<JsonLine>(jsonRun).report!;
+      const registry = generatedRegistry(path.join(dir, "src/zcp.gen"));
+      const sums = (tools: TokenReport["tools"]) => sumsOf(registry, tools);
       expect(report.total).toEqual(sums(report.tools));
+      // The whole text (named types once, the wrapper) is not the sum of the declarations.
+      expect(report.total.typescript).toBe(tokens(renderApi(registry.tools).text));
       const names = [...new Set(report.tools.flatMap((tool) => tool.groups))].sort();
       const ungrouped = report.tools.filter((tool) => tool.groups.length === 0);
       expect(report.groups).toEqual([
@@ -175,7 +196,7 @@ for (const name of ["weather", "kitchen-sink"]) {
       const lines = text.stdout.split("\n");
       expect(lines[0]).toMatch(/^zcp gen: \d+ tools?, registry /);
       expect(lines[1]).toMatch(/^tokens \(o200k_base\)/);
-      expect(lines[2]).toMatch(/^tool +id +groups +mcp +openai +planner$/);
+      expect(lines[2]).toMatch(/^tool +id +groups +mcp +openai +planner +typescript$/);
       for (const tool of report.tools) {
         const row = lines.find((line) => line.startsWith(`${tool.alias} `));
         expect(row, tool.alias).toBeDefined();
@@ -186,13 +207,15 @@ for (const name of ["weather", "kitchen-sink"]) {
           String(tool.mcp),
           String(tool.openai ?? "-"),
           String(tool.planner),
+          String(tool.typescript),
         ]);
       }
       const total = lines.find((line) => line.startsWith("total ("))!;
-      expect(total.split(/ +/).slice(-3)).toEqual([
+      expect(total.split(/ +/).slice(-4)).toEqual([
         String(report.total.mcp),
         String(report.total.openai),
         String(report.total.planner),
+        String(report.total.typescript),
       ]);
       // Aligned: the numeric columns of the tool rows end at the same place.
       const rows = lines.slice(2, 3 + report.tools.length + 1);
@@ -205,6 +228,7 @@ for (const name of ["weather", "kitchen-sink"]) {
           String(group.mcp),
           String(group.openai),
           String(group.planner),
+          String(group.typescript),
         ]);
       }
     });
@@ -248,8 +272,9 @@ describe("--budget", () => {
     const full = oneJsonLine<JsonLine>(a).report!;
     const plainFull = oneJsonLine<JsonLine>(b).report!;
     // data or math: data.load, data.sum, math.add.
-    const selected = sums(byAlias(full, ["data.load", "data.sum", "math.add"]));
-    const wf = sums(byAlias(full, ["wf.plan_trip"]));
+    const registry = generatedRegistry(path.join(workflow, "src/zcp.gen"));
+    const selected = sumsOf(registry, byAlias(full, ["data.load", "data.sum", "math.add"]));
+    const wf = sumsOf(registry, byAlias(full, ["wf.plan_trip"]));
     const budget = (dir: string, limit: number, ...args: string[]) =>
       runZcpAsync(dir, ["gen", "--budget", String(limit), ...args]);
     const named = {
@@ -277,6 +302,24 @@ describe("--budget", () => {
         selected.planner - 1,
         "--budget-format",
         "planner",
+        "--groups",
+        "data,math",
+      ),
+      typescriptAt: budget(
+        workflow,
+        selected.typescript,
+        "--budget-format",
+        "typescript",
+        "--groups",
+        "data,math",
+        "--reporter",
+        "json",
+      ),
+      typescriptBelow: budget(
+        workflow,
+        selected.typescript - 1,
+        "--budget-format",
+        "typescript",
         "--groups",
         "data,math",
       ),
@@ -332,8 +375,16 @@ describe("--budget", () => {
   });
 
   it("--groups selects the tools in any of the groups; exit 0 at the total, 1 one token below", async () => {
-    const { selected, groupsAt, groupsBelow, plannerAt, plannerBelow, openaiBelow } =
-      await results();
+    const {
+      selected,
+      groupsAt,
+      groupsBelow,
+      plannerAt,
+      plannerBelow,
+      openaiBelow,
+      typescriptAt,
+      typescriptBelow,
+    } = await results();
     expect(groupsAt.status, groupsAt.stderr).toBe(0);
     const report = oneJsonLine<JsonLine>(groupsAt).report!;
     expect(report.selection).toMatchObject({
@@ -368,9 +419,20 @@ describe("--budget", () => {
     // Without --report, the text output is the summary, the listing and the verdict.
     expect(plannerBelow.stdout.split("\n").filter((line) => line !== "")).toEqual([
       expect.stringMatching(/^zcp gen: 5 tools/),
-      `listing: 3 of 5 tools (groups data,math): mcp ${selected.mcp}, openai ${selected.openai}, planner ${selected.planner} tokens`,
+      `listing: 3 of 5 tools (groups data,math): mcp ${selected.mcp}, openai ${selected.openai}, planner ${selected.planner}, typescript ${selected.typescript} tokens`,
       `budget planner: ${selected.planner} of ${selected.planner - 1} tokens, over by 1`,
     ]);
+    expect(typescriptAt.status, typescriptAt.stderr).toBe(0);
+    expect(oneJsonLine<JsonLine>(typescriptAt).report!.budget).toEqual({
+      format: "typescript",
+      limit: selected.typescript,
+      tokens: selected.typescript,
+      ok: true,
+    });
+    expect(typescriptBelow.status).toBe(1);
+    expect(typescriptBelow.stdout).toContain(
+      `budget typescript: ${selected.typescript} of ${selected.typescript - 1} tokens, over by 1`,
+    );
     expect(openaiBelow.status).toBe(1);
     expect(openaiBelow.stdout).toContain(
       `budget openai: ${selected.openai} of ${selected.openai - 1} tokens, over by 1`,
@@ -439,7 +501,7 @@ describe("bad usage exits 2 before generating", () => {
     [["--budget-format", "mcp"], /--budget-format needs --budget/],
     [
       ["--budget", "10", "--budget-format", "xml"],
-      /--budget-format must be mcp, openai, planner, got "xml"/,
+      /--budget-format must be mcp, openai, planner, typescript, got "xml"/,
     ],
     [
       ["--budget", "10", "--profile", "everything"],
@@ -471,6 +533,13 @@ describe("src/cli/token-report.ts", () => {
     alias,
     groups,
     planner: `TOOL @${id} ${alias}() -> scalar`,
+    description: `The ${alias} tool.`,
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    outputSchema: null,
+    outputMode: "scalar",
+    handleParams: {},
+    deprecated: null,
+    source: { file: "src/tools.ts", export: id },
   });
   const registry = {
     version: 1,
@@ -499,6 +568,14 @@ describe("src/cli/token-report.ts", () => {
       mcp: JSON.stringify(artifacts.mcp.b2).length,
       openai: null,
       planner: registry.tools[1]!.planner.length,
+      typescript: "    /** The b.two tool. */\n    two(args?: {}): Promise<void>;".length,
+    });
+    // A bucket's typescript count is its tools' whole API text.
+    expect(report.groups[1]).toMatchObject({
+      group: "y",
+      typescript:
+        "declare const tools: {\n  b: {\n    /** The b.two tool. */\n    two(args?: {}): Promise<void>;\n  };\n};\n"
+          .length,
     });
     expect(report.total.openai).toBe(report.tools[0]!.openai! + report.tools[2]!.openai!);
     expect(report.groups.map((group) => [group.group, group.tools])).toEqual([
@@ -507,7 +584,7 @@ describe("src/cli/token-report.ts", () => {
       [null, 1],
     ]);
     const text = formatReport(report, true);
-    expect(text).toMatch(/^b\.two +b2 +x,y +\d+ +- +\d+$/m);
+    expect(text).toMatch(/^b\.two +b2 +x,y +\d+ +- +\d+ +\d+$/m);
     expect(text).toMatch(/^\(no group\) +1 /m);
   });
 

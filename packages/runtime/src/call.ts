@@ -34,6 +34,12 @@ export interface CallOptions {
     total: number | undefined,
     message: string | undefined,
   ) => void;
+  /**
+   * An `auto` tool answers its value inline whatever its size, up to `maxResultBytes`: a
+   * program's calls, whose values never reach the transcript. `handle`-mode tools still answer
+   * handles. Default false.
+   */
+  readonly inline?: boolean;
   /** Receives the tool's log lines. */
   readonly onLog?: (level: "debug" | "info" | "warning" | "error", message: string) => void;
 }
@@ -145,12 +151,12 @@ export class CallPipeline {
     const outcome = this.dispatch(tool, args, options);
     if (outcome instanceof Pending) {
       const answer = outcome.answer.then((done) =>
-        "error" in done ? done : this.shape(tool, done.value),
+        "error" in done ? done : this.shape(tool, done.value, options),
       );
       return new Pending(answer, outcome.stopped);
     }
     if ("error" in outcome) return outcome;
-    const shaped = this.shape(tool, outcome.value);
+    const shaped = this.shape(tool, outcome.value, options);
     return shaped instanceof Promise ? new Pending(shaped, shaped) : shaped;
   }
 
@@ -277,8 +283,12 @@ export class CallPipeline {
     };
   }
 
-  /** Inline, handle, or inline when small: by the tool's output mode. */
-  private shape(tool: ToolDefinition, returned: unknown): CallResult | Promise<CallResult> {
+  /** Inline, handle, or inline when small (or `options.inline`): by the tool's output mode. */
+  private shape(
+    tool: ToolDefinition,
+    returned: unknown,
+    options: CallOptions,
+  ): CallResult | Promise<CallResult> {
     const { value, summary } = unwrapSummary(returned);
     let json: string | undefined;
     try {
@@ -304,7 +314,9 @@ export class CallPipeline {
     const inline =
       tool.outputMode === "scalar" ||
       (tool.outputMode === "auto" &&
-        Buffer.byteLength(json) <= (this.host.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES));
+        (options.inline === true ||
+          Buffer.byteLength(json) <=
+            (this.host.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES)));
     // Inline values go out as plain JSON data (Dates as strings, no undefined); the store keeps its own JSON.
     if (inline) return { ok: true, value: JSON.parse(json) as JsonValue };
     return this.store(tool, value, summary);

@@ -90,3 +90,23 @@ export { buildFindIndex, FIELD_WEIGHTS, FIND_INDEX_VERSION } from "./find/build.
 export type { FindIndex } from "./find/build.js";
 export { identifierTerms, stem, tokenize } from "./find/tokenize.js";
 export type { Selection } from "./view.js";
+export {
+  CODE_TOOL_ALIAS,
+  mapInterfaceText,
+  pascalCase,
+  PRINT_WIDTH,
+  printKey,
+  printString,
+  renderApi,
+  renderDeclarations,
+  TypePrinter,
+  width,
+} from "./api/index.js";
+export type {
+  ApiText,
+  DeclarationOptions,
+  DeclaredTool,
+  PrintStyle,
+  SchemaNode,
+  TypePrinterOptions,
+} from "./api/index.js";

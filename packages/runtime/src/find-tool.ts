@@ -6,9 +6,8 @@
  * Running it is the session's (`Session.call`): it needs the session's view.
  */
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
-import { toolHash } from "./hash.js";
-import { renderPlannerLine } from "./planner/render.js";
-import type { JsonSchema, ToolDefinition } from "./registry.js";
+import { builtinDefinition } from "./builtin.js";
+import type { JsonSchema } from "./registry.js";
 import { failure, type CallError } from "./result.js";
 import type { BuiltinTool } from "./view.js";
 
@@ -56,37 +55,20 @@ const objectSchema = (props: Properties, type = "object") =>
   }) as unknown as JsonSchema;
 const inputSchema = objectSchema(properties);
 
-const planned = {
-  id: "zf",
-  alias: "zcp.find_tools",
-  inputSchema,
-  outputMode: "scalar",
-  handleKind: "generic",
-  handleParams: {},
-  defaults: {},
-  deprecated: null,
-  description: DESCRIPTION,
-} as const;
-
-const base = {
-  ...planned,
-  name: "zcp_find_tools",
-  title: "Find tools",
-  descriptionShort: DESCRIPTION,
-  outputSchema: null,
-  flags: [],
-  groups: [],
-  stages: [],
-  scopes: [],
-  planner: renderPlannerLine(planned),
-  plannerBare: renderPlannerLine(planned, { toolDocs: false, paramDocs: false }),
-  call: { kind: "object", context: null },
-  dates: [],
-  source: { file: "@zcp/runtime", export: "findTool" },
-} satisfies Omit<ToolDefinition, "hash">;
-
-const { source: _source, ...hashed } = base;
-const definition: ToolDefinition = { ...base, hash: toolHash(hashed) };
+const definition = builtinDefinition(
+  {
+    id: "zf",
+    alias: "zcp.find_tools",
+    inputSchema,
+    description: DESCRIPTION,
+  },
+  {
+    name: "zcp_find_tools",
+    title: "Find tools",
+    descriptionShort: DESCRIPTION,
+    export: "findTool",
+  },
+);
 
 /** The entries of every provider; `bounded`: with the length and range keywords. */
 function entries(bounded: boolean): { [P in ArtifactProvider]: ArtifactEntries[P] } {

@@ -4,6 +4,7 @@
  * and of their session (`Caller`), so that none of them imports another's class.
  */
 import type { ArtifactProvider } from "./artifacts/index.js";
+import type { CodeRunner } from "./code-tool.js";
 import type { ToolContext } from "./context.js";
 import type { DispatchTable } from "./dispatch.js";
 import type { FindIndex } from "./find/build.js";
@@ -69,6 +70,11 @@ export interface RuntimeOptions {
   readonly maxArgumentDepth?: number;
   /** A result whose compact JSON is larger answers `exec:too_large` (default 16 MiB). */
   readonly maxResultBytes?: number;
+  /**
+   * Code mode: runs the programs of the built-in `zcp.run`, which every view lists when this is
+   * set (never otherwise), e.g. `@zcp/code`'s `createCodeRunner()`.
+   */
+  readonly code?: CodeRunner;
 }
 
 /**

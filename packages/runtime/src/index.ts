@@ -51,6 +51,8 @@ export type {
 } from "./artifacts/index.js";
 export { handleTool } from "./handle-tool.js";
 export { findTool } from "./find-tool.js";
+export { codeTool, CODE_MAX } from "./code-tool.js";
+export type { CodeRunner, ProgramHost } from "./code-tool.js";
 export { buildFindIndex } from "./find/build.js";
 export type { FindIndex } from "./find/build.js";
 export { defaultSummary, withSummary } from "./summary.js";
@@ -84,3 +86,4 @@ export {
 export type { CallLineError, ParseCallsOptions, ParsedCall, ParsedCalls } from "./encoding/text.js";
 export { formatReturn, parseReturn } from "./encoding/text-return.js";
 export type { ParsedReturn } from "./encoding/text-return.js";
+export { renderDeclarations, type DeclarationOptions } from "./api/index.js";

@@ -4,6 +4,7 @@
  */
 import { buildFindIndex, FIND_INDEX_VERSION, type FindIndex } from "./find/build.js";
 import { FindSearch } from "./find/search.js";
+import { codeTool } from "./code-tool.js";
 import { findTool } from "./find-tool.js";
 import { HandleStore } from "./handles/store.js";
 import { handleTool } from "./handle-tool.js";
@@ -38,7 +39,12 @@ export class Runtime implements SessionHost {
     this.handles =
       options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
     const names = new Map<string, ToolDefinition>();
-    for (const tool of [...this.registry.tools, handleTool.definition, findTool.definition]) {
+    for (const tool of [
+      ...this.registry.tools,
+      handleTool.definition,
+      findTool.definition,
+      codeTool.definition,
+    ]) {
       names.set(tool.alias, tool);
       names.set(tool.id, tool);
       names.set(tool.name, tool);

@@ -18,6 +18,7 @@ import {
 } from "./call.js";
 import { ARTIFACT_PROVIDERS } from "./artifacts/index.js";
 import { clip } from "./clip.js";
+import { codeTool, codeToolArguments, programHost } from "./code-tool.js";
 import { findTools, type FindOptions, type FoundTool } from "./find/find.js";
 import { findTool, findToolArguments } from "./find-tool.js";
 import { handleTool } from "./handle-tool.js";
@@ -172,12 +173,15 @@ export class Session implements Caller {
         failure(`forbidden:${tool.alias}`, "the tool is not available in this session"),
       );
     if (tool === findTool.definition) return Promise.resolve(this.runFindTool(args));
+    const code = tool === codeTool.definition ? codeToolArguments(args) : null;
+    if (code !== null && typeof code !== "string") return Promise.resolve(code);
     const limit = this.runtime.options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT;
     if (this.active >= limit)
       return Promise.resolve(
         failure("busy", `at most ${limit} calls at once in a session; wait for one to finish`),
       );
     this.active++;
+    if (code !== null) return this.follow(this.runProgram(code, options));
     let outcome: CallResult | Pending;
     try {
       outcome = this.pipeline.run(tool, args, options);
@@ -218,6 +222,39 @@ export class Session implements Caller {
         },
       );
     });
+  }
+
+  /**
+   * `zcp.run`: the program runs in the runtime's `CodeRunner` with this session's own `call`
+   * (so every rule of a direct call applies to each of its calls); it holds one of the session's
+   * call slots while it runs. What the runner throws is reported and answers `exec:error`.
+   */
+  private runProgram(code: string, options: CallOptions): Pending {
+    const runner = this.runtime.options.code!;
+    const signal = options.signal
+      ? AbortSignal.any([options.signal, this.closing.signal])
+      : this.closing.signal;
+    const aliases = () => this.exposedView.tools.map((tool) => tool.alias);
+    const host = programHost(
+      {
+        call: (name, args, callOptions) => this.call(name, args, callOptions),
+        get aliases() {
+          return aliases();
+        },
+        resolve: (name) => this.runtime.tool(name),
+      },
+      signal,
+    );
+    const answer = Promise.resolve()
+      .then(() => runner(code, host))
+      .catch((error: unknown) => {
+        (this.runtime.options.onToolError ?? reportRunnerError)(error, codeTool.definition, this);
+        return failure(
+          "exec:error",
+          "the program runner failed; the details are in the server's log",
+        );
+      });
+    return new Pending(answer, answer);
   }
 
   /**
@@ -282,8 +319,10 @@ export class Session implements Caller {
 
   /**
    * A view of `tools`, with the handle tool when one of them can produce or takes handles (an
-   * `auto` tool cannot when `inlineMaxBytes` is infinite: every result is inline), and the find
-   * tool: first in a discover view, else after the registry's tools when the policy's `find` is on.
+   * `auto` tool cannot when `inlineMaxBytes` is infinite: every result is inline), the find
+   * tool (first in a discover view, else after the registry's tools when the policy's `find` is
+   * on), and `zcp.run` when the runtime has a `CodeRunner` (after the find tool, before the
+   * handle tool).
    */
   private view(tools: readonly ToolDefinition[]): View {
     const autoMakesHandles = Number.isFinite(
@@ -295,9 +334,17 @@ export class Session implements Caller {
         (tool.outputMode === "auto" && autoMakesHandles) ||
         Object.keys(tool.handleParams).length > 0,
     );
+    const code = this.runtime.options.code !== undefined;
     const after: BuiltinTool[] = [];
     if (!this.discover && this.runtime.options.exposure?.find === true) after.push(findTool);
+    if (code && !this.discover) after.push(codeTool);
     if (needsHandles) after.push(handleTool);
-    return new View(tools, this.runtime.generated.registry, after, this.discover ? [findTool] : []);
+    // A discover view lists `zcp.run` right after `zcp.find_tools`: the found tools are appended after both.
+    const first = this.discover ? (code ? [findTool, codeTool] : [findTool]) : [];
+    return new View(tools, this.runtime.generated.registry, after, first);
   }
+}
+
+function reportRunnerError(error: unknown, tool: ToolDefinition, session: Caller): void {
+  console.error(`zcp: ${tool.alias} failed in session ${session.id}:`, error);
 }

@@ -1,6 +1,7 @@
 /**
- * Views: subsets of the registry chosen by rules, with their hash, planner text and provider
- * artifacts picked from the registry's sets (`artifactSet`, compiled on first use).
+ * Views: subsets of the registry chosen by rules, with their hash, planner text, API text
+ * (TypeScript declarations) and provider artifacts picked from the registry's sets
+ * (`artifactSet`, compiled on first use).
  */
 import {
   ARTIFACT_PROVIDERS,
@@ -8,6 +9,7 @@ import {
   type ArtifactEntries,
   type ArtifactProvider,
 } from "./artifacts/index.js";
+import { renderDeclarations, type DeclarationOptions } from "./api/declarations.js";
 import { combineToolHashes } from "./hash.js";
 import type { Registry, ToolDefinition } from "./registry.js";
 
@@ -111,6 +113,11 @@ export class View {
   readonly hash: string;
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
   private readonly builtins: readonly BuiltinTool[];
+  /** The API texts rendered so far: [with docs, without]. */
+  private readonly declarationTexts: [string | undefined, string | undefined] = [
+    undefined,
+    undefined,
+  ];
 
   /**
    * `selected` are tools of `registry`, whose artifact sets the view picks its entries from;
@@ -151,6 +158,16 @@ export class View {
   plannerText(options: PlannerTextOptions = {}): string {
     const key = options.docs === false ? "plannerBare" : "planner";
     return this.tools.map((tool) => tool[key]).join("\n");
+  }
+
+  /**
+   * The API text: the view's tools as TypeScript declarations of the global `tools` a program
+   * calls them through (`renderDeclarations`; `zcp.run` left out), rendered once per view and
+   * form. `{ docs: false }`: without documentation comments.
+   */
+  declarations(options: DeclarationOptions = {}): string {
+    const slot = options.docs === false ? 1 : 0;
+    return (this.declarationTexts[slot] ??= renderDeclarations(this.tools, options));
   }
 
   /** The tool named by alias, id or provider name, if it is in the view. */

@@ -226,3 +226,32 @@ export async function checkRelease(client: Client, uri: string): Promise<void> {
   );
   await expectRpcError(client.readResource({ uri }), -32002, /Resource not found/);
 }
+
+/**
+ * Runs `busy` (a call that keeps the server's tools or programs spinning) while polling
+ * `healthz` every 50 ms; answers what `busy` answered and every poll's latency in ms (each poll
+ * must answer 200).
+ */
+export async function whilePolling<T>(
+  healthz: URL,
+  busy: () => Promise<T>,
+): Promise<{ readonly answer: T; readonly latencies: readonly number[] }> {
+  const latencies: number[] = [];
+  let polling = true;
+  const poller = (async () => {
+    while (polling) {
+      const started = performance.now();
+      const response = await fetch(healthz);
+      expect(response.status).toBe(200);
+      await response.body?.cancel();
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  try {
+    return { answer: await busy(), latencies };
+  } finally {
+    polling = false;
+    await poller;
+  }
+}

@@ -6,12 +6,10 @@
  * while a tool spins. The executor is imported from dist/: its workers run the built
  * dist/isolation/worker.js next to it.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { connectHttp } from "@zcp/client";
 import {
   createRuntime,
   ToolError,
@@ -25,9 +23,10 @@ import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { createWorkerExecutor, type WorkerExecutor } from "../dist/isolation/executor.js";
 import { parseServeArgs } from "../src/cli/args.js";
+import { whilePolling } from "./checks.js";
+import { serveHttp } from "./serve-http.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const BIN = fileURLToPath(new URL("../dist/bin/zcp-serve.js", import.meta.url));
 const WEATHER = path.join(ROOT, "fixtures/weather/src/zcp.gen/index.ts");
 const KITCHEN_SINK = path.join(ROOT, "fixtures/kitchen-sink/src/zcp.gen/index.ts");
 
@@ -313,33 +312,13 @@ describe("createWorkerExecutor: tools that do not stop", () => {
 
 describe("zcp-serve --isolation worker (the default)", () => {
   /** zcp-serve on HTTP (native surface), under tsx as the other tests run it. */
-  async function serve(registry: string, ...extra: string[]) {
-    const child = spawn(
-      process.execPath,
-      [
-        ...["--import", "tsx", BIN, "--registry", registry],
-        ...["--transport", "http", "--port", "0", "--surface", "native", ...extra],
-      ],
-      { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  const serve = async (registry: string, ...extra: string[]) => {
+    const served = await serveHttp(
+      ["--registry", registry, "--surface", "native", ...extra],
+      cleanup,
     );
-    let stderr = "";
-    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-    const url = await new Promise<URL>((resolve, reject) => {
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/zcp)/.exec(stderr);
-        if (match) resolve(new URL(match[1]!));
-      });
-      void exited.then((code) => reject(new Error(`zcp-serve exited (${code}): ${stderr}`)));
-    });
-    cleanup.push(() => {
-      if (child.exitCode === null) child.kill("SIGKILL");
-    });
-    const client = connectHttp(url);
-    cleanup.push(() => client.close());
-    await client.initialize();
-    return { child, url, client, exited, stderr: () => stderr };
-  }
+    return { ...served, client: served.native };
+  };
 
   it("serves a TypeScript registry from its workers under node --import tsx", async () => {
     const server = await serve(WEATHER, "--workers", "2");
@@ -356,25 +335,14 @@ describe("zcp-serve --isolation worker (the default)", () => {
     // Warm up: the workers started (a call answered), this process's first fetch made.
     expect(await server.client.call("faulty.count", {})).toEqual({ ok: true, value: 1 });
     await (await fetch(healthz)).text();
-    const latencies: number[] = [];
-    let polling = true;
-    const poller = (async () => {
-      while (polling) {
-        const started = performance.now();
-        const response = await fetch(healthz);
-        expect(response.status).toBe(200);
-        await response.body?.cancel();
-        latencies.push(performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    })();
-    expect(await server.client.call("faulty.spin", {})).toEqual({
+    const { answer, latencies } = await whilePolling(healthz, () =>
+      server.client.call("faulty.spin", {}),
+    );
+    expect(answer).toEqual({
       ok: false,
       error: "timeout",
       hint: "the tool did not finish within 1500 ms",
     });
-    polling = false;
-    await poller;
     expect(latencies.length).toBeGreaterThanOrEqual(15);
     expect(Math.max(...latencies), latencies.map(Math.round).join(" ")).toBeLessThan(100);
     expect(await server.client.call("faulty.count", {})).toMatchObject({ ok: true });

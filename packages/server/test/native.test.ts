@@ -2,7 +2,7 @@
  * The native dispatcher, without a transport: every method, every error code, batches,
  * notifications, the knownHash short-circuit and handle isolation between sessions.
  */
-import { createRuntime, type Runtime } from "@zcp/runtime";
+import { createRuntime, renderDeclarations, type Runtime } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import faulty from "../../../fixtures/faulty/src/zcp.gen/index.js";
@@ -58,6 +58,7 @@ describe("native dispatcher", () => {
     });
     expect(info.capabilities.tools.formats).toEqual([
       "compact",
+      "typescript",
       "json",
       "openai",
       "openai-chat",
@@ -179,8 +180,66 @@ describe("native dispatcher", () => {
       await errorOf(native, req(3, "tools/list", { format: "openai", docs: false })),
     ).toMatchObject({
       code: -32602,
-      message: "Invalid params: docs: false applies to the compact format only, not openai",
+      message:
+        "Invalid params: docs: false applies to the compact and typescript formats only, not openai",
     });
+  });
+
+  it("tools/list: typescript lists the API text, docs: false without comments, lean refused", async () => {
+    const native = createNativeSession(runtime());
+    const view = native.session.exposed;
+    const listing = await result(native, "tools/list", { format: "typescript" });
+    expect(listing).toEqual({
+      format: "typescript",
+      hash: view.hash,
+      count: view.tools.length,
+      tools: view.declarations(),
+    });
+    expect(listing.tools).toContain(
+      [
+        "    /** Load a table of rows; large results stay in the runtime as a handle. */",
+        "    load(args: {",
+        "      name: string; // Table name.",
+        "      limit?: number; // default 100. Maximum number of rows.",
+        "    }): Promise<Handle>;",
+      ].join("\n"),
+    );
+    expect(
+      await result(native, "tools/list", { format: "typescript", knownHash: listing.hash }),
+    ).toEqual({ unchanged: true, hash: listing.hash });
+    // A client renders the same text from a json listing (definitions without their source).
+    const json = await result(native, "tools/list", { format: "json" });
+    expect(renderDeclarations(json.tools)).toBe(listing.tools);
+
+    const bare = await result(native, "tools/list", { format: "typescript", docs: false });
+    expect(bare).toMatchObject({ format: "typescript", count: listing.count });
+    expect(bare.tools).toBe(view.declarations({ docs: false }));
+    expect(bare.tools).not.toMatch(/\/\/|\/\*/);
+    expect(bare.tools).toContain(
+      "    load(args: { name: string; limit?: number }): Promise<Handle>;\n",
+    );
+    // The bare form has the compact bare listing's hash: one per view and form.
+    expect(bare.hash).toBe((await result(native, "tools/list", { docs: false })).hash);
+    expect(bare.hash).not.toBe(listing.hash);
+
+    const geometry = await result(native, "tools/list", {
+      format: "typescript",
+      groups: ["geometry"],
+    });
+    expect(geometry.count).toBe(2);
+    expect(geometry.tools).toBe(native.session.select({ groups: ["geometry"] }).declarations());
+    expect(geometry.tools).not.toContain("interface Handle");
+
+    expect(
+      await errorOf(native, req(2, "tools/list", { format: "typescript", lean: true })),
+    ).toMatchObject({
+      code: -32602,
+      message:
+        "Invalid params: lean: true applies to the provider formats (openai, openai-chat, anthropic, gemini), not typescript",
+    });
+    expect(await errorOf(native, req(3, "initialize", { findFormat: "typescript" }))).toMatchObject(
+      { code: -32602 },
+    );
   });
 
   it("tools/list: lean: true lists the lean artifacts, under a hash of their own", async () => {

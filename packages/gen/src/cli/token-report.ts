@@ -6,10 +6,14 @@
  * - `mcp`: the tool's MCP `tools/list` entry (`artifacts/mcp.json`), as compact JSON;
  * - `openai`: its OpenAI Responses entry (`artifacts/openai-responses.json`, strict where the
  *   tool allows it), as compact JSON; null for a tool without one (ZCP1502);
- * - `planner`: its planner line, as text.
+ * - `planner`: its planner line, as text;
+ * - `typescript`: its declaration in the API text (`renderApi`: the method of the `tools` object
+ *   a `zcp.run` program calls, with its doc comment), as text.
  *
  * "Compact JSON" is `JSON.stringify(entry)`. A total is the sum of its tools' counts (no
- * separators or wrappers are counted). The counts compare tools, groups and formats and gate
+ * separators or wrappers are counted), except `typescript`'s: a bucket's is the whole API text
+ * of its tools (their named types, declared once, and the `declare const tools` wrapper
+ * included), what a program's author reads. The counts compare tools, groups and formats and gate
  * growth; they are not what a provider bills, since providers render tool definitions into
  * their own prompt format.
  *
@@ -18,6 +22,7 @@
  */
 import {
   applySelection,
+  renderApi,
   SEMANTIC_WORKFLOW,
   WORKFLOW_GROUP,
   type Registry,
@@ -27,7 +32,7 @@ import type { ArtifactSets } from "../compile/index.js";
 const TOKENIZER = "o200k_base";
 
 /** The forms a budget can be checked in. */
-const BUDGET_FORMATS = ["mcp", "openai", "planner"] as const;
+const BUDGET_FORMATS = ["mcp", "openai", "planner", "typescript"] as const;
 type BudgetFormat = (typeof BUDGET_FORMATS)[number];
 
 /** The profiles the runtime defines. */
@@ -58,6 +63,8 @@ interface Counts {
   readonly mcp: number;
   readonly openai: number;
   readonly planner: number;
+  /** The whole API text of the bucket's tools (not a sum: named types are declared once). */
+  readonly typescript: number;
 }
 
 interface Bucket extends Counts {
@@ -73,6 +80,8 @@ interface ToolTokens {
   /** Null when the tool has no OpenAI entry. */
   readonly openai: number | null;
   readonly planner: number;
+  /** The tool's declaration in the registry's API text. */
+  readonly typescript: number;
 }
 
 interface GroupTokens extends Bucket {
@@ -177,6 +186,7 @@ export function buildReport(
   count: TokenCounter,
   options: ReportOptions,
 ): TokenReport {
+  const api = renderApi(registry.tools).tools;
   const tools: ToolTokens[] = registry.tools.map((tool) => {
     const mcp = artifacts.mcp[tool.id];
     const openai = artifacts["openai-responses"][tool.id];
@@ -187,8 +197,14 @@ export function buildReport(
       mcp: mcp === undefined ? 0 : count(JSON.stringify(mcp)),
       openai: openai === undefined ? null : count(JSON.stringify(openai)),
       planner: count(tool.planner),
+      typescript: count(api.get(tool.alias) ?? ""),
     };
   });
+  const definitions = new Map(registry.tools.map((tool) => [tool.id, tool]));
+  const sum = (bucket: readonly ToolTokens[]): Bucket =>
+    sumOf(bucket, (chosen) =>
+      count(renderApi(chosen.map((tool) => definitions.get(tool.id)!)).text),
+    );
 
   const names = [...new Set(tools.flatMap((tool) => tool.groups))].sort(compareText);
   const groups: GroupTokens[] = names.map((group) => ({
@@ -237,7 +253,11 @@ export function buildReport(
   return report;
 }
 
-function sum(tools: readonly ToolTokens[]): Bucket {
+/** The sums of `tools`' counts, and `typescript(tools)`: the tokens of their whole API text. */
+function sumOf(
+  tools: readonly ToolTokens[],
+  typescript: (tools: readonly ToolTokens[]) => number,
+): Bucket {
   let mcp = 0;
   let openai = 0;
   let planner = 0;
@@ -246,7 +266,7 @@ function sum(tools: readonly ToolTokens[]): Bucket {
     openai += tool.openai ?? 0;
     planner += tool.planner;
   }
-  return { tools: tools.length, mcp, openai, planner };
+  return { tools: tools.length, mcp, openai, planner, typescript: typescript(tools) };
 }
 
 function compareText(a: string, b: string): number {
@@ -261,13 +281,13 @@ export function formatReport(report: TokenReport, table: boolean): string {
   const lines: string[] = [];
   if (table) {
     lines.push(
-      `tokens (${report.tokenizer}): MCP and OpenAI Responses entries as compact JSON, planner lines as text`,
+      `tokens (${report.tokenizer}): MCP and OpenAI Responses entries as compact JSON, planner lines and TypeScript declarations as text (a total's typescript: the whole API text)`,
     );
     const total = report.total;
     lines.push(
       ...align(
         [
-          ["tool", "id", "groups", "mcp", "openai", "planner"],
+          ["tool", "id", "groups", "mcp", "openai", "planner", "typescript"],
           ...report.tools.map((tool) => [
             tool.alias,
             tool.id,
@@ -275,6 +295,7 @@ export function formatReport(report: TokenReport, table: boolean): string {
             String(tool.mcp),
             tool.openai === null ? "-" : String(tool.openai),
             String(tool.planner),
+            String(tool.typescript),
           ]),
           [
             `total (${total.tools} tool${total.tools === 1 ? "" : "s"})`,
@@ -283,6 +304,7 @@ export function formatReport(report: TokenReport, table: boolean): string {
             String(total.mcp),
             String(total.openai),
             String(total.planner),
+            String(total.typescript),
           ],
         ],
         3,
@@ -292,13 +314,14 @@ export function formatReport(report: TokenReport, table: boolean): string {
     lines.push(
       ...align(
         [
-          ["group", "tools", "mcp", "openai", "planner"],
+          ["group", "tools", "mcp", "openai", "planner", "typescript"],
           ...report.groups.map((group) => [
             group.group ?? NO_GROUP,
             String(group.tools),
             String(group.mcp),
             String(group.openai),
             String(group.planner),
+            String(group.typescript),
           ]),
         ],
         1,
@@ -314,7 +337,7 @@ export function formatReport(report: TokenReport, table: boolean): string {
       );
     if (selection.groups) chosen.push(`groups ${selection.groups.join(",")}`);
     lines.push(
-      `listing: ${selection.tools} of ${report.total.tools} tool${report.total.tools === 1 ? "" : "s"} (${chosen.length > 0 ? chosen.join("; ") : "all"}): mcp ${selection.mcp}, openai ${selection.openai}, planner ${selection.planner} tokens`,
+      `listing: ${selection.tools} of ${report.total.tools} tool${report.total.tools === 1 ? "" : "s"} (${chosen.length > 0 ? chosen.join("; ") : "all"}): mcp ${selection.mcp}, openai ${selection.openai}, planner ${selection.planner}, typescript ${selection.typescript} tokens`,
     );
     if (selection.unknownGroups.length > 0)
       lines.push(`--groups names a group no tool carries: ${selection.unknownGroups.join(", ")}`);

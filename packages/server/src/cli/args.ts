@@ -33,6 +33,10 @@ Options:
   --tool-memory-mb <n>  heap limit of each worker, in MiB (default 512; at least 64)
   --timeout-ms <ms>     a call's time limit (default 30000)
   --max-concurrent <n>  calls one session may run at once (default 8)
+  --code                code mode: every listing has zcp.run, which runs a short
+                        JavaScript program against the session's tools in a QuickJS
+                        sandbox (@zcp/code), in its own worker threads
+  --code-timeout <ms>   --code: a program's wall-clock limit (default 5000)
   -h, --help            show this help
 `;
 
@@ -59,6 +63,10 @@ export interface ServeArgs {
   readonly toolMemoryMb: number;
   readonly timeoutMs: number;
   readonly maxConcurrent: number;
+  /** `--code`: the runtime gets a `CodeRunner` (`@zcp/code`), and every view lists `zcp.run`. */
+  readonly code: boolean;
+  /** `--code-timeout`: a program's wall-clock limit; undefined: `@zcp/code`'s default. */
+  readonly codeTimeoutMs?: number;
 }
 
 export type Parsed =
@@ -83,6 +91,8 @@ const OPTIONS = {
   "tool-memory-mb": { type: "string" },
   "timeout-ms": { type: "string", default: "30000" },
   "max-concurrent": { type: "string", default: "8" },
+  code: { type: "boolean", default: false },
+  "code-timeout": { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -137,6 +147,13 @@ export function parseServeArgs(
   if (typeof timeoutMs === "string") return usage(timeoutMs);
   const maxConcurrent = integer("--max-concurrent", values["max-concurrent"], 1);
   if (typeof maxConcurrent === "string") return usage(maxConcurrent);
+  if (values["code-timeout"] !== undefined && !values.code)
+    return usage("--code-timeout applies to --code only");
+  const codeTimeoutMs =
+    values["code-timeout"] === undefined
+      ? undefined
+      : integer("--code-timeout", values["code-timeout"], 1);
+  if (typeof codeTimeoutMs === "string") return usage(codeTimeoutMs);
   const token =
     values.token ?? (transport === "http" ? env["ZCP_SERVE_TOKEN"] || undefined : undefined);
   if (token !== undefined && token.trim() === "") return usage("--token must not be empty");
@@ -173,6 +190,8 @@ export function parseServeArgs(
       toolMemoryMb,
       timeoutMs,
       maxConcurrent,
+      code: values.code,
+      ...(codeTimeoutMs !== undefined ? { codeTimeoutMs } : {}),
     },
   };
 }

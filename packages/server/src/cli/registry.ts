@@ -14,6 +14,7 @@ import {
   type RuntimeOptions,
 } from "@zcp/runtime";
 import { createWorkerExecutor, defaultWorkers } from "../isolation/executor.js";
+import { codeRunner } from "./code.js";
 import type { ServeArgs } from "./args.js";
 import { serveRuntimeOptions } from "./runtime-options.js";
 
@@ -75,7 +76,7 @@ export interface Served {
     readonly tools: number;
     readonly hidden: number;
   }[];
-  /** Where the tools run, for the log. */
+  /** Where the tools (and, with `--code`, the programs) run, for the log. */
   readonly isolation: string;
   /** Stops the tool workers (terminating running tools); once served, before exiting. */
   close(): Promise<void>;
@@ -104,8 +105,20 @@ export async function serveRuntime(
           memoryMb: args.toolMemoryMb,
         })
       : undefined;
-  const refused = async (why: { failure: string } | { usage: string }) => {
+  const loaded = args.code
+    ? await codeRunner(args.codeTimeoutMs !== undefined ? { timeoutMs: args.codeTimeoutMs } : {})
+    : undefined;
+  if (loaded !== undefined && "failure" in loaded) {
     await executor?.close();
+    return loaded;
+  }
+  const code = loaded;
+  const closeAll = async () => {
+    await executor?.close();
+    await code?.runner.close();
+  };
+  const refused = async (why: { failure: string } | { usage: string }) => {
+    await closeAll();
     return why;
   };
   let runtime: Runtime;
@@ -119,6 +132,7 @@ export async function serveRuntime(
           timeoutMs: args.timeoutMs,
           maxConcurrentCalls: args.maxConcurrent,
           ...(executor !== undefined ? { executor } : {}),
+          ...(code !== undefined ? { code: code.runner } : {}),
         },
       ),
     );
@@ -141,9 +155,11 @@ export async function serveRuntime(
   return {
     runtime,
     exposed,
-    isolation: executor
-      ? `tools run in up to ${workers} worker threads of ${args.toolMemoryMb} MiB`
-      : "tools run on the server's thread (--isolation none)",
-    close: async () => executor?.close(),
+    isolation:
+      (executor
+        ? `tools run in up to ${workers} worker threads of ${args.toolMemoryMb} MiB`
+        : "tools run on the server's thread (--isolation none)") +
+      (code ? `; ${code.description}` : ""),
+    close: closeAll,
   };
 }

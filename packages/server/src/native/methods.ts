@@ -13,6 +13,7 @@ import {
   type Session,
   type View,
 } from "@zcp/runtime";
+import { CODE_TOOL_ALIAS } from "@zcp/runtime/codegen";
 import {
   FIND_FORMATS,
   INVALID_PARAMS,
@@ -39,7 +40,9 @@ export class RpcFailure extends Error {
 
 export type Params = { readonly [key: string]: unknown };
 
-const PROVIDERS: { readonly [F in Exclude<ListFormat, "compact" | "json">]: ArtifactProvider } = {
+const PROVIDERS: {
+  readonly [F in Exclude<ListFormat, "compact" | "typescript" | "json">]: ArtifactProvider;
+} = {
   openai: "openai-responses",
   "openai-chat": "openai-chat",
   anthropic: "anthropic",
@@ -189,12 +192,12 @@ function listTools(session: Session, params: Params): ListToolsResult {
     );
   const docs = optionalBoolean(params, "docs") ?? true;
   const lean = optionalBoolean(params, "lean") ?? false;
-  if (!docs && format !== "compact")
+  if (!docs && format !== "compact" && format !== "typescript")
     throw new RpcFailure(
       INVALID_PARAMS,
-      `Invalid params: docs: false applies to the compact format only, not ${format}`,
+      `Invalid params: docs: false applies to the compact and typescript formats only, not ${format}`,
     );
-  if (lean && (format === "compact" || format === "json")) {
+  if (lean && (format === "compact" || format === "typescript" || format === "json")) {
     throw new RpcFailure(
       INVALID_PARAMS,
       `Invalid params: lean: true applies to the provider formats (${Object.keys(PROVIDERS).join(", ")}), not ${format}`,
@@ -242,6 +245,10 @@ function listing(
 ): ListToolsResult {
   const count = view.tools.length;
   if (format === "compact") return { format, hash, count, tools: view.plannerText({ docs }) };
+  if (format === "typescript") {
+    const declared = view.tools.filter((tool) => tool.alias !== CODE_TOOL_ALIAS).length;
+    return { format, hash, count: declared, tools: view.declarations({ docs }) };
+  }
   if (format === "json") {
     const tools: ToolListEntry[] = view.tools.map(({ source: _source, ...rest }) => rest);
     return { format, hash, count, tools };

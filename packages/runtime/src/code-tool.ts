@@ -1,0 +1,167 @@
+/**
+ * `zcp.run`: the built-in tool through which a model runs a short program against the session's
+ * tools (code mode). The runtime has no sandbox: `RuntimeOptions.code` supplies one (a
+ * `CodeRunner`, such as `@zcp/code`'s), and a view lists `zcp.run` only then. Its schema and
+ * provider entries are written out here, as for `zcp.find_tools`: the runtime compiles nothing.
+ * Running it is the session's (`Session.call`): the program's calls are the session's own.
+ */
+import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
+import { builtinDefinition } from "./builtin.js";
+import type { JsonSchema, ToolDefinition } from "./registry.js";
+import { clip } from "./clip.js";
+import { failure, type CallError, type CallResult } from "./result.js";
+import type { BuiltinTool } from "./view.js";
+
+/** Most characters of a program. */
+export const CODE_MAX = 20_000;
+
+/**
+ * What a program's sandbox may do with the session that runs it: call its tools, know which
+ * exist, and know when to stop.
+ */
+export interface ProgramHost {
+  /** Calls a tool as the session would (exposure, approval, scopes, validation all apply). */
+  call(alias: string, args: unknown, options?: { signal?: AbortSignal }): Promise<CallResult>;
+  /** The aliases the program may call (the session's exposed view, built-ins included, zcp.run excluded). */
+  readonly aliases: readonly string[];
+  /** Aborts when the `zcp.run` call is cancelled or its session closes: the program must stop. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs one program (the `code` of a `zcp.run` call) against `host` and answers the call's
+ * result; never rejects for the program's own failures (they are `CallError`s).
+ */
+export type CodeRunner = (code: string, host: ProgramHost) => Promise<CallResult>;
+
+const DESCRIPTION =
+  "Run a short JavaScript program against this session's tools and return its result. Call a tool as `await tools.<alias>(args)` (alias `a.b` is `tools.a.b`); only the program's return value and its console output come back.";
+const FIRST_SENTENCE =
+  "Run a short JavaScript program against this session's tools and return its result.";
+
+const properties = {
+  code: {
+    type: "string",
+    description:
+      "The body of an async function: top-level await works, and its return value is the result.",
+    minLength: 1,
+    maxLength: CODE_MAX,
+  },
+} as const;
+
+type Properties = { readonly [name: string]: { readonly [keyword: string]: unknown } };
+
+/** Lean entries and the providers without bounds leave them out: the tool checks them itself. */
+const unbounded: Properties = {
+  code: { type: "string", description: properties.code.description },
+};
+
+const objectSchema = (props: Properties, type = "object") =>
+  ({
+    type,
+    properties: props,
+    required: ["code"],
+    ...(type === "object" ? { additionalProperties: false } : {}),
+  }) as unknown as JsonSchema;
+
+const definition = builtinDefinition(
+  {
+    id: "zr",
+    alias: "zcp.run",
+    inputSchema: objectSchema(properties),
+    description: DESCRIPTION,
+  },
+  {
+    name: "zcp_run",
+    title: "Run a program",
+    descriptionShort: FIRST_SENTENCE,
+    export: "codeTool",
+  },
+);
+
+/** The entries of every provider; `bounded`: with the length keywords. */
+function entries(bounded: boolean, description: string) {
+  const props = bounded ? properties : unbounded;
+  const schema = objectSchema(props);
+  const openai = { name: definition.name, description, parameters: schema, strict: true };
+  const upper = { code: { ...unbounded.code, type: "STRING" } };
+  return {
+    "openai-responses": { type: "function", ...openai },
+    "openai-chat": { type: "function", function: openai },
+    anthropic: {
+      name: definition.name,
+      description,
+      input_schema: objectSchema(unbounded) as ArtifactEntries["anthropic"]["input_schema"],
+    },
+    gemini: { name: definition.name, description, parameters: objectSchema(upper, "OBJECT") },
+    mcp: {
+      name: definition.name,
+      title: definition.title!,
+      description,
+      inputSchema: schema as ArtifactEntries["mcp"]["inputSchema"],
+      // Not read-only: a program may call any tool of the session.
+      annotations: { title: definition.title!, readOnlyHint: false },
+      _meta: { groups: [], stages: [] },
+    },
+  } satisfies { [P in ArtifactProvider]: ArtifactEntries[P] };
+}
+
+/** The built-in `zcp.run`: its definition and provider entries (listed when `RuntimeOptions.code` is set). */
+export const codeTool: BuiltinTool = {
+  definition,
+  artifacts: entries(true, DESCRIPTION),
+  // The lean entries keep both sentences: the second says how a program calls the tools.
+  leanArtifacts: entries(false, DESCRIPTION),
+};
+
+/** A `zcp.run` call's arguments, checked: the program's text, or the failure to answer. */
+export function codeToolArguments(args: unknown): string | CallError {
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return failure("invalid:$", "arguments must be an object of named parameters");
+  for (const key of Object.keys(args)) {
+    if (key !== "code")
+      return failure(`invalid:$.${clip(key)}`, "unknown property; expected: code");
+  }
+  const { code } = args as { code?: unknown };
+  if (code === undefined) return failure("missing:$.code", "expected the program's text");
+  if (typeof code !== "string" || code.length < 1 || code.length > CODE_MAX)
+    return failure("invalid:$.code", `expected a string of 1 to ${CODE_MAX} characters`);
+  return code;
+}
+
+/** What a session gives `programHost`: its own `call`, its view, and the runtime's names. */
+export interface ProgramSession {
+  call(
+    name: string,
+    args: unknown,
+    options: { signal?: AbortSignal; inline?: boolean },
+  ): Promise<CallResult>;
+  /** The aliases of the session's exposed view, in view order. */
+  readonly aliases: readonly string[];
+  /** The tool a name resolves to in the runtime (alias, id or provider name). */
+  resolve(name: string): ToolDefinition | undefined;
+}
+
+const NESTED = Object.freeze(
+  failure(`forbidden:${definition.alias}`, "a program cannot start another program"),
+);
+
+/**
+ * The `ProgramHost` of one `zcp.run` call: the session's own `call` (so exposure, approval,
+ * scopes and validation apply as to a direct call) with `auto` results inline, refusing
+ * `zcp.run` itself by any of its names.
+ */
+export function programHost(session: ProgramSession, signal: AbortSignal): ProgramHost {
+  return {
+    signal,
+    get aliases() {
+      return session.aliases.filter((alias) => alias !== definition.alias);
+    },
+    call(alias, args, options = {}) {
+      if (session.resolve(alias) === definition) return Promise.resolve(NESTED);
+      const given = options.signal;
+      const callSignal = given && given !== signal ? AbortSignal.any([given, signal]) : signal;
+      return session.call(alias, args, { signal: callSignal, inline: true });
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * `zcp-serve --code`: the options, and a real server (spawned, HTTP, both surfaces, on the
+ * weather fixture) that lists zcp.run on MCP and native, runs programs, and keeps /healthz
+ * answering within 100 ms while a program spins, then serves the next program.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseServeArgs, USAGE } from "../src/cli/args.js";
+import { whilePolling } from "./checks.js";
+import { serveHttp } from "./serve-http.js";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const WEATHER = path.join(ROOT, "fixtures/weather/src/zcp.gen/index.ts");
+
+const cleanup: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+describe("zcp-serve's code options", () => {
+  const parse = (...argv: string[]) => parseServeArgs(["--registry", "r.js", ...argv], {});
+  const message = (...argv: string[]) => (parse(...argv) as { message?: string }).message;
+
+  it("are off by default; --code turns code mode on, --code-timeout sets a program's limit", () => {
+    expect(parse()).toMatchObject({ args: { code: false } });
+    expect(parse()).not.toHaveProperty("args.codeTimeoutMs");
+    expect(parse("--code")).toMatchObject({ args: { code: true } });
+    expect(parse("--code", "--code-timeout", "1500")).toMatchObject({
+      args: { code: true, codeTimeoutMs: 1500 },
+    });
+    expect(USAGE).toContain("--code-timeout <ms>");
+  });
+
+  it("refuse a timeout without --code, or one that is not a positive integer", () => {
+    expect(message("--code-timeout", "100")).toBe("--code-timeout applies to --code only");
+    expect(message("--code", "--code-timeout", "0")).toBe(
+      '--code-timeout must be an integer of at least 1, got "0"',
+    );
+  });
+});
+
+describe("zcp-serve --code", () => {
+  const serve = (...extra: string[]) =>
+    serveHttp(["--registry", WEATHER, "--surface", "both", "--code", ...extra], cleanup);
+
+  it("lists zcp.run on both surfaces and runs programs against the session's tools", async () => {
+    const server = await serve("--code-timeout", "1500");
+    expect(server.stderr()).toContain(
+      "programs (zcp.run) run in a QuickJS sandbox in their own worker threads, 1500 ms each at most",
+    );
+    const listing = await server.native.listTools({ format: "compact" });
+    expect(String(listing.tools).split("\n").at(-1)).toMatch(/^TOOL @zr zcp\.run\(code:str /);
+    const program =
+      'const w = await tools.weather.get_current({ city: "Beijing" }); console.log(w.condition); return w.temperature';
+    expect(await server.native.call("zcp.run", { code: program })).toEqual({
+      ok: true,
+      value: { value: 18, logs: ["sunny"] },
+    });
+
+    const mcp = new Client({ name: "zcp-test", version: "0" });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL("/mcp", server.url)));
+    cleanup.push(() => mcp.close());
+    const { tools } = await mcp.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "math_average",
+      "math_subtract",
+      "unit_celsius_to_fahrenheit",
+      "weather_get_current",
+      "zcp_run",
+    ]);
+    expect(
+      await mcp.callTool({ name: "zcp_run", arguments: { code: "return 6 * 7" } }),
+    ).toMatchObject({ structuredContent: { value: 42 } });
+  });
+
+  it("keeps /healthz answering within 100 ms while a program spins, then serves the next program", async () => {
+    const server = await serve("--code-timeout", "1500");
+    const healthz = new URL("/healthz", server.url);
+    // Warm up: the program worker started (a program answered), this process's first fetch made.
+    const run = (code: string) => server.native.call("zcp.run", { code });
+    expect(await run("return 1")).toEqual({ ok: true, value: { value: 1 } });
+    await (await fetch(healthz)).text();
+    const { answer, latencies } = await whilePolling(healthz, () => run("while (true) {}"));
+    expect(answer).toEqual({
+      ok: false,
+      error: "timeout",
+      hint: "the program ran longer than 1500 ms",
+    });
+    expect(latencies.length).toBeGreaterThanOrEqual(15);
+    expect(Math.max(...latencies), latencies.map(Math.round).join(" ")).toBeLessThan(100);
+    expect(await run("return 2")).toEqual({ ok: true, value: { value: 2 } });
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+  });
+});
