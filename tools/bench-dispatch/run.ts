@@ -3,13 +3,17 @@
  * (`math.subtract` of the weather fixture) through a direct function call, zcp's
  * `session.call`, the MCP SDK's McpServer (zod) over InMemoryTransport, and zcp behind the
  * SDK's low-level Server over the same transport, and `session.call` with the tool in a worker
- * thread (zcp-serve's default isolation). The worker runs twice, each time in a fresh
- * process, as a user's production build runs: compiled by tsc (the worker, the fixture's
- * generated module and tool sources; @zcp/runtime from its built dist/), and bundled by esbuild
- * into one file. Writes tools/bench-dispatch/report.md and report.json.
+ * thread (zcp-serve's default isolation); and code mode (code.ts): a `zcp.run` program making
+ * 100 calls against 100 session.calls on the same runtime, an empty program, and the cold start
+ * of a code runner. The worker runs twice, each time in a fresh process, as a user's production
+ * build runs: compiled by tsc (the worker, the fixture's generated module and tool sources;
+ * @zcp/runtime and @zcp/code from their built dist/), and bundled by esbuild into one file. Each
+ * mode then starts BENCH_COLD_STARTS fresh processes (default 5) that measure one cold start
+ * each. Writes tools/bench-dispatch/report.md and report.json.
  *
- * BENCH_REPEATS (default 10), BENCH_CALLS (in-process calls per loop, default 20,000) and
- * BENCH_TRANSPORT_CALLS (default 5,000) tune it.
+ * BENCH_REPEATS (default 10), BENCH_CALLS (in-process calls per loop, default 20,000),
+ * BENCH_TRANSPORT_CALLS (default 5,000), BENCH_PROGRAM_RUNS (code-mode runs per loop, default
+ * 50) and BENCH_COLD_STARTS tune it.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -19,7 +23,7 @@ import { fileURLToPath } from "node:url";
 import { build, version as esbuildVersion } from "esbuild";
 import { compileWithTsc } from "../bench-gen/measure.js";
 import { consoleTable, writeReports, type Mode, type Results } from "./report.js";
-import type { WorkerReport } from "./worker.js";
+import type { ColdStartReport, WorkerReport } from "./worker.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
@@ -28,16 +32,35 @@ const BUNDLE = path.join(WORK, "worker.mjs");
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
+const COLD_STARTS = Number(process.env["BENCH_COLD_STARTS"] ?? 5);
+if (!Number.isInteger(COLD_STARTS) || COLD_STARTS < 1)
+  throw new Error(`BENCH_COLD_STARTS must be a positive integer, got ${COLD_STARTS}`);
+
 /**
  * Runs `node <args>` from the repository root; progress (stderr) goes to our stderr. The tool
  * workers of (e) import `workerModule`, the generated module compiled by tsc, in both modes.
+ * With `coldStart` the process only measures code mode's cold start (worker.ts).
  */
-function runWorker(args: readonly string[], workerModule: string): Promise<WorkerReport> {
+function runWorker(args: readonly string[], workerModule: string): Promise<WorkerReport>;
+function runWorker(
+  args: readonly string[],
+  workerModule: string,
+  coldStart: true,
+): Promise<ColdStartReport>;
+function runWorker(
+  args: readonly string[],
+  workerModule: string,
+  coldStart = false,
+): Promise<WorkerReport | ColdStartReport> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd: REPO,
       stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, BENCH_WORKER_MODULE: workerModule },
+      env: {
+        ...process.env,
+        BENCH_WORKER_MODULE: workerModule,
+        ...(coldStart ? { BENCH_COLD_START: "1" } : {}),
+      },
     });
     const out: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
@@ -50,7 +73,7 @@ function runWorker(args: readonly string[], workerModule: string): Promise<Worke
           new Error(`worker ${args.join(" ")} exited with code ${code}\n${stdout.slice(0, 2000)}`),
         );
       try {
-        resolve(JSON.parse(line) as WorkerReport);
+        resolve(JSON.parse(line) as WorkerReport | ColdStartReport);
       } catch {
         reject(new Error(`worker ${args.join(" ")} printed no report\n${stdout.slice(0, 2000)}`));
       }
@@ -61,8 +84,11 @@ function runWorker(args: readonly string[], workerModule: string): Promise<Worke
 /**
  * The worker bundled: one esbuild bundle of worker.ts, @zcp/runtime's dist and the weather
  * fixture (its generated module and tool sources), with esbuild's defaults (no keepNames); the
- * SDK and zod stay external, as they are plain JavaScript already, and so does @zcp/server: its
- * pool starts the worker file next to its own module (dist/isolation/worker.js).
+ * SDK and zod stay external, as they are plain JavaScript already, and so do @zcp/server (its
+ * pool starts the worker file next to its own module, dist/isolation/worker.js) and @zcp/code
+ * (its piscina pool starts dist/worker.js next to its runner, which loads the QuickJS WASM file
+ * from its package); @zcp/code's dist imports @zcp/runtime's dist, a second copy next to the
+ * bundled one, for `failure` only.
  */
 async function bundle(): Promise<void> {
   await build({
@@ -72,7 +98,13 @@ async function bundle(): Promise<void> {
     platform: "node",
     format: "esm",
     target: "node20",
-    external: ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*", "zod", "@zcp/server"],
+    external: [
+      "@modelcontextprotocol/sdk",
+      "@modelcontextprotocol/sdk/*",
+      "zod",
+      "@zcp/server",
+      "@zcp/code",
+    ],
     logLevel: "warning",
   });
 }
@@ -101,11 +133,15 @@ async function main(): Promise<void> {
   for (const [key, label, args] of runs) {
     log(`${key}: ${label}`);
     const started = performance.now();
-    const report = await runWorker(
-      args,
-      compiled(path.join(REPO, "fixtures/weather/src/zcp.gen/index.ts")),
+    const workerModule = compiled(path.join(REPO, "fixtures/weather/src/zcp.gen/index.ts"));
+    const report = await runWorker(args, workerModule);
+    const coldStarts: ColdStartReport[] = [];
+    for (let n = 0; n < COLD_STARTS; n++)
+      coldStarts.push(await runWorker(args, workerModule, true));
+    log(
+      `${key}: cold starts ${coldStarts.map((c) => `${Math.round(c.coldStartMs)} ms`).join(", ")}`,
     );
-    modes.push({ key, label, report });
+    modes.push({ key, label, report, coldStarts });
     log(`${key}: done in ${Math.round((performance.now() - started) / 1000)} s`);
   }
 

@@ -11,7 +11,10 @@
  *   tools/list → session.exposed.artifacts("mcp")), called by the same kind of `Client`;
  * - worker: `session.call` on a runtime whose tools run in worker threads (`@zcp/server`'s
  *   worker executor, zcp-serve's default `--isolation worker`), the workers importing the
- *   compiled generated module named by BENCH_WORKER_MODULE.
+ *   compiled generated module named by BENCH_WORKER_MODULE;
+ * - program, session100, emptyProgram (code.ts): code mode, measured per run rather than per
+ *   call: a `zcp.run` program making 100 calls, 100 session.calls on the same runtime, and an
+ *   empty program.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -27,15 +30,33 @@ import { createWorkerExecutor } from "@zcp/server";
 import { z } from "zod";
 import { subtract } from "../../fixtures/weather/src/math.js";
 import generated from "../../fixtures/weather/src/zcp.gen/index.js";
+import { createCodeVariants } from "./code.js";
 
-export type VariantKey = "direct" | "directAwait" | "session" | "sdk" | "zcpMcp" | "worker";
+export type VariantKey =
+  | "direct"
+  | "directAwait"
+  | "session"
+  | "sdk"
+  | "zcpMcp"
+  | "worker"
+  | "program"
+  | "session100"
+  | "emptyProgram";
 
 export interface Variant {
   readonly key: VariantKey;
   readonly label: string;
   /** Over a transport or a thread boundary (fewer calls per repeat). */
   readonly transport: boolean;
-  /** Makes call number `i`; throws when the answer is not `i - 1`. Sync for the direct call. */
+  /**
+   * Set for the code-mode rows (code.ts), whose unit is one run (BENCH_PROGRAM_RUNS per loop)
+   * rather than one call: the tool calls one run makes.
+   */
+  readonly toolCalls?: number;
+  /**
+   * Makes call number `i` (a code-mode row: run number `i`); throws when the answer is not
+   * `i - 1` (code.ts: the run's own answer). Sync for the direct call.
+   */
   readonly call: (i: number) => void | Promise<void>;
 }
 
@@ -134,8 +155,12 @@ export async function createVariants(): Promise<Variants> {
     checks[`${key}: tools/list`] = tools.map((tool) => tool.name).join(", ");
     checks[`${key}: a = "x" answers`] = `isError, ${(textOf(bad) ?? "").slice(0, 200)}`;
   }
+  // (f)-(h) code mode: one code runner and a session of a runtime that has it.
+  const code = createCodeVariants();
+
   const badSession = await session.call("math.subtract", { a: "x", b: 1 });
   checks['session: a = "x" answers'] = JSON.stringify(badSession);
+  Object.assign(checks, await code.checks());
 
   const list: Variant[] = [
     {
@@ -194,6 +219,7 @@ export async function createVariants(): Promise<Variants> {
           wrong("session.call through the worker executor", i, result);
       },
     },
+    ...code.list,
   ];
   return {
     list,
@@ -205,6 +231,7 @@ export async function createVariants(): Promise<Variants> {
       await mcpSession.close();
       await workerSession.close();
       await executor.close();
+      await code.close();
     },
   };
 }

@@ -2,12 +2,19 @@
  * Child process of `pnpm bench:dispatch`: sets up every variant (variants.ts) in this one
  * process, warms them up, then measures them interleaved for BENCH_REPEATS rounds. Each round
  * and variant: a throughput loop (N sequential calls, each awaited before the next, no timers
- * inside) and a latency loop (the same N calls, each timed with performance.now()). Prints one
- * JSON line (WorkerReport).
+ * inside) and a latency loop (the same N calls, each timed with performance.now()). The
+ * code-mode rows (code.ts) go through the same loops with runs for calls: N = BENCH_PROGRAM_RUNS
+ * runs, each one `zcp.run` (or one block of 100 session.calls). Prints one JSON line
+ * (WorkerReport).
+ *
+ * With BENCH_COLD_START=1 it measures code mode's cold start instead (code.ts, `coldStart`: the
+ * first run after createCodeRunner, once in this fresh process) and prints one JSON line
+ * (ColdStartReport); run.ts starts BENCH_COLD_STARTS such processes per mode.
  *
  * It runs twice: as TypeScript through tsx, and bundled by esbuild into plain JavaScript
  * (run.ts), because tsx changes what zcp's TypeScript costs (see report.ts).
  */
+import { coldStart } from "./code.js";
 import { createVariants, type Variant, type VariantKey } from "./variants.js";
 
 export interface Sample {
@@ -17,7 +24,12 @@ export interface Sample {
 }
 
 export interface WorkerReport {
-  readonly calls: { readonly inProcess: number; readonly transport: number };
+  /** Calls per loop; `programRuns`: runs per loop of the code-mode rows. */
+  readonly calls: {
+    readonly inProcess: number;
+    readonly transport: number;
+    readonly programRuns: number;
+  };
   readonly repeats: number;
   readonly samples: { [key in VariantKey]?: Sample[] };
   readonly labels: { [key in VariantKey]?: string };
@@ -26,9 +38,16 @@ export interface WorkerReport {
   readonly timerOverheadNs: number;
 }
 
+/** What a BENCH_COLD_START=1 process prints: its one cold start and the run after it, in ms. */
+export interface ColdStartReport {
+  readonly coldStartMs: number;
+  readonly secondRunMs: number;
+}
+
 const REPEATS = positive("BENCH_REPEATS", 10);
 const IN_PROCESS_CALLS = positive("BENCH_CALLS", 20_000);
 const TRANSPORT_CALLS = positive("BENCH_TRANSPORT_CALLS", 5_000);
+const PROGRAM_RUNS = positive("BENCH_PROGRAM_RUNS", 50);
 
 function positive(name: string, fallback: number): number {
   const value = Number(process.env[name] ?? fallback);
@@ -82,8 +101,18 @@ function timerOverheadNs(): number {
 }
 
 async function main(): Promise<void> {
+  if (process.env["BENCH_COLD_START"] === "1") {
+    const cold: ColdStartReport = await coldStart();
+    process.stdout.write(`${JSON.stringify(cold)}\n`);
+    return;
+  }
   const variants = await createVariants();
-  const calls = (variant: Variant) => (variant.transport ? TRANSPORT_CALLS : IN_PROCESS_CALLS);
+  const calls = (variant: Variant) =>
+    variant.toolCalls !== undefined
+      ? PROGRAM_RUNS
+      : variant.transport
+        ? TRANSPORT_CALLS
+        : IN_PROCESS_CALLS;
 
   // Warm-up: enough calls for the JIT to settle on every path.
   for (let round = 0; round < 2; round++) {
@@ -114,7 +143,7 @@ async function main(): Promise<void> {
   await variants.close();
 
   const report: WorkerReport = {
-    calls: { inProcess: IN_PROCESS_CALLS, transport: TRANSPORT_CALLS },
+    calls: { inProcess: IN_PROCESS_CALLS, transport: TRANSPORT_CALLS, programRuns: PROGRAM_RUNS },
     repeats: REPEATS,
     samples,
     labels: Object.fromEntries(variants.list.map((v) => [v.key, v.label])),

@@ -10,6 +10,7 @@ import { findFigures, largeCatalog } from "./catalog-large.ts";
 import {
   CATALOGS,
   closeSurfaces,
+  CODE_PROTOCOLS,
   FIND_ALIAS,
   NotListed,
   openSurface,
@@ -296,15 +297,17 @@ describe("bench:tokens plans", () => {
   });
 });
 
+/** The cases the tool-search and code-mode surfaces run: the spreadsheet tiers and the handle cases. */
+const searched = [
+  ...TIER_A_CASES,
+  ...TIER_B_CASES,
+  ...TIER_C_CASES,
+  ...TIER_D_CASES,
+  ...HANDLE_CASES,
+];
+
 describe("bench:tokens tool search", () => {
   const large = largeCatalog(workbench);
-  const searched = [
-    ...TIER_A_CASES,
-    ...TIER_B_CASES,
-    ...TIER_C_CASES,
-    ...TIER_D_CASES,
-    ...HANDLE_CASES,
-  ];
 
   it("the large catalog: 1,064 corpus listings beside the workbench, one index, corpus calls not implemented", async () => {
     expect(large.registry.tools).toHaveLength(1064 + 40);
@@ -391,6 +394,79 @@ describe("bench:tokens tool search", () => {
           expect(run.calls, where).toBeGreaterThan(run.searches.length);
         }
     }, 240_000);
+});
+
+describe("bench:tokens code mode", () => {
+  it("lists one tool: Cloudflare's code tool with its API text, or zcp.run with ours in the system prompt", async () => {
+    const [mcp, zcp] = (await Promise.all(
+      CODE_PROTOCOLS.map((protocol) => openSurface({ protocol, catalog: "primitive" }, workbench)),
+    )) as [Surface, Surface];
+    try {
+      const description = (mcp.tools as { function: { name: string; description: string } }[]).map(
+        (tool) => tool.function,
+      );
+      expect(description.map((tool) => tool.name)).toEqual(["code"]);
+      expect(description[0]!.description).toContain("declare const codemode: {");
+      expect(description[0]!.description).toContain(
+        "excel_write_data_to_excel: (input: ExcelWriteDataToExcelInput)",
+      );
+      expect(
+        (zcp.tools as { function: { name: string } }[]).map((tool) => tool.function.name),
+      ).toEqual(["zcp_run"]);
+      expect(zcp.instructions).toContain("declare const tools: {");
+      expect(zcp.instructions).toContain("write_data_to_excel(args: {");
+      expect(zcp.instructions).not.toContain("chain_layout_flow");
+    } finally {
+      await Promise.all([mcp.close(), zcp.close()]);
+    }
+  });
+
+  it("every case's program passes its verifier on both code surfaces, in one call and the answer", async () => {
+    for (const bench of searched)
+      for (const protocol of CODE_PROTOCOLS) {
+        const run = await runCase(bench, { protocol, catalog: "primitive" });
+        const where = `${bench.id} on ${protocol}`;
+        expect(run.errors, where).toEqual([]);
+        expect(run.problems, where).toEqual([]);
+        expect(run.verified, where).toBe(true);
+        expect([run.plan, run.calls, run.turns.length], where).toEqual(["program", 1, 2]);
+      }
+  }, 240_000);
+
+  it("large catalog: zcp-code finds each program's API text first; mcp-code's code tool describes every tool", async () => {
+    const large = largeCatalog(workbench);
+    for (const bench of searched) {
+      const run = await runCase(
+        { ...bench, registry: large },
+        { protocol: "zcp-code", catalog: "primitive", discover: true },
+      );
+      const where = `${bench.id} on zcp-code (large)`;
+      expect([run.errors, run.problems, run.verified], where).toEqual([[], [], true]);
+      expect(run.searches.length, where).toBeGreaterThan(0);
+      expect(
+        run.searches.every((search) => search.found),
+        where,
+      ).toBe(true);
+      expect(run.turns, where).toHaveLength(3);
+    }
+    const bench = TIER_C_CASES[0]!;
+    const run = await runCase(
+      { ...bench, registry: large },
+      { protocol: "mcp-code", catalog: "primitive" },
+    );
+    expect([run.errors, run.problems, run.verified]).toEqual([[], [], true]);
+    expect(run.toolTokens).toBeGreaterThan(100_000);
+  }, 240_000);
+
+  it("a program reads the 2,400-row log whole, and only its answer enters the transcript", async () => {
+    const bench = HANDLE_CASES.find((candidate) => candidate.id === "region_total_2400")!;
+    for (const protocol of CODE_PROTOCOLS) {
+      const run = await runCase(bench, { protocol, catalog: "primitive" });
+      const results = run.messages.filter((message) => message.role === "tool");
+      expect(results, protocol).toHaveLength(1);
+      expect(tokensOf(results[0]!), protocol).toBeLessThan(60);
+    }
+  });
 });
 
 describe("bench:tokens workbook verifier", () => {

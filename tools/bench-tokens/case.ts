@@ -19,9 +19,13 @@ import os from "node:os";
 import path from "node:path";
 import type { GeneratedModule, JsonValue } from "@zcp/runtime";
 import { firstSentence } from "@zcp/runtime/codegen";
+import { PROGRAMS } from "./programs.ts";
 import {
   FIND_ALIAS,
+  isCode,
   isSearch,
+  PROGRAM_FORMS,
+  type CodeProtocol,
   NotListed,
   openSurface,
   type Call,
@@ -89,7 +93,7 @@ export interface PlanRun {
   readonly cachedPrompt: number;
   /** What the run costs with the cache, in uncached-token equivalents. */
   readonly cached: number;
-  /** What tells the model its tools on every request: the definitions' JSON, or on zcp-compact the instructions (grammar and planner lines) added to its system prompt. */
+  /** What tells the model its tools on every request: the definitions' JSON and the instructions the surface adds to the system prompt (zcp-compact's grammar and planner lines, zcp-code's API text). */
   readonly toolTokens: number;
   readonly verified: boolean;
   /** What the verifier found wrong (empty when it passed). */
@@ -172,7 +176,11 @@ export async function runPlan(
   plan: Plan,
   spec: SurfaceSpec,
 ): Promise<PlanRun | null> {
-  const needed = isSearch(spec.protocol) ? await toolsOf(bench, plan, spec) : [];
+  const needed = isSearch(spec.protocol)
+    ? await toolsOf(bench, plan, spec)
+    : spec.discover === true
+      ? programTools(bench)
+      : [];
   if (needed === null) return null;
   const workspace = await mkdtemp(path.join(os.tmpdir(), `zcp-bench-${bench.id}-`));
   const previous = process.env.ZCP_WORKBENCH_DIR;
@@ -222,11 +230,8 @@ export async function runPlan(
       messages.push({ role: "assistant", content: JSON.stringify(answer) });
       const turns = bill(surface.tools, messages);
       const toolTokens =
-        surface.tools.length > 0
-          ? toolListTokens(surface.tools)
-          : surface.instructions === ""
-            ? 0
-            : tokensOf(surface.instructions);
+        toolListTokens(surface.tools) +
+        (surface.instructions === "" ? 0 : tokensOf(surface.instructions));
       const problems = problemsOf(await bench.verify(answer, workspace));
       const verified = errors.length === 0 && problems.length === 0;
       return {
@@ -257,10 +262,34 @@ export async function runPlan(
 }
 
 /** Runs every plan open to the surface and bills the cheapest verified one; the case is verified when every open plan is. */
+/** The tools a case's program calls, in the order it names them. */
+function programTools(bench: BenchCase): string[] {
+  const named: string[] = [];
+  PROGRAMS[bench.id]?.((alias) => {
+    if (!named.includes(alias)) named.push(alias);
+    return alias;
+  });
+  return named;
+}
+
+/** A code surface's one plan: one call of its code tool with the case's program (programs.ts); the answer is what the program returned. */
+function programPlan(bench: BenchCase, protocol: CodeProtocol): Plan {
+  const program = PROGRAMS[bench.id];
+  if (program === undefined) throw new Error(`${bench.id}: no program in programs.ts`);
+  const form = PROGRAM_FORMS[protocol];
+  const code = form.code(program(form.name));
+  return {
+    name: "program",
+    turns: [() => [{ alias: form.tool, args: { code } }]],
+    answer: (results) => results[0]![0] as Answer,
+  };
+}
+
 export async function runCase(bench: BenchCase, spec: SurfaceSpec): Promise<CaseRun> {
   const runs: PlanRun[] = [];
   const closed: string[] = [];
-  for (const plan of bench.plans) {
+  const plans = isCode(spec.protocol) ? [programPlan(bench, spec.protocol)] : bench.plans;
+  for (const plan of plans) {
     const run = await runPlan(bench, plan, spec);
     if (run === null) closed.push(plan.name);
     else runs.push(run);

@@ -14,12 +14,11 @@
  *   tools' documented API (names, parameters, result shapes of zcp.gen/types.ts). No value that
  *   only the expected answer or the verifier knows: what depends on the workbook's content is
  *   read at run time, and the program branches on it.
- * - The shortest honest logic: the fewest calls a competent programmer would make from the
- *   prompt and the API; independent reads (or calls on different files) together in
- *   `Promise.all`, edits of one workbook in sequence (concurrent writes to one file race). A
- *   result that already says something (the sheets after a copy, the merges after a merge) is
- *   used rather than asked again, unless the prompt names the call to make (e.g. "from the
- *   workbook's metadata"); where the case says to look first, the program reads first.
+ * - The same work as the case's primitive plan: the same tools with the same arguments, so that
+ *   code mode is compared with calling the tools turn by turn on the same calls (its saving is
+ *   where the calls run, not fewer calls); independent reads (or calls on different files)
+ *   together in `Promise.all`, edits of one workbook in sequence (concurrent writes to one file
+ *   race). Where the case says to look first, the program reads first.
  * - For the order logs: read what the question needs and compute in the program, returning only
  *   the answer; reading the whole sheet is one call, shorter than asking its size first.
  * - Compact code: short names, no comments, no console.log.
@@ -160,7 +159,10 @@ export const PROGRAMS: { readonly [caseId: string]: Program } = {
     (t) => `
       const p = "calc.xlsx";
       const v = await ${t("validate_formula_syntax")}({ path: p, sheet: "Calc", cell: "D2", formula: "=B2+C2" });
-      if (v.valid) await ${t("write_data_to_excel")}({ path: p, sheet: "Calc", data: [["=B2+C2"], ["=B3+C3"]], startCell: "D2" });
+      if (v.valid) {
+        await ${t("apply_formula")}({ path: p, sheet: "Calc", cell: "D2", formula: "=B2+C2" });
+        await ${t("apply_formula")}({ path: p, sheet: "Calc", cell: "D3", formula: "=B3+C3" });
+      }
       const r = await ${t("read_data_from_excel")}({ path: p, sheet: "Calc", range: "A1:D3" });
       return { valid: v.valid, totals: r.map((x) => x.Total) };
     `,
@@ -168,8 +170,9 @@ export const PROGRAMS: { readonly [caseId: string]: Program } = {
   layout_flow_chain: excel(
     (t) => `
       const a = { path: "layout.xlsx", sheet: "Dashboard", range: "A1:D1" };
-      const m = await ${t("merge_cells")}(a);
+      await ${t("merge_cells")}(a);
       await ${t("format_range")}({ ...a, bold: true, horizontal: "center" });
+      const m = await ${t("get_merged_cells")}({ path: a.path, sheet: a.sheet });
       return { merged: m.mergedCells };
     `,
   ),

@@ -23,6 +23,7 @@ import {
   closeSurfaces,
   compactInstructions,
   openSurface,
+  CODE_PROTOCOLS,
   PROTOCOLS,
   SEARCH_PROTOCOLS,
   SURFACES,
@@ -55,6 +56,11 @@ type PerProtocol = Record<Protocol, number>;
 type Pair = readonly [label: string, over: AnyProtocol, under: AnyProtocol];
 const PROTOCOL_PAIRS: readonly Pair[] = ZCP.map((p) => [`mcp/${p}`, "mcp", p]);
 /** The tool-search ratios; `mcp-primitive` is mcp listing the same catalog the searches search. */
+/** The code-mode ratios (`mcp-all/zcp-code`, across catalogs, is added to the primitive tiers below). */
+const CODE_PAIRS: readonly Pair[] = [
+  ["mcp-code/zcp-code", "mcp-code", "zcp-code"],
+  ["mcp-primitive/zcp-code", "mcp", "zcp-code"],
+];
 const SEARCH_PAIRS: readonly Pair[] = [
   ["mcp-search/zcp-search", "mcp-search", "zcp-search"],
   ["mcp-search/zcp-search-fc", "mcp-search", "zcp-search-fc"],
@@ -66,14 +72,14 @@ interface Summary {
   readonly cases: number;
   readonly verified: number;
   /** Per-case averages, per protocol that ran: prompt plus completion as sent, each part, and the cost with the prefix cache (uncached-token equivalents). */
-  readonly tokens: PerProtocol & Partial<Record<SearchProtocol, number>>;
-  readonly prompt: PerProtocol & Partial<Record<SearchProtocol, number>>;
-  readonly completion: PerProtocol & Partial<Record<SearchProtocol, number>>;
+  readonly tokens: PerProtocol & Partial<Record<Exclude<AnyProtocol, Protocol>, number>>;
+  readonly prompt: PerProtocol & Partial<Record<Exclude<AnyProtocol, Protocol>, number>>;
+  readonly completion: PerProtocol & Partial<Record<Exclude<AnyProtocol, Protocol>, number>>;
   /** The part of `prompt` a prefix cache serves (of the billed plan). */
-  readonly cachedPrompt: PerProtocol & Partial<Record<SearchProtocol, number>>;
-  readonly cached: PerProtocol & Partial<Record<SearchProtocol, number>>;
-  readonly calls: PerProtocol & Partial<Record<SearchProtocol, number>>;
-  readonly turns: PerProtocol & Partial<Record<SearchProtocol, number>>;
+  readonly cachedPrompt: PerProtocol & Partial<Record<Exclude<AnyProtocol, Protocol>, number>>;
+  readonly cached: PerProtocol & Partial<Record<Exclude<AnyProtocol, Protocol>, number>>;
+  readonly calls: PerProtocol & Partial<Record<Exclude<AnyProtocol, Protocol>, number>>;
+  readonly turns: PerProtocol & Partial<Record<Exclude<AnyProtocol, Protocol>, number>>;
   /** Each pair's ratio (mcp over each ZCP protocol; the search pairs where searches ran), on `tokens` and on `cached`. */
   readonly ratios: Record<string, number>;
   readonly cachedRatios: Record<string, number>;
@@ -83,7 +89,7 @@ interface Summary {
 function summarize(runs: readonly CaseRun[]): Summary {
   const ids = [...new Set(runs.map((run) => run.case))];
   const cases = ids.length;
-  const ran = [...PROTOCOLS, ...SEARCH_PROTOCOLS].filter((p) =>
+  const ran = [...PROTOCOLS, ...SEARCH_PROTOCOLS, ...CODE_PROTOCOLS].filter((p) =>
     runs.some((run) => run.protocol === p),
   );
   const average = (pick: (run: CaseRun) => number) =>
@@ -100,7 +106,7 @@ function summarize(runs: readonly CaseRun[]): Summary {
   ).length;
   const ratio = (figures: Summary["tokens"]) =>
     Object.fromEntries(
-      [...PROTOCOL_PAIRS, ...SEARCH_PAIRS]
+      [...PROTOCOL_PAIRS, ...SEARCH_PAIRS, ...CODE_PAIRS]
         .filter(([, over, under]) => ran.includes(over) && ran.includes(under))
         .map(([label, over, under]) => [label, figures[over]! / figures[under]!]),
     );
@@ -147,6 +153,19 @@ for (const bench of SEARCHED)
   for (const spec of [MCP_PRIMITIVE, ...SEARCH_SPECS])
     largeRuns.push(await runCase({ ...bench, registry: LARGE }, spec));
 const finding = findFigures(LARGE);
+// Code mode: the same cases, one program each, over the primitives.
+const CODE_SPECS: readonly SurfaceSpec[] = CODE_PROTOCOLS.map((protocol) => ({
+  protocol,
+  catalog: "primitive",
+}));
+for (const bench of SEARCHED) for (const spec of CODE_SPECS) runs.push(await runCase(bench, spec));
+// In the large catalog, mcp-code's API text holds every tool; zcp-code finds the text it needs.
+const LARGE_CODE: readonly SurfaceSpec[] = [
+  { protocol: "mcp-code", catalog: "primitive" },
+  { protocol: "zcp-code", catalog: "primitive", discover: true },
+];
+for (const bench of SEARCHED)
+  for (const spec of LARGE_CODE) largeRuns.push(await runCase({ ...bench, registry: LARGE }, spec));
 
 const inCatalog = (catalog: Catalog) => runs.filter((run) => run.catalog === catalog);
 const GENERAL = new Set(
@@ -183,6 +202,13 @@ tiers.primitive.handles = searchTiers(runs).handles!;
 const largeTiers = searchTiers(largeRuns);
 const weather = summarize(inCatalog("all").filter((run) => run.tier === "weather"));
 const handles = summarize(inCatalog("all").filter((run) => run.tier === "handles"));
+/** `mcp-all/zcp-code`: mcp listing every tool of the workbench (workflow tools too) against a program over the primitives. */
+for (const tier of [...TIERS, "overall", "handles"]) {
+  const all = tier === "handles" ? handles : tiers.all[tier]!;
+  const primitive = tiers.primitive[tier]!;
+  primitive.ratios["mcp-all/zcp-code"] = all.tokens.mcp / primitive.tokens["zcp-code"]!;
+  primitive.cachedRatios["mcp-all/zcp-code"] = all.cached.mcp / primitive.cached["zcp-code"]!;
+}
 const of = (id: string, protocol: Protocol, catalog: Catalog = "all") =>
   runs.find((run) => run.case === id && run.protocol === protocol && run.catalog === catalog)!;
 
@@ -483,11 +509,8 @@ const rules = {
   headline: `catalog all, mcp against ${DEFAULT_FC} (what a user ships by default: full artifacts) and zcp-compact`,
   toolSearch:
     "search is blind: one engine, one catalog, k = 5, the same query text on both sides; a plan may call only what its searches returned; a search is a turn and is billed as one, misses included; the searches come first, one per tool the plan calls (the first sentence of its description), then one more for each miss (the words of its alias)",
-  futureSurfaces: {
-    everySurface: "the same catalog and the same documentation on both sides",
-    codeMode:
-      "a program is billed as completion as emitted and again as context on every later request; its output is the tool result; the same program logic runs on both code surfaces, written from the prompt and the API text alone",
-  },
+  codeMode:
+    "a program is billed as completion as emitted and again as context on every later request; its output is the tool result; the same program logic runs on both code surfaces, written from the prompt and the API text alone, making the calls of the case's primitive plan",
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -667,6 +690,101 @@ const answerTokens = (protocol: SearchProtocol) => {
 const largeListing = largeRuns.find((run) => run.protocol === "mcp")!.toolTokens;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
+// ---------------------------------------------------------------------------------------------
+// Code mode.
+
+const CODE_SHOWN = ["mcp", "mcp-code", "zcp-code"] as const satisfies readonly AnyProtocol[];
+const CODE_RATIOS = ["mcp-code/zcp-code", "mcp-primitive/zcp-code", "mcp-all/zcp-code"];
+const CODE_ROWS = [...TIERS, "handles", "overall"];
+const CODE_AIMS = { "mcp-code/zcp-code": 1.5, "mcp-primitive/zcp-code": 8 } as const;
+const CODE_AIM_TIERS = TIERS.filter((tier) => tier !== "A");
+const allOf = (tier: string) => (tier === "handles" ? handles : tiers.all[tier]!);
+const codeTable = [
+  head([
+    ["tier", false],
+    ["cases", true],
+    ["mcp-all", true],
+    ["mcp-primitive", true],
+    ["mcp-code", true],
+    ["zcp-code", true],
+    ...CODE_RATIOS.map((label) => [label, true] as const),
+    ...CODE_RATIOS.map((label) => [`cached ${label}`, true] as const),
+    ["turns mcp-primitive / mcp-code / zcp-code", true],
+    ["verified", false],
+  ]),
+  ...CODE_ROWS.map((tier) => {
+    const summary = tiers.primitive[tier]!;
+    return row([
+      `**${tier}**`,
+      String(summary.cases),
+      int(allOf(tier).tokens.mcp),
+      ...CODE_SHOWN.map((p) => int(summary.tokens[p]!)),
+      ...CODE_RATIOS.map((label) => x(summary.ratios[label]!)),
+      ...CODE_RATIOS.map((label) => x(summary.cachedRatios[label]!)),
+      CODE_SHOWN.map((p) => one(Math.round(summary.turns[p]! * 10) / 10)).join(" / "),
+      `${summary.verified}/${summary.cases}`,
+    ]);
+  }),
+].join("\n");
+const codeAimRows = CODE_AIM_TIERS.map((tier) => {
+  const ratios = tiers.primitive[tier]!.ratios;
+  return row([
+    tier,
+    ...Object.entries(CODE_AIMS).flatMap(([label, aim]) => [
+      x(ratios[label]!),
+      ratios[label]! >= aim ? "met" : "**missed**",
+    ]),
+  ]);
+});
+const codeAimTable = [
+  head([
+    ["tier", false],
+    ...Object.entries(CODE_AIMS).flatMap(([label, aim]) => [
+      [label, true] as const,
+      [`≥ ${aim}x`, false] as const,
+    ]),
+  ]),
+  ...codeAimRows,
+].join("\n");
+const largeCodeTable = [
+  head([
+    ["tier", false],
+    ["cases", true],
+    ...CODE_SHOWN.map((p) => [`${p === "mcp" ? "mcp-primitive" : p}, large`, true] as const),
+    ["mcp-code/zcp-code", true],
+    ["mcp-primitive/zcp-code", true],
+    ["cached mcp-code/zcp-code", true],
+    ["zcp-code large/workbench", true],
+    [`turns ${CODE_SHOWN.map((p) => (p === "mcp" ? "mcp-primitive" : p)).join(" / ")}`, true],
+    ["verified", false],
+  ]),
+  ...CODE_ROWS.map((tier) => {
+    const large = largeTiers[tier]!;
+    return row([
+      `**${tier}**`,
+      String(large.cases),
+      ...CODE_SHOWN.map((p) => int(large.tokens[p]!)),
+      x(large.ratios["mcp-code/zcp-code"]!),
+      x(large.ratios["mcp-primitive/zcp-code"]!),
+      x(large.cachedRatios["mcp-code/zcp-code"]!),
+      x(large.tokens["zcp-code"]! / tiers.primitive[tier]!.tokens["zcp-code"]!),
+      CODE_SHOWN.map((p) => one(Math.round(large.turns[p]! * 10) / 10)).join(" / "),
+      `${large.verified}/${large.cases}`,
+    ]);
+  }),
+].join("\n");
+const largeCodeTool = largeRuns.find((run) => run.protocol === "mcp-code")!.toolTokens;
+const largeZcpCode = largeRuns.find((run) => run.protocol === "zcp-code")!.toolTokens;
+const codeMissed = (label: keyof typeof CODE_AIMS) =>
+  CODE_AIM_TIERS.filter((tier) => tiers.primitive[tier]!.ratios[label]! < CODE_AIMS[label]);
+const codeRun = (protocol: AnyProtocol) =>
+  runs.find((run) => run.protocol === protocol && run.catalog === "primitive")!;
+/** The largest tool result a run's transcript carries, in tokens. */
+const largestResult = (run: CaseRun) =>
+  Math.max(0, ...run.messages.filter((message) => message.role === "tool").map(tokensOf));
+const BIG_LOG = "region_total_2400";
+const bigLog = (protocol: AnyProtocol) => of(BIG_LOG, protocol as Protocol, "primitive");
+
 const report = `# bench:tokens: the same tasks on MCP and ZCP surfaces
 
 Generated by \`pnpm bench:tokens\` (tools/bench-tokens/run.ts) on ${new Date().toISOString().slice(0, 10)}: the
@@ -779,6 +897,43 @@ Recall is over the ${int(finding.recall.tools)} corpus tools, each found with th
 the corpus repeats tools (BFCL's live questions share functions such as weather lookups under
 different names, with the same words), so some are outranked by their twins.
 
+## Code mode
+
+The anchors: Cloudflare's Code Mode (MCP tools as a TypeScript API, the model's code run in an
+isolate, only the result returned) and Anthropic's programmatic tool calling. Both surfaces list
+one tool that runs a program against the 19 primitives (no workflow tools), run it in the same
+sandbox (\`@zcp/code\`: QuickJS in a worker thread), and are billed for one call of it and the answer:
+
+- \`mcp-code\`: \`@cloudflare/codemode\` 0.5.6's own \`codeMcpServer\` over a plain MCP server: it writes the
+  tools' TypeScript API from their MCP \`inputSchema\`s (full descriptions, results \`unknown\`) into
+  the description of its \`code\` tool (${int(codeRun("mcp-code").toolTokens)} tokens on every request), takes an async arrow function
+  calling \`codemode.<tool>\`, and answers the returned value as (pretty-printed) text. Its executor is
+  our sandbox, since a Cloudflare Worker loader does not exist on Node.
+- \`zcp-code\`: native ZCP with \`zcp.run\`: its strict artifact and, in the system prompt, the
+  view's API text from the tool authors' own types (\`tools/list\` format \`typescript\`: first sentences,
+  defaults, enums, typed results; ${int(codeRun("zcp-code").toolTokens)} tokens together); the program calls \`tools.<alias>\`.
+
+The program for each case (\`programs.ts\`) is the same logic on both surfaces (only the tool names
+and the wrapper differ), written from the prompt and the API alone: it makes the calls the case's
+primitive plan makes, in sequence where they edit one workbook, and returns the answer; for the
+order logs it reads the whole sheet once and computes inside. The program is billed as completion
+(the tool call's JSON) and then as context; its result is the tool message.
+
+${codeTable}
+
+\`mcp-all\` is \`mcp\` listing all 40 tools (its cheapest plans use the workflow tools), \`mcp-primitive\`
+the 19 primitives on every request.
+
+Aims (tiers B–D):
+
+${codeAimTable}
+
+${codeMissed("mcp-code/zcp-code").length === 0 ? `\`mcp-code/zcp-code\` is at least ${CODE_AIMS["mcp-code/zcp-code"]}x in B–D.` : `\`mcp-code/zcp-code\` is below ${CODE_AIMS["mcp-code/zcp-code"]}x in ${codeMissed("mcp-code/zcp-code").join(", ")}: both sides send one program and read one result, so the ratio is that of what each request carries to describe the tools (${int(codeRun("mcp-code").toolTokens)} against ${int(codeRun("zcp-code").toolTokens)} tokens) plus the result's encoding; Cloudflare's API text carries the full descriptions, ours the first sentences, as between \`mcp\` and \`zcp-compact\` above.`} ${codeMissed("mcp-primitive/zcp-code").length === 0 ? `\`mcp-primitive/zcp-code\` is at least ${CODE_AIMS["mcp-primitive/zcp-code"]}x in B–D.` : `\`mcp-primitive/zcp-code\` is below ${CODE_AIMS["mcp-primitive/zcp-code"]}x in ${codeMissed("mcp-primitive/zcp-code").join(", ")}: a program saves the turns (two requests instead of ${one(Math.round(tiers.primitive.overall!.turns.mcp * 10) / 10)} overall), but each of its two requests still carries the whole API text; the cases make 1 to 9 calls, so there are few turns to save.`} In the large catalog (${int(largeSearchable)} tools outside the workflow group), \`mcp-code\`'s code tool carries the API of every one of them (${int(largeCodeTool)} tokens on every request), while \`zcp-code\` starts from the discover view (\`zcp.find_tools\` and \`zcp.run\`, ${int(largeZcpCode)} tokens), searches as the search surfaces do (one search per tool its program calls, the session initialized with \`findFormat: "typescript"\`, so that a search answers the found tools' API text), then runs the same program:
+
+${largeCodeTable}
+
+On the largest order log (${BIG_LOG}), the biggest tool result in the transcript is ${int(largestResult(bigLog("mcp")))} tokens on \`mcp-primitive\` (its cheapest plan reads only the columns it needs), ${int(largestResult(bigLog("mcp-code")))} on \`mcp-code\` and ${int(largestResult(bigLog("zcp-code")))} on \`zcp-code\`: the 2,400 rows stay in the program.
+
 ## Rules
 
 - **Tokens**: ${rules.tokens}.
@@ -802,7 +957,7 @@ ${docRows}
   on a check (\`valid\`) are read from the check's result. "Workflow tools" below says which are
   general and which keep their case's shape.
 - **Tool search** (see "Tool search"): ${rules.toolSearch}.
-- **Surfaces to come** (code mode), rules fixed now: ${rules.futureSurfaces.everySurface}; ${rules.futureSurfaces.codeMode}.
+- **Code mode** (see "Code mode"): ${rules.codeMode}.
 
 ## Reading the figures
 

@@ -28,6 +28,10 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { codeMcpServer } from "@cloudflare/codemode/mcp";
+import { createCodeRunner, type PooledCodeRunner } from "@zcp/code";
 import {
   createRuntime,
   encodeResult,
@@ -37,8 +41,10 @@ import {
   type CallResult,
   type GeneratedModule,
   type JsonValue,
+  type ProgramHost,
   type Runtime,
 } from "@zcp/runtime";
+import { providerName } from "@zcp/runtime/codegen";
 import { createMcpServer, createNativeSession, type NativeSession } from "@zcp/server";
 import type { Message, ToolCallMessage } from "./transcript.ts";
 
@@ -47,9 +53,36 @@ export type Protocol = (typeof PROTOCOLS)[number];
 /** The tool-search surfaces: each request lists only a search tool; what a search finds becomes callable. */
 export const SEARCH_PROTOCOLS = ["mcp-search", "zcp-search", "zcp-search-fc"] as const;
 export type SearchProtocol = (typeof SEARCH_PROTOCOLS)[number];
-export type AnyProtocol = Protocol | SearchProtocol;
+/** The code-mode surfaces: each request lists one tool that runs a program against the others. */
+export const CODE_PROTOCOLS = ["mcp-code", "zcp-code"] as const;
+export type CodeProtocol = (typeof CODE_PROTOCOLS)[number];
+export type AnyProtocol = Protocol | SearchProtocol | CodeProtocol;
 export const isSearch = (protocol: AnyProtocol): protocol is SearchProtocol =>
   (SEARCH_PROTOCOLS as readonly string[]).includes(protocol);
+export const isCode = (protocol: AnyProtocol): protocol is CodeProtocol =>
+  (CODE_PROTOCOLS as readonly string[]).includes(protocol);
+
+/**
+ * How a program (programs.ts) is written on each code surface: the tool it is sent to, the
+ * expression that calls a tool, and the code the tool takes. On `mcp-code` that is Cloudflare's
+ * form: an async arrow function calling `codemode.<name>`, the name being the MCP tool's as
+ * `@cloudflare/codemode` writes it (dots, dashes and spaces as `_`); on `zcp-code` the body of
+ * an async function calling `tools.<alias>`, as `zcp.run` takes it.
+ */
+export const PROGRAM_FORMS: {
+  readonly [P in CodeProtocol]: {
+    readonly tool: string;
+    readonly name: (alias: string) => string;
+    readonly code: (body: string) => string;
+  };
+} = {
+  "mcp-code": {
+    tool: "code",
+    name: (alias) => `codemode.${providerName(alias).replace(/-/g, "_")}`,
+    code: (body) => `async () => {\n${body}\n}`,
+  },
+  "zcp-code": { tool: "zcp.run", name: (alias) => `tools.${alias}`, code: (body) => body },
+};
 /** The search tool on every search surface (on MCP under its provider name `zcp_find_tools`). */
 export const FIND_ALIAS = "zcp.find_tools";
 export const CATALOGS = ["all", "primitive"] as const;
@@ -63,6 +96,8 @@ export const CATALOG_EXCLUDES: { readonly [C in Catalog]: readonly string[] } = 
 export interface SurfaceSpec {
   readonly protocol: AnyProtocol;
   readonly catalog: Catalog;
+  /** zcp-code only: start from the discover view and load the API text with `zcp.find_tools` (for a large registry). */
+  readonly discover?: boolean;
 }
 
 export const SURFACES: readonly SurfaceSpec[] = CATALOGS.flatMap((catalog) =>
@@ -214,11 +249,19 @@ function mcpConnection(generated: GeneratedModule, catalog: Catalog): Promise<Mc
   return byCatalog.get(catalog)!;
 }
 
-/** Closes the shared MCP connections. */
+/** The sandbox both code surfaces run their programs in (so that they differ in API and protocol only). */
+let sandbox: PooledCodeRunner | undefined;
+const programs = (): PooledCodeRunner => (sandbox ??= createCodeRunner());
+
+/** Closes the shared MCP connections and the code surfaces' sandbox. */
 export async function closeSurfaces(): Promise<void> {
   const all = [...connections.values()].flatMap((byCatalog) => [...byCatalog.values()]);
   connections.clear();
-  await Promise.all(all.map(async (connection) => (await connection).close()));
+  const code = [...codeConnections.values()].flatMap((byCatalog) => [...byCatalog.values()]);
+  codeConnections.clear();
+  await Promise.all([...all, ...code].map(async (connection) => (await connection).close()));
+  await sandbox?.close();
+  sandbox = undefined;
 }
 
 /** The text of a `CallToolResult`'s content, as hosts pass it on. */
@@ -282,6 +325,212 @@ async function mcpSurface(
   };
 }
 
+/**
+ * `mcp-code`, the anchor: Cloudflare's Code Mode over a plain MCP server, with
+ * `@cloudflare/codemode`'s own `codeMcpServer`: it lists the server's tools, writes their
+ * TypeScript API from their MCP `inputSchema`s into the description of its one `code` tool,
+ * and answers a program's return value as its text. Its executor is our sandbox (a Cloudflare
+ * Worker loader does not exist on Node): the same QuickJS runner as `zcp-code`, with the
+ * `codemode` object bound to the server's tools, called through its MCP client.
+ */
+/** A Code Mode server over a plain MCP server of `generated`, and a client connected to it. */
+async function connectMcpCode(
+  generated: GeneratedModule,
+  catalog: Catalog,
+): Promise<{
+  readonly client: Client;
+  readonly listed: readonly Tool[];
+  readonly close: () => Promise<void>;
+}> {
+  const runtime = createRuntime(generated, {
+    exposure: { defaults: { mcp: { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } } },
+    inlineMaxBytes: Number.POSITIVE_INFINITY,
+  });
+  // codeMcpServer reads one page of tools/list: the server lists all of them on one.
+  const upstream = createMcpServer(runtime, { pageSize: generated.registry.tools.length + 3 });
+  const executor = {
+    async execute(code: string, providers: unknown) {
+      const fns = Object.assign(
+        {},
+        ...(
+          providers as { name: string; fns: Record<string, (args: unknown) => Promise<unknown>> }[]
+        )
+          .filter((provider) => provider.name === "codemode")
+          .map((provider) => provider.fns),
+      ) as Record<string, (args: unknown) => Promise<unknown>>;
+      const host: ProgramHost = {
+        aliases: Object.keys(fns),
+        signal: new AbortController().signal,
+        call: async (name, args) => {
+          try {
+            return { ok: true, value: (await fns[name]!(args)) as JsonValue };
+          } catch (error) {
+            return { ok: false, error: "exec:error", hint: (error as Error).message };
+          }
+        },
+      };
+      const answer = await programs()(`const codemode = tools;\nreturn await (${code})();`, host);
+      if (!answer.ok) return { result: undefined, error: encodeResult(answer) };
+      const { value, logs } = (answer as unknown as { value: { value: unknown; logs?: string[] } })
+        .value;
+      return { result: value, ...(logs ? { logs } : {}) };
+    },
+  };
+  // codeMcpServer connects the server it wraps to an in-memory transport, which our SDK
+  // `Server` does as an `McpServer` would.
+  const server = await codeMcpServer({
+    server: upstream.server as unknown as McpServer,
+    executor,
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "bench-tokens", version: "0.1.0" });
+  await client.connect(clientSide);
+  const { tools: listed } = await client.listTools();
+  return {
+    client,
+    listed,
+    close: async () => {
+      await client.close();
+      await upstream.close();
+    },
+  };
+}
+
+/** One Code Mode server per registry and catalog, shared by every run, as the plain MCP one (its tools keep no state). */
+const codeConnections = new Map<GeneratedModule, Map<Catalog, ReturnType<typeof connectMcpCode>>>();
+
+async function mcpCodeSurface(generated: GeneratedModule, catalog: Catalog): Promise<Surface> {
+  const byCatalog =
+    codeConnections.get(generated) ?? new Map<Catalog, ReturnType<typeof connectMcpCode>>();
+  codeConnections.set(generated, byCatalog);
+  if (!byCatalog.has(catalog)) byCatalog.set(catalog, connectMcpCode(generated, catalog));
+  const { client, listed } = await byCatalog.get(catalog)!;
+  const tools = listed.map(mcpFunction);
+  const listedNames = new Set(listed.map((tool) => tool.name));
+  let next = 1;
+  return {
+    protocol: "mcp-code",
+    catalog,
+    instructions: "",
+    tools,
+    listed: listedNames,
+    async turn(calls) {
+      checkListed(calls, listedNames);
+      const first = next;
+      next += calls.length;
+      const assistant: Message = {
+        role: "assistant",
+        content: null,
+        tool_calls: calls.map((call, i) => ({
+          id: callId(first + i),
+          type: "function",
+          function: { name: call.alias, arguments: JSON.stringify(call.args) },
+        })),
+      };
+      const answers = await Promise.all(
+        fcExecuted(assistant).map((call) =>
+          client.callTool({ name: call.name, arguments: call.args }),
+        ),
+      );
+      const texts = answers.map(resultText);
+      return {
+        assistant,
+        results: texts.map((text, i) => ({
+          role: "tool",
+          tool_call_id: callId(first + i),
+          content: text,
+        })),
+        values: answers.map((answer, i) =>
+          answer.isError === true ? null : (JSON.parse(texts[i]!) as JsonValue),
+        ),
+        errors: texts.filter((_, i) => answers[i]!.isError === true),
+      };
+    },
+    close: async () => {},
+  };
+}
+
+/**
+ * `zcp-code`: native ZCP with the runtime's `zcp.run` over our sandbox: every request carries
+ * `zcp.run`'s strict artifact (OpenAI function calling) and, in the system prompt, the view's
+ * API text (`tools/list` format `typescript`: the tool author's types, first sentences,
+ * defaults); the program's calls are the session's own, their large values stay in the program;
+ * a result is the runtime's compact encoding of `zcp.run`'s `{ value }`.
+ */
+async function zcpCodeSurface(
+  generated: GeneratedModule,
+  catalog: Catalog,
+  discover: boolean,
+): Promise<Surface> {
+  const excludeGroups = [...CATALOG_EXCLUDES[catalog]];
+  const runtime = createRuntime(generated, {
+    exposure: {
+      defaults: { native: { excludeGroups, ...(discover ? { profile: "discover" } : {}) } },
+    },
+    code: programs(),
+  });
+  const native = createNativeSession(runtime);
+  await rpc<unknown>(native, "initialize", discover ? { findFormat: "typescript" } : {});
+  const functions = await rpc<{ tools: { function: { name: string } }[] }>(native, "tools/list", {
+    format: "openai-chat",
+  });
+  const run = runtime.tool(PROGRAM_FORMS["zcp-code"].tool)!;
+  // The API text up front, or (discover) only the search and run tools, the text found on demand.
+  const sent = discover ? [run, runtime.tool(FIND_ALIAS)!] : [run];
+  const api = discover
+    ? ""
+    : (await rpc<{ tools: string }>(native, "tools/list", { format: "typescript" })).tools;
+  // What the session lets a program call (the client's knowledge, not sent): in a discover view,
+  // the tools found so far.
+  const aliases = async () =>
+    (await rpc<{ tools: { alias: string }[] }>(native, "tools/list", { format: "json" })).tools.map(
+      (tool) => tool.alias,
+    );
+  const listed = new Set(await aliases());
+  let next = 1;
+  return {
+    protocol: "zcp-code",
+    catalog,
+    instructions: discover ? "" : `Programs for ${run.name} call these tools:\n${api}`,
+    tools: functions.tools.filter((entry) =>
+      sent.some((tool) => tool.name === entry.function.name),
+    ),
+    listed,
+    async turn(calls) {
+      checkListed(calls, listed);
+      const first = next;
+      next += calls.length;
+      const assistant = fcAssistant(calls, runtime, first);
+      const answers = await Promise.all(
+        fcExecuted(assistant).map((call) =>
+          rpc<CallResult>(native, "tools/call", { name: call.name, arguments: call.args }),
+        ),
+      );
+      const outcome = {
+        assistant,
+        results: answers.map((answer, i): Message => ({
+          role: "tool",
+          tool_call_id: callId(first + i),
+          content: encodeResult(answer),
+        })),
+        // A program's value is what it returned; a search's, what it found.
+        values: answers.map((answer, i) =>
+          !answer.ok || !("value" in answer)
+            ? null
+            : calls[i]!.alias === run.alias
+              ? (answer.value as { value: JsonValue }).value
+              : answer.value,
+        ),
+        errors: answers.filter((answer) => !answer.ok).map((answer) => encodeResult(answer)),
+      };
+      if (discover) for (const alias of await aliases()) listed.add(alias);
+      return outcome;
+    },
+    close: () => native.close(),
+  };
+}
+
 async function rpc<T>(
   native: NativeSession,
   method: string,
@@ -296,7 +545,7 @@ async function rpc<T>(
 }
 
 async function zcpSurface(
-  protocol: Exclude<AnyProtocol, "mcp" | "mcp-search">,
+  protocol: Exclude<AnyProtocol, "mcp" | "mcp-search" | CodeProtocol>,
   generated: GeneratedModule,
   catalog: Catalog,
 ): Promise<Surface> {
@@ -403,7 +652,15 @@ export async function bareCompactInstructions(
 }
 
 export async function openSurface(spec: SurfaceSpec, generated: GeneratedModule): Promise<Surface> {
-  return spec.protocol === "mcp" || spec.protocol === "mcp-search"
-    ? mcpSurface(generated, spec.catalog, spec.protocol === "mcp-search")
-    : zcpSurface(spec.protocol, generated, spec.catalog);
+  switch (spec.protocol) {
+    case "mcp":
+    case "mcp-search":
+      return mcpSurface(generated, spec.catalog, spec.protocol === "mcp-search");
+    case "mcp-code":
+      return mcpCodeSurface(generated, spec.catalog);
+    case "zcp-code":
+      return zcpCodeSurface(generated, spec.catalog, spec.discover === true);
+    default:
+      return zcpSurface(spec.protocol, generated, spec.catalog);
+  }
 }

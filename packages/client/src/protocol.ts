@@ -60,13 +60,15 @@ export const LIST_FORMATS: readonly ListFormat[] = [
 
 /**
  * The formats `initialize`'s `findFormat` takes, how `zcp.find_tools` lists the tools it found:
- * `compact`, their planner lines; a provider format, their entries as `tools/list` lists them in
- * that format.
+ * `compact`, their planner lines; `typescript`, one string in `tools`, their API text (as a
+ * `typescript` listing renders it); a provider format, their entries as `tools/list` lists them
+ * in that format.
  */
-export type FindListFormat = Exclude<ListFormat, "json" | "typescript">;
+export type FindListFormat = Exclude<ListFormat, "json">;
 
 export const FIND_FORMATS: readonly FindListFormat[] = [
   "compact",
+  "typescript",
   "openai",
   "openai-chat",
   "anthropic",

@@ -97,10 +97,11 @@ export interface ToolExecutor {
 
 /**
  * How `zcp.find_tools` lists the tools it found: `"planner"`, their documented planner lines
- * (`ToolDefinition.planner`); a provider, that provider's full artifact entries for them (those
- * `View.artifacts(provider)` gives).
+ * (`ToolDefinition.planner`); `"typescript"`, one string, their API text (`renderDeclarations`,
+ * for a client that writes `zcp.run` programs); a provider, that provider's full artifact
+ * entries for them (those `View.artifacts(provider)` gives).
  */
-export type FindFormat = "planner" | ArtifactProvider;
+export type FindFormat = "planner" | "typescript" | ArtifactProvider;
 
 export interface SessionOptions {
   /** The surface the session is served on, for the exposure policy (default `native`). */

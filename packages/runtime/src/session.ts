@@ -89,18 +89,22 @@ export class Session implements Caller {
   }
 
   /**
-   * How `zcp.find_tools` lists the tools it found: `"planner"`, their planner lines; a provider,
-   * its artifact entries for them. Default `"planner"` on the `native` surface, else `"mcp"`.
+   * How `zcp.find_tools` lists the tools it found: `"planner"`, their planner lines;
+   * `"typescript"`, their API text (one string); a provider, its artifact entries for them.
+   * Default `"planner"` on the `native` surface, else `"mcp"`.
    */
   get findFormat(): FindFormat {
     return this.currentFindFormat;
   }
 
-  /** Sets `findFormat`; a value that is neither `"planner"` nor a provider throws a TypeError. */
+  /**
+   * Sets `findFormat`; a value that is neither `"planner"`, `"typescript"` nor a provider throws
+   * a TypeError.
+   */
   setFindFormat(format: FindFormat): void {
-    if (format !== "planner" && !ARTIFACT_PROVIDERS.includes(format))
+    if (format !== "planner" && format !== "typescript" && !ARTIFACT_PROVIDERS.includes(format))
       throw new TypeError(
-        `unknown find format "${clip(String(format))}" (known: planner, ${ARTIFACT_PROVIDERS.join(", ")})`,
+        `unknown find format "${clip(String(format))}" (known: planner, typescript, ${ARTIFACT_PROVIDERS.join(", ")})`,
       );
     this.currentFindFormat = format;
   }
@@ -288,8 +292,9 @@ export class Session implements Caller {
 
   /**
    * `zcp.find_tools`: finds tools in the current stage and exposes them; lists them, and the
-   * built-ins the view gained with them, in the session's `findFormat` (planner lines, or a
-   * provider's entries).
+   * built-ins the view gained with them, in the session's `findFormat` (planner lines, a
+   * provider's entries, or for `"typescript"` one string: their API text; none when nothing was
+   * found).
    */
   private runFindTool(args: unknown): CallResult {
     if (typeof args !== "object" || args === null || Array.isArray(args))
@@ -310,10 +315,15 @@ export class Session implements Caller {
     );
     const found = new View(tools, this.runtime.generated.registry, gained);
     const format = this.currentFindFormat;
+    // `typescript`: one whole text (its named types declared once), none when nothing was found.
     const listed: JsonValue[] =
       format === "planner"
         ? found.tools.map((tool) => tool.planner)
-        : (found.artifacts(format) as unknown as JsonValue[]);
+        : format === "typescript"
+          ? found.tools.length === 0
+            ? []
+            : [found.declarations()]
+          : (found.artifacts(format) as unknown as JsonValue[]);
     return { ok: true, value: { tools: listed, added } };
   }
 

@@ -12,6 +12,7 @@ import {
   createRuntime,
   findTool,
   handleTool,
+  renderDeclarations,
   type JsonSchema,
   type ToolDefinition,
   type View,
@@ -285,9 +286,47 @@ describe("the discover view", () => {
     });
   });
 
+  it("with findFormat typescript, answers one string: the API text of what it found", async () => {
+    const session = createRuntime(workbench, discover).session({ findFormat: "typescript" });
+    expect(session.findFormat).toBe("typescript");
+    const merge = workbench.registry.tools.find((tool) => tool.alias === "excel.merge_cells")!;
+    const text = renderDeclarations([merge]);
+    expect(text).toContain("merge_cells(args: {");
+    expect(text).not.toContain("zcp");
+    expect(await session.call("zcp.find_tools", { query: "merge cells", limit: 1 })).toEqual({
+      ok: true,
+      value: { tools: [text], added: 1 },
+    });
+    // Again: nothing added, the same text.
+    expect(await session.call("zcp.find_tools", { query: "merge cells", limit: 1 })).toEqual({
+      ok: true,
+      value: { tools: [text], added: 0 },
+    });
+
+    // The built-in the view gained with them is declared with them: `zcp.handle`, after the tool.
+    const read = workbench.registry.tools.find(
+      (tool) => tool.alias === "excel.read_data_from_excel",
+    )!;
+    const withHandle = await session.call("zcp.find_tools", {
+      query: "read data from excel",
+      limit: 1,
+    });
+    const both = renderDeclarations([read, handleTool.definition]);
+    expect(both).toContain("handle(args: {");
+    expect(withHandle).toEqual({ ok: true, value: { tools: [both], added: 1 } });
+
+    // Nothing found: no text at all, as in the other formats.
+    session.setFindFormat("typescript");
+    expect(await session.call("zcp.find_tools", { query: "the of and" })).toEqual({
+      ok: true,
+      value: { tools: [], added: 0 },
+    });
+  });
+
   it("refuses an unknown findFormat with a TypeError naming the known ones", () => {
     const session = createRuntime(weather).session();
-    const known = "known: planner, openai-responses, openai-chat, anthropic, gemini, mcp";
+    const known =
+      "known: planner, typescript, openai-responses, openai-chat, anthropic, gemini, mcp";
     expect(() => session.setFindFormat("compact" as never)).toThrow(
       new TypeError(`unknown find format "compact" (${known})`),
     );

@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createRuntime } from "@zcp/runtime";
+import { createRuntime, renderDeclarations } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { createMcpServer, createNativeSession, type RpcResponse } from "../src/index.js";
@@ -87,6 +87,7 @@ describe("the discover profile", () => {
     };
     expect(init.capabilities.tools.findFormats).toEqual([
       "compact",
+      "typescript",
       "openai",
       "openai-chat",
       "anthropic",
@@ -115,6 +116,34 @@ describe("the discover profile", () => {
     await native.close();
   });
 
+  it("on native: findFormat typescript answers the found tools' API text, one string", async () => {
+    const native = createNativeSession(discover());
+    const rpc = async (method: string, params: object) =>
+      ((await native.handle({ jsonrpc: "2.0", id: 1, method, params })) as { result: unknown })
+        .result;
+    const init = (await rpc("initialize", { findFormat: "typescript" })) as {
+      capabilities: { tools: { findFormats: string[] } };
+    };
+    expect(init.capabilities.tools.findFormats).toContain("typescript");
+    expect(native.session.findFormat).toBe("typescript");
+    const found = (await rpc("tools/call", {
+      name: "zcp.find_tools",
+      arguments: { query: "subtract" },
+    })) as { ok: true; value: { tools: unknown[]; added: number } };
+    const subtract = weather.registry.tools.find((tool) => tool.alias === "math.subtract")!;
+    expect(found).toEqual({
+      ok: true,
+      value: { tools: [renderDeclarations([subtract])], added: 1 },
+    });
+    expect(found.value.tools[0]).toContain("subtract(args: {");
+    // The view's own API text (tools/list typescript) declares the find tool too; the answer does not.
+    const listed = (await rpc("tools/list", { format: "typescript" })) as { tools: string };
+    expect(listed.tools).toBe(native.session.exposed.declarations());
+    expect(listed.tools).toContain("find_tools(args: {");
+    expect(found.value.tools[0]).not.toContain("find_tools");
+    await native.close();
+  });
+
   it("on native: findFormat compact answers planner lines; a bad one is -32602", async () => {
     const native = createNativeSession(discover());
     const initialize = (params: object) =>
@@ -130,7 +159,7 @@ describe("the discover profile", () => {
       error: {
         code: -32602,
         message:
-          'Invalid params: unknown findFormat "json" (known: compact, openai, openai-chat, anthropic, gemini)',
+          'Invalid params: unknown findFormat "json" (known: compact, typescript, openai, openai-chat, anthropic, gemini)',
       },
     });
     expect(await initialize({ findFormat: "planner" })).toMatchObject({

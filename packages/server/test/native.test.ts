@@ -237,9 +237,9 @@ describe("native dispatcher", () => {
       message:
         "Invalid params: lean: true applies to the provider formats (openai, openai-chat, anthropic, gemini), not typescript",
     });
-    expect(await errorOf(native, req(3, "initialize", { findFormat: "typescript" }))).toMatchObject(
-      { code: -32602 },
-    );
+    expect(await errorOf(native, req(3, "initialize", { findFormat: "json" }))).toMatchObject({
+      code: -32602,
+    });
   });
 
   it("tools/list: lean: true lists the lean artifacts, under a hash of their own", async () => {

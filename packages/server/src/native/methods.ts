@@ -175,6 +175,7 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
 /** The runtime's find format for an `initialize` `findFormat`: a list format but `json`. */
 function findFormatOf(format: string): FindFormat {
   if (format === "compact") return "planner";
+  if (format === "typescript") return "typescript";
   if (Object.hasOwn(PROVIDERS, format)) return PROVIDERS[format as keyof typeof PROVIDERS];
   throw new RpcFailure(
     INVALID_PARAMS,
