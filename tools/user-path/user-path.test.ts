@@ -15,6 +15,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, cp, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -529,6 +530,42 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     expect(stderr).toContain("zcp-serve: 3 tools on surface mcp");
     figures.steps["MCP session: npx zcp-serve"] = Math.round(performance.now() - started);
   }, 60_000);
+
+  it("the README's gateway: zcp gen --from-mcp, then zcp-serve, in front of a real MCP server", async () => {
+    // The README's two commands, with the memory server from the workspace instead of `npx -y`.
+    const memory = path.join(
+      path.dirname(
+        createRequire(path.join(WORKSPACE, "packages/server/package.json")).resolve(
+          "@modelcontextprotocol/server-memory/package.json",
+        ),
+      ),
+      "dist/index.js",
+    );
+    const gateway = path.join(project, "gateway");
+    await mkdir(gateway, { recursive: true });
+    await ok("npx", ["zcp", "gen", "--from-mcp", `node ${JSON.stringify(memory)}`], {
+      cwd: gateway,
+    });
+    const client = new Client({ name: "user-path", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        env: USER_ENV,
+        command: "npx",
+        args: ["zcp-serve", "--registry", "zcp.gen/index.js"],
+        cwd: gateway,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain("memory_server_read_graph");
+      const graph = await client.callTool({ name: "memory_server_read_graph", arguments: {} });
+      expect(graph.isError).toBeUndefined();
+      expect(graph.structuredContent).toHaveProperty("entities");
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
 
   it("the README's MCP host entries work when a host starts them from another folder", async () => {
     const entries = Object.entries(section.hosts.mcpServers);

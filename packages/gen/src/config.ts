@@ -5,6 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { diagnostic, relativePath, type Diagnostic } from "./diagnostics.js";
+// The option modules alone: the upstream entry loads the runtime, and the fast path reads this.
+import { fromMcpOption, type FromMcp } from "./upstream/options.js";
+import type { UpstreamServer } from "./upstream/server.js";
 
 export interface ConfigInput {
   /** Source globs, relative to the config folder. */
@@ -20,6 +23,8 @@ export interface ConfigInput {
   jsonFiles?: boolean;
   /** Tool packages composed into this registry: a package name, or an entry with options. */
   registries?: (string | RegistryEntryInput)[];
+  /** A gateway: the tools are an upstream MCP server's listing (no sources, no tsconfig). */
+  fromMcp?: FromMcp;
 }
 
 /** A `registries` entry: a package and which of its tools to take, under which prefix. */
@@ -64,12 +69,19 @@ export interface Config {
    * `registries` and no `include`, `include` is `[]`: there are no local sources.
    */
   readonly registries: readonly RegistryEntry[];
+  /**
+   * A gateway project's upstream (`"fromMcp"`), or null. Such a project has no sources
+   * (`include` is `[]`), no tsconfig and no packages; its output is JavaScript.
+   */
+  readonly fromMcp: FromMcp | null;
 }
 
 const DEFAULTS = {
   include: ["src/**/*.ts"],
   exclude: [] as string[],
   outDir: "src/zcp.gen",
+  /** A gateway has no `src/`. */
+  fromMcpOutDir: "zcp.gen",
 };
 
 export type ConfigResult =
@@ -83,6 +95,7 @@ const KEYS = new Set([
   "leanArtifacts",
   "jsonFiles",
   "registries",
+  "fromMcp",
 ]);
 
 /** Reads the configuration from `explicit` (a file) or from `cwd`. */
@@ -170,18 +183,33 @@ function validate(file: string, raw: unknown): ConfigResult {
   }
   const registries = registryEntries(input.registries);
   if (typeof registries === "string") return fail(file, registries);
+  let fromMcp: FromMcp | null = null;
+  if (input.fromMcp !== undefined) {
+    const option = fromMcpOption(input.fromMcp);
+    if (typeof option === "string") return fail(file, option);
+    const other = ["include", "exclude", "tsconfig", "registries"].filter((k) => k in input);
+    if (other.length > 0)
+      return fail(
+        file,
+        `"fromMcp" takes its tools from the upstream MCP server: it cannot be combined with ${other.map((k) => `"${k}"`).join(", ")}`,
+      );
+    fromMcp = option;
+  }
   const root = path.dirname(file);
   const include =
     (input.include as string[] | undefined) ??
-    (input.registries === undefined ? DEFAULTS.include : []);
+    (input.registries === undefined && fromMcp === null ? DEFAULTS.include : []);
   if (include.length === 0 && input.include !== undefined)
     return fail(file, `"include" must name at least one glob`);
   const tsconfigPath = input.tsconfig as string | undefined;
   let tsconfig: string | null = null;
   if (tsconfigPath !== undefined) tsconfig = path.resolve(root, tsconfigPath);
-  else if (fs.existsSync(path.join(root, "tsconfig.json")))
+  else if (fromMcp === null && fs.existsSync(path.join(root, "tsconfig.json")))
     tsconfig = path.join(root, "tsconfig.json");
-  const outDir = path.resolve(root, (input.outDir as string | undefined) ?? DEFAULTS.outDir);
+  const outDir = path.resolve(
+    root,
+    (input.outDir as string | undefined) ?? (fromMcp ? DEFAULTS.fromMcpOutDir : DEFAULTS.outDir),
+  );
   const inside = path.relative(root, outDir);
   if (
     inside === "" ||
@@ -205,8 +233,30 @@ function validate(file: string, raw: unknown): ConfigResult {
       leanArtifacts: (input.leanArtifacts as boolean | undefined) ?? false,
       jsonFiles: (input.jsonFiles as boolean | undefined) ?? false,
       registries,
+      fromMcp,
     },
     diagnostics: [],
+  };
+}
+
+/**
+ * The configuration of `zcp gen --from-mcp <server>` in `cwd`, without a configuration file:
+ * `{ "fromMcp": { "server": server } }` with the output in `zcp.gen/`. Its `file` is
+ * `<cwd>/--from-mcp`, which names it in the generated files' provenance line.
+ */
+export function fromMcpConfig(cwd: string, server: UpstreamServer): Config {
+  const root = path.resolve(cwd);
+  return {
+    file: path.join(root, "--from-mcp"),
+    root,
+    include: [],
+    exclude: [],
+    tsconfig: null,
+    outDir: path.join(root, DEFAULTS.fromMcpOutDir),
+    leanArtifacts: false,
+    jsonFiles: false,
+    registries: [],
+    fromMcp: { server },
   };
 }
 

@@ -1,5 +1,7 @@
 export { main } from "./cli/index.js";
-export { loadConfig, type Config, type ConfigInput } from "./config.js";
+export { fromMcpConfig, loadConfig, type Config, type ConfigInput } from "./config.js";
+export type { FromMcp, ToolOverride } from "./upstream/options.js";
+export type { UpstreamServer } from "./upstream/server.js";
 export {
   CODES,
   formatDiagnostic,

@@ -22,6 +22,7 @@ import { emitFiles, type GeneratedFile } from "./emit/index.js";
 import { emitContext } from "./emit/ts-file.js";
 import { extractor, type Extraction } from "./extract/index.js";
 import { Memo } from "./memo.js";
+import type { Gateway } from "./upstream/index.js";
 import { buildModel, type Site } from "./model/index.js";
 import {
   findTools,
@@ -45,6 +46,8 @@ export interface GenerateResult {
   readonly inputs: ReadonlyMap<string, string | null>;
   /** The configured source files this run listed (absolute, sorted). */
   readonly sources: readonly string[];
+  /** A gateway's (`"fromMcp"`) upstream, its alias prefix and listing hash; null otherwise or when it could not be listed. */
+  readonly gateway: Gateway | null;
 }
 
 /** The project's own tools (scan, extract, model), before packages are composed in. */
@@ -56,6 +59,8 @@ interface LocalTools {
   /** null when there are no local sources (no program is loaded). */
   readonly program: ts.Program | null;
   readonly sources: readonly string[];
+  /** A gateway's upstream (`"fromMcp"`), as listed; null otherwise. */
+  readonly gateway?: Gateway | null;
 }
 
 export class Generator {
@@ -77,9 +82,11 @@ export class Generator {
     const { config, memo } = this;
     memo.startRun();
     const changedSet = new Set([...changed].map((file) => path.resolve(file)));
-    // With "registries" and no "include", there are no local sources: no program is loaded.
-    const local =
-      config.include.length > 0
+    // With "registries" and no "include", there are no local sources: no program is loaded. A
+    // gateway's tools are its upstream's listing, read again on every run.
+    const local = config.fromMcp
+      ? await this.listUpstream(changedSet)
+      : config.include.length > 0
         ? await this.scanLocal(changedSet)
         : this.noLocalSources(changedSet);
     const diagnostics = local.diagnostics;
@@ -114,6 +121,7 @@ export class Generator {
             }
           : null,
         packages: composition.packages,
+        gateway: local.gateway ?? null,
       },
       memo.emit,
     );
@@ -126,6 +134,22 @@ export class Generator {
       registry,
       inputs,
       sources: local.sources,
+      gateway: local.gateway ?? null,
+    };
+  }
+
+  /** A gateway's tools: its upstream's listing, as definitions (`upstream/`). */
+  private async listUpstream(changedSet: ReadonlySet<string>): Promise<LocalTools> {
+    const { upstreamTools } = await import("./upstream/index.js");
+    const upstream = await upstreamTools(this.config.fromMcp!, this.config.file, {
+      cwd: this.config.root,
+    });
+    return {
+      ...this.noLocalSources(changedSet),
+      definitions: upstream.definitions,
+      sites: upstream.sites,
+      diagnostics: upstream.diagnostics,
+      gateway: upstream.gateway,
     };
   }
 

@@ -2,16 +2,19 @@
  * cli: the `zcp` command line. `zcp gen` runs the pipeline once (or on every change with
  * --watch: `watch.ts`) and writes or checks the output folder; an unchanged project is answered
  * from the no-change fast path (`fast-path.ts`) without loading TypeScript. The pipeline is
- * imported only when a run needs it. `zcp diff` compares two registries (`diff.ts`).
+ * imported only when a run needs it. `zcp diff` compares two registries (`diff.ts`). A gateway
+ * (`"fromMcp"`, or `--from-mcp` without a configuration: `upstream.ts`) never takes the fast
+ * path: its upstream is listed on every run, and `--check` reports a changed listing.
  */
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { loadConfig, type Config } from "../config.js";
+import { fromMcpConfig, loadConfig, type Config, type ConfigResult } from "../config.js";
 import { hasErrors, hasRunErrors } from "../diagnostics.js";
 import { compareOutput, isClean } from "../write/index.js";
 import { readFastPath, saveFastPath } from "./fast-path.js";
 import { apply, printSummary, tokenReport, type Options, type Summary } from "./summary.js";
 import { reportOptions } from "./token-report.js";
+import { fromMcpServer, upstreamDrift } from "./upstream.js";
 import { watch } from "./watch.js";
 
 const USAGE = `Usage: zcp gen [options]
@@ -22,6 +25,8 @@ Compiles the @tool functions of a TypeScript project into a static tool registry
 
 Options of zcp gen:
   --config <file>     zcp.config.json or package.json to use (default: the one in the current folder)
+  --from-mcp <server> without a configuration: generate a gateway to the MCP server started by the
+                      command line <server> (or at the http(s) URL <server>) into ./zcp.gen
   --check             write nothing; exit 1 if the output folder is not up to date
   --watch             regenerate whenever a source file changes
   --reporter <kind>   text (default) or json
@@ -44,6 +49,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
       allowPositionals: true,
       options: {
         config: { type: "string" },
+        "from-mcp": { type: "string" },
         check: { type: "boolean", default: false },
         watch: { type: "boolean", default: false },
         force: { type: "boolean", default: false },
@@ -101,7 +107,21 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     tokens,
     ...(values.config ? { config: values.config } : {}),
   };
-  const loaded = loadConfig(cwd, options.config);
+  if (values["from-mcp"] !== undefined && values.config !== undefined) {
+    process.stderr.write("zcp: --from-mcp and --config cannot be combined\n");
+    return 2;
+  }
+  let loaded: ConfigResult;
+  if (values["from-mcp"] !== undefined) {
+    const server = fromMcpServer(values["from-mcp"]);
+    if (typeof server === "string") {
+      process.stderr.write(`zcp: ${server}\n`);
+      return 2;
+    }
+    loaded = { config: fromMcpConfig(cwd, server), diagnostics: [] };
+  } else {
+    loaded = loadConfig(cwd, options.config);
+  }
   if (!loaded.config) {
     printSummary(options, cwd, {
       diagnostics: loaded.diagnostics,
@@ -114,13 +134,20 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     });
     return 1;
   }
+  if (options.watch && loaded.config.fromMcp) {
+    // An upstream changes without any file changing: there is nothing to watch.
+    process.stderr.write("zcp: --watch does not apply to a gateway (fromMcp): run zcp gen again\n");
+    return 2;
+  }
   return options.watch ? watch(loaded.config, options, cwd) : once(loaded.config, options, cwd);
 }
 
 async function once(config: Config, options: Options, cwd: string): Promise<number> {
   const started = performance.now();
-  // The fast path keeps no registry or artifacts to count: a report needs a real run.
-  const fast = options.force || options.tokens ? null : await readFastPath(config);
+  // The fast path keeps no registry or artifacts to count: a report needs a real run. A
+  // gateway's upstream can change without any local file changing: it is always listed.
+  const fast =
+    options.force || options.tokens || config.fromMcp ? null : await readFastPath(config);
   if (fast) {
     const summary: Summary = {
       diagnostics: fast.diagnostics,
@@ -137,13 +164,14 @@ async function once(config: Config, options: Options, cwd: string): Promise<numb
     return hasErrors(fast.diagnostics) ? 1 : 0;
   }
   const { Generator } = await import("../pipeline.js");
-  const result = await new Generator(config).generate();
+  let result = await new Generator(config).generate();
+  if (options.check) result = upstreamDrift(config, result, cwd);
   const state = compareOutput(config.outDir, result.files);
   const summary = apply(config, options, result, state);
   summary.tokens = await tokenReport(options, result);
   summary.ms = performance.now() - started;
   printSummary(options, cwd, summary);
-  if ((isClean(state) || !options.check) && !hasRunErrors(result.diagnostics))
+  if ((isClean(state) || !options.check) && !hasRunErrors(result.diagnostics) && !config.fromMcp)
     await saveFastPath(config, result);
   return hasErrors(result.diagnostics) ||
     (options.check && !isClean(state)) ||

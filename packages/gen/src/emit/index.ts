@@ -12,11 +12,14 @@ import type { ArtifactSets, ValidatorCode, ValidatorSet } from "../compile/index
 import type { ComposedPackage } from "../compose/index.js";
 import { dispatchFile } from "./dispatch.js";
 import { FIND_FILE, findFile } from "./find.js";
+import { gatewayDispatchFile } from "./gateway.js";
+import { asJavaScript } from "./javascript.js";
 import { jsonObject, jsonPart, type JsonPart } from "./json.js";
 import { MANIFEST, manifestText } from "./manifest.js";
 import { registryFile, toolStatement } from "./registry.js";
 import { emitContext, tsFile, type EmitContext } from "./ts-file.js";
 import { typesFile } from "./types.js";
+import type { Gateway } from "../upstream/index.js";
 import { VALIDATORS_FILE, validatorsFile, validatorText } from "./validators.js";
 
 export { validatorsFile } from "./validators.js";
@@ -43,6 +46,11 @@ export interface EmitInput {
   readonly json: { readonly artifacts: ArtifactSets; readonly lean: ArtifactSets | null } | null;
   /** The packages composed in (`"registries"`): their tools' validators and dispatchers are theirs. */
   readonly packages?: readonly ComposedPackage[];
+  /**
+   * A gateway (`"fromMcp"`): the dispatch forwards to the upstream, the manifest records the
+   * listing hash, and the modules are written as JavaScript (`javascript.ts`).
+   */
+  readonly gateway?: Gateway | null;
 }
 
 /**
@@ -63,13 +71,25 @@ export const EMIT_STEPS: EmitSteps = {
 };
 
 export function emitFiles(
-  { configFile, root, outDir, registry, validators, json: jsonSets, packages = [] }: EmitInput,
+  {
+    configFile,
+    root,
+    outDir,
+    registry,
+    validators,
+    json: jsonSets,
+    packages = [],
+    gateway = null,
+  }: EmitInput,
   steps: EmitSteps = EMIT_STEPS,
 ): GeneratedFile[] {
   const context = emitContext(configFile);
   const json = (sets: ArtifactSets, provider: (typeof ARTIFACT_PROVIDERS)[number]) =>
     `${jsonObject(sets[provider], steps.json)}\n`;
-  const files: GeneratedFile[] = [
+  const dispatch = gateway
+    ? gatewayDispatchFile(context, registry.tools, gateway)
+    : dispatchFile(context, registry.tools, root, outDir, packages);
+  let files: GeneratedFile[] = [
     { path: "index.ts", content: indexModule(context) },
     {
       path: VALIDATORS_FILE,
@@ -77,7 +97,7 @@ export function emitFiles(
     },
     { path: "registry.ts", content: registryFile(context, registry, steps.statement) },
     { path: FIND_FILE, content: findFile(context, registry) },
-    { path: "dispatch.ts", content: dispatchFile(context, registry.tools, root, outDir, packages) },
+    { path: "dispatch.ts", content: dispatch },
     { path: "types.ts", content: typesFile(context, registry.tools) },
   ];
   if (jsonSets) {
@@ -90,10 +110,12 @@ export function emitFiles(
         files.push({ path: `${folder}/${provider}.json`, content: json(sets, provider) });
     }
   }
+  if (gateway) files = asJavaScript(context, files);
   const manifest = manifestText(
     registry,
     files.map((file) => file.path),
     jsonSets !== null,
+    gateway ? { listingHash: gateway.listingHash } : null,
   );
   return [...files, { path: MANIFEST, content: manifest }].sort((a, b) =>
     a.path < b.path ? -1 : 1,

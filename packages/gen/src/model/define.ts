@@ -52,8 +52,17 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
     dates: tool.dates,
     source: { file: relativePath(root, tool.file), export: tool.exportName },
   };
-  // With documentation (the default listing) and the bare signature: the runtime picks one, it
-  // never takes a line apart.
+  return completeDefinition(draft);
+}
+
+/**
+ * A definition from everything but its planner lines and hash: the lines with documentation
+ * (the default listing) and the bare signature (the runtime picks one, it never takes a line
+ * apart), and the hash over the rest without `source`.
+ */
+export function completeDefinition(
+  draft: Omit<ToolDefinition, "hash" | "planner" | "plannerBare">,
+): ToolDefinition {
   const planner = renderPlannerLine(draft);
   const plannerBare = renderPlannerLine(draft, { toolDocs: false, paramDocs: false });
   const { source, ...hashed } = draft;
@@ -67,7 +76,7 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
 }
 
 /** The first paragraph, or its first sentence (`firstSentence`, cut at 300 characters) when the paragraph is longer. */
-function shortDescription(description: string): string {
+export function shortDescription(description: string): string {
   const paragraph = description.split("\n\n", 1)[0] ?? "";
   return paragraph.length <= SENTENCE_MAX ? paragraph : firstSentence(paragraph);
 }

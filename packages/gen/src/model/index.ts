@@ -38,7 +38,7 @@ export interface ModelSteps {
 }
 
 /** The ids of the runtime's built-in tools. */
-const BUILTIN_IDS: readonly string[] = ["zh", "zf", "zr"];
+export const BUILTIN_IDS: readonly string[] = ["zh", "zf", "zr"];
 
 const MODEL_STEPS: ModelSteps = { define: defineTool };
 

@@ -28,7 +28,8 @@ Options:
   --grace-ms <ms>       on SIGINT/SIGTERM, how long running calls may finish (default 5000)
   --isolation <i>       worker (default): tools run in worker threads, so a tool that spins,
                         hangs or runs out of memory is stopped and the server goes on;
-                        none: tools run on the server's own thread
+                        none: tools run on the server's own thread; gateway
+                        tools (zcp gen --from-mcp) always run there
   --workers <n>         worker threads, hence calls running at once (default: CPUs, at least 2)
   --tool-memory-mb <n>  heap limit of each worker, in MiB (default 512; at least 64)
   --timeout-ms <ms>     a call's time limit (default 30000)

@@ -13,6 +13,8 @@ import {
   type Runtime,
   type RuntimeOptions,
 } from "@zcp/runtime";
+import { closeUpstreams } from "../gateway/upstream.js";
+import { gatewayExecutor, isGatewayTool } from "../gateway/serve.js";
 import { createWorkerExecutor, defaultWorkers } from "../isolation/executor.js";
 import { codeRunner } from "./code.js";
 import type { ServeArgs } from "./args.js";
@@ -97,25 +99,30 @@ export async function serveRuntime(
     ...(args.scopes !== undefined ? { scopes: args.scopes } : {}),
   };
   const workers = args.workers ?? defaultWorkers();
-  const executor =
-    args.isolation === "worker"
+  // Gateway tools run on this thread (one shared upstream connection); only the others need workers.
+  const gateway = generated.registry.tools.filter(isGatewayTool).length;
+  const local = generated.registry.tools.length - gateway;
+  const pool =
+    args.isolation === "worker" && local > 0
       ? createWorkerExecutor({
           module: files.length === 1 ? files[0]! : files,
           workers,
           memoryMb: args.toolMemoryMb,
         })
       : undefined;
+  const executor = pool && gateway > 0 ? gatewayExecutor(generated, pool) : pool;
   const loaded = args.code
     ? await codeRunner(args.codeTimeoutMs !== undefined ? { timeoutMs: args.codeTimeoutMs } : {})
     : undefined;
   if (loaded !== undefined && "failure" in loaded) {
-    await executor?.close();
+    await pool?.close();
     return loaded;
   }
   const code = loaded;
   const closeAll = async () => {
-    await executor?.close();
+    await pool?.close();
     await code?.runner.close();
+    if (gateway > 0) await closeUpstreams();
   };
   const refused = async (why: { failure: string } | { usage: string }) => {
     await closeAll();
@@ -156,9 +163,14 @@ export async function serveRuntime(
     runtime,
     exposed,
     isolation:
-      (executor
+      (pool
         ? `tools run in up to ${workers} worker threads of ${args.toolMemoryMb} MiB`
-        : "tools run on the server's thread (--isolation none)") +
+        : args.isolation === "none"
+          ? "tools run on the server's thread (--isolation none)"
+          : "tools run on the server's thread") +
+      (gateway > 0
+        ? `; ${gateway} gateway tools call their upstream MCP server from the server's thread (one connection shared by every session)`
+        : "") +
       (code ? `; ${code.description}` : ""),
     close: closeAll,
   };

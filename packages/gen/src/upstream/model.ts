@@ -1,0 +1,187 @@
+/**
+ * upstream: an upstream's listing → `ToolDefinition`s, as the model stage makes them for
+ * TypeScript tools: alias `<name>.<tool>` (or the override's), id and provider name derived
+ * from it, the description and title as listed, the input schema as listed (without
+ * `$schema`), the output schema when the upstream declares one, output mode `auto` unless the
+ * override says otherwise, flags from the MCP annotations unless the override names them, and
+ * `source: { file: "mcp:<name>", export: "<tool>" }`. Every diagnostic points at the
+ * configuration file, where the overrides are.
+ */
+import {
+  deriveId,
+  providerName,
+  type JsonSchema,
+  type JsonValue,
+  type ToolDefinition,
+  type ToolFlag,
+} from "@zcp/runtime/codegen";
+import { diagnostic, type Code, type Diagnostic } from "../diagnostics.js";
+import { completeDefinition, shortDescription } from "../model/define.js";
+import { BUILTIN_IDS, type Site } from "../model/index.js";
+import type { Listing, UpstreamTool } from "./list.js";
+import type { FromMcp, ToolOverride } from "./options.js";
+
+export interface UpstreamModel {
+  /** The alias prefix the tools got. */
+  readonly name: string;
+  readonly definitions: ToolDefinition[];
+  readonly sites: ReadonlyMap<ToolDefinition, Site>;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** `configFile` is where the diagnostics point (line 1: JSON has no positions to keep). */
+export function modelUpstream(
+  listing: Listing,
+  options: FromMcp,
+  configFile: string,
+): UpstreamModel {
+  const site: Site = { file: configFile, line: 1, column: 1 };
+  const report = (severity: "error" | "warning", code: Code, message: string) =>
+    diagnostics.push(diagnostic(severity, code, message, site));
+  const diagnostics: Diagnostic[] = [];
+  const name = options.name ?? aliasPrefix(listing.serverName);
+  const overrides = options.tools ?? {};
+  const listed = new Set(listing.tools.map((tool) => tool.name));
+  for (const tool of Object.keys(overrides))
+    if (!listed.has(tool))
+      report(
+        "warning",
+        "ZCP1705",
+        `"fromMcp"."tools" names "${tool}", which the upstream does not list`,
+      );
+
+  const drafts: { tool: UpstreamTool; alias: string; override: ToolOverride }[] = [];
+  const seen = new Set<string>();
+  for (const tool of listing.tools) {
+    if (seen.has(tool.name)) {
+      report(
+        "error",
+        "ZCP1402",
+        `the upstream lists the tool "${tool.name}" twice; the second is left out`,
+      );
+      continue;
+    }
+    seen.add(tool.name);
+    const override = overrides[tool.name] ?? {};
+    if (override.exclude) continue;
+    drafts.push({ tool, override, alias: override.alias ?? `${name}.${aliasSegment(tool.name)}` });
+  }
+
+  // Unique aliases, ids and provider names, and the built-ins' namespace, as for TypeScript tools.
+  const rejected = new Set<string>();
+  for (const draft of drafts)
+    if (/^zcp[._]/.test(draft.alias) || BUILTIN_IDS.includes(deriveId(draft.alias))) {
+      rejected.add(draft.alias);
+      report(
+        "error",
+        "ZCP1404",
+        `the alias "${draft.alias}" of the upstream tool "${draft.tool.name}" is reserved for the runtime's built-in tools; give it an "alias"`,
+      );
+    }
+  const unique = (key: (alias: string) => string, code: Code, what: string) => {
+    const byKey = new Map<string, string[]>();
+    for (const { alias } of drafts)
+      byKey.set(key(alias), [...(byKey.get(key(alias)) ?? []), alias]);
+    for (const [value, aliases] of byKey) {
+      if (aliases.length < 2) continue;
+      for (const alias of aliases) rejected.add(alias);
+      report(
+        "error",
+        code,
+        `${what} "${value}" is shared by the aliases ${aliases.map((a) => `"${a}"`).join(" and ")}; give one an "alias" in "fromMcp"."tools"`,
+      );
+    }
+  };
+  unique((alias) => alias, "ZCP1402", "duplicate tool alias");
+  unique(deriveId, "ZCP1401", "duplicate tool id");
+  unique(providerName, "ZCP1403", "provider tool name");
+
+  const sites = new Map<ToolDefinition, Site>();
+  const definitions: ToolDefinition[] = [];
+  for (const draft of drafts) {
+    if (rejected.has(draft.alias)) continue;
+    const definition = defineUpstreamTool(draft.tool, draft.alias, name, options, draft.override);
+    if (definition.description === "")
+      report("warning", "ZCP1305", `the upstream tool "${draft.tool.name}" has no description`);
+    definitions.push(definition);
+    sites.set(definition, site);
+  }
+  definitions.sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
+  return { name, definitions, sites, diagnostics };
+}
+
+/** One upstream tool's definition. */
+function defineUpstreamTool(
+  tool: UpstreamTool,
+  alias: string,
+  name: string,
+  options: FromMcp,
+  override: ToolOverride,
+): ToolDefinition {
+  const inputSchema = withoutDialect(tool.inputSchema);
+  const properties = (inputSchema.properties ?? {}) as { [name: string]: { default?: JsonValue } };
+  const defaults = Object.fromEntries(
+    Object.entries(properties)
+      .filter(([, property]) => typeof property === "object" && property?.default !== undefined)
+      .map(([param, property]) => [param, property.default!]),
+  );
+  const description = tool.description?.trim() ?? "";
+  const title = tool.title ?? tool.annotations?.title;
+  const draft: Omit<ToolDefinition, "hash" | "planner" | "plannerBare"> = {
+    id: deriveId(alias),
+    alias,
+    name: providerName(alias),
+    title: typeof title === "string" && title !== "" ? title : null,
+    descriptionShort: shortDescription(description),
+    description,
+    inputSchema,
+    outputSchema: tool.outputSchema ? withoutDialect(tool.outputSchema) : null,
+    outputMode: override.output ?? "auto",
+    handleKind: "generic",
+    handleParams: {},
+    defaults,
+    flags: override.flags ? [...override.flags] : annotationFlags(tool.annotations),
+    groups: [...new Set([...(options.groups ?? []), ...(override.groups ?? [])])],
+    stages: [...(override.stages ?? [])],
+    scopes: [...(override.scopes ?? [])],
+    deprecated: null,
+    // The dispatch forwards `(args, context)`: the context's signal cancels the upstream request.
+    call: { kind: "object", context: 1 },
+    dates: [],
+    source: { file: `mcp:${name}`, export: tool.name },
+  };
+  return completeDefinition(draft);
+}
+
+/** The schema without `$schema` (the registry's schemas are all draft 2020-12). */
+function withoutDialect(schema: { readonly [keyword: string]: unknown }): JsonSchema {
+  const { $schema: _, ...rest } = schema;
+  return rest as JsonSchema;
+}
+
+/** The flags MCP's annotations state: `readOnlyHint`, `idempotentHint`, `destructiveHint` when true. */
+function annotationFlags(annotations: UpstreamTool["annotations"]): ToolFlag[] {
+  const flags: ToolFlag[] = [];
+  if (annotations?.readOnlyHint === true) flags.push("readonly");
+  if (annotations?.idempotentHint === true) flags.push("idempotent");
+  if (annotations?.destructiveHint === true && annotations.readOnlyHint !== true)
+    flags.push("destructive");
+  return flags;
+}
+
+/** `serverInfo.name` as an alias prefix: `@scope/memory-server` → `memory_server`. */
+function aliasPrefix(serverName: string): string {
+  const base = serverName.replace(/^@[^/]*\//, "");
+  const safe = base
+    .replace(/[^A-Za-z0-9_]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toLowerCase();
+  if (safe === "") return "upstream";
+  return /^[0-9]/.test(safe) ? `_${safe}` : safe;
+}
+
+/** An upstream tool name as the last segment of an alias. */
+function aliasSegment(tool: string): string {
+  const safe = tool.replace(/[^A-Za-z0-9_-]/g, "_");
+  return /^[A-Za-z_]/.test(safe) ? safe : `_${safe}`;
+}

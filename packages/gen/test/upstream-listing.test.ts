@@ -1,0 +1,251 @@
+/**
+ * zcp gen from an MCP server, against a fake upstream written into a scratch folder
+ * (upstream-fake.ts): every page listed, the definitions, the overrides, the errors (cannot
+ * start, listing failed, timeout, a missing variable), the JavaScript output, and drift under
+ * `--check`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { loadConfig } from "../src/config.js";
+import { Generator } from "../src/pipeline.js";
+import { listUpstream } from "../src/upstream/index.js";
+import { runZcp, scratchProject } from "./helpers.js";
+import { FAKE_TOOLS, setFakeTools, writeFakeUpstream } from "./upstream-fake.js";
+
+const FAKE = { command: "node", args: ["fake-server.mjs"] };
+
+function project(fromMcp: object, mode: object = {}, tools: readonly object[] = FAKE_TOOLS) {
+  const dir = scratchProject({ "zcp.config.json": JSON.stringify({ fromMcp }) });
+  writeFakeUpstream(dir, tools, mode);
+  return dir;
+}
+
+async function generate(dir: string) {
+  const loaded = loadConfig(dir);
+  if (!loaded.config) throw new Error(JSON.stringify(loaded.diagnostics));
+  return new Generator(loaded.config).generate();
+}
+
+describe("listing and modelling", () => {
+  test("every page, as definitions with planner lines, validators and the gateway dispatch", async () => {
+    const dir = project({ server: FAKE });
+    const result = await generate(dir);
+    // put_note's open-ended `meta` (see the strict-mode test below).
+    expect(result.diagnostics.map((d) => d.code)).toEqual(["ZCP1501"]);
+    const [forecast, note] = result.registry.tools;
+    expect(result.registry.tools.map((tool) => tool.alias)).toEqual([
+      "fake_server.get-forecast",
+      "fake_server.put_note",
+    ]);
+    expect(forecast).toMatchObject({
+      title: "Forecast",
+      descriptionShort: "Forecast for a city.",
+      outputMode: "auto",
+      flags: ["readonly", "idempotent"],
+      defaults: { days: 3 },
+      call: { kind: "object", context: 1 },
+      source: { file: "mcp:fake_server", export: "get-forecast" },
+      outputSchema: FAKE_TOOLS[0]!.outputSchema,
+    });
+    expect(forecast!.inputSchema).not.toHaveProperty("$schema");
+    expect(forecast!.planner).toBe(
+      `TOOL @${forecast!.id} fake_server.get-forecast(city:str "City name.", days:int=3) -> auto -- "Forecast for a city."`,
+    );
+    expect(note).toMatchObject({ title: "Put a note", outputSchema: null, flags: [] });
+    expect(result.gateway?.name).toBe("fake_server");
+
+    const files = new Map(result.files.map((file) => [file.path, file.content]));
+    expect([...files.keys()]).toEqual([
+      "dispatch.js",
+      "find.js",
+      "index.d.ts",
+      "index.js",
+      "package.json",
+      "registry.js",
+      "registry.json",
+      "types.d.ts",
+      "validators.js",
+    ]);
+    expect(files.get("dispatch.js")).toContain(`import { upstream } from "@zcp/server/gateway";\n`);
+    expect(files.get("dispatch.js")).toContain(
+      `const server = upstream(upstreamServer, { name: "fake_server" });`,
+    );
+    expect(files.get("dispatch.js")).toContain(
+      `(args, context) => server.call("get-forecast", args, context)`,
+    );
+    const manifest = JSON.parse(files.get("registry.json")!) as {
+      upstream: { listingHash: string };
+    };
+    expect(manifest.upstream.listingHash).toMatch(/^[0-9a-f]{64}$/);
+
+    // The validators are the usual ones, generated from the listed schemas, and run as plain JS.
+    runZcp(dir, ["gen"]);
+    const { validators } = (await import(path.join(dir, "zcp.gen/validators.js"))) as {
+      validators: Record<string, (input: unknown) => { ok: boolean }>;
+    };
+    expect(validators[forecast!.id]!({ city: "Oslo", days: 3 }).ok).toBe(true);
+    expect(validators[forecast!.id]!({ city: "Oslo", days: 30 }).ok).toBe(false);
+    expect(validators[forecast!.id]!({ days: 3 }).ok).toBe(false);
+  });
+
+  test("overrides: alias, groups, stages, output, scopes, flags, exclude; a name that is not listed is a warning", async () => {
+    const dir = project({
+      server: FAKE,
+      name: "wx",
+      groups: ["weather"],
+      tools: {
+        "get-forecast": {
+          alias: "wx.forecast",
+          groups: ["read"],
+          stages: ["plan"],
+          output: "handle",
+          scopes: ["wx:read"],
+          flags: ["approval"],
+        },
+        put_note: { exclude: true },
+        nope: { output: "scalar" },
+      },
+    });
+    const result = await generate(dir);
+    expect(result.registry.tools).toHaveLength(1);
+    expect(result.registry.tools[0]).toMatchObject({
+      alias: "wx.forecast",
+      groups: ["weather", "read"],
+      stages: ["plan"],
+      outputMode: "handle",
+      scopes: ["wx:read"],
+      flags: ["approval"],
+      source: { file: "mcp:wx", export: "get-forecast" },
+    });
+    expect(result.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["ZCP1705", `"fromMcp"."tools" names "nope", which the upstream does not list`],
+    ]);
+  });
+
+  test("a schema strict mode cannot take keeps its tool, non-strict, with the usual diagnostic", async () => {
+    const result = await generate(project({ server: FAKE }));
+    expect(result.registry.tools.map((tool) => tool.alias)).toContain("fake_server.put_note");
+    expect(result.diagnostics.map((d) => [d.severity, d.code, d.message])).toEqual([
+      [
+        "warning",
+        "ZCP1501",
+        "fake_server.put_note: OpenAI strict mode cannot express it ($.meta is an open-ended object (a Record or index signature); strict mode needs every key named); its OpenAI entries are sent with strict: false",
+      ],
+    ]);
+    const loose = {
+      name: "loose",
+      description: "Takes anything.",
+      inputSchema: { type: "object", additionalProperties: { type: "string" } },
+    };
+    const dir = project({ server: FAKE }, {}, [loose]);
+    const other = await generate(dir);
+    expect(other.registry.tools.map((tool) => tool.alias)).toEqual(["fake_server.loose"]);
+    expect(other.diagnostics.map((d) => d.code)).toContain("ZCP1501");
+    expect(other.diagnostics.every((d) => d.severity === "warning")).toBe(true);
+  });
+});
+
+describe("errors", () => {
+  test("a server that exits: its command and last stderr lines, and nothing is written", () => {
+    const dir = project({ server: FAKE }, { exit: "boom: no API key\nsecond line" });
+    const run = runZcp(dir, ["gen"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "error ZCP1701: cannot start or connect to the upstream server node fake-server.mjs:",
+    );
+    expect(run.stderr).toContain("its last stderr lines:\n    boom: no API key\n    second line");
+    expect(fs.existsSync(path.join(dir, "zcp.gen"))).toBe(false);
+  });
+
+  test("a command that does not exist", async () => {
+    const listed = await listUpstream({ command: "zcp-no-such-command-17" });
+    expect(listed.diagnostics[0]?.code).toBe("ZCP1701");
+    expect(listed.diagnostics[0]?.message).toContain("zcp-no-such-command-17");
+  });
+
+  test("tools/list failing", async () => {
+    const dir = project({ server: FAKE }, { listError: "the index is locked" });
+    const listed = await listUpstream(FAKE, { cwd: dir });
+    expect(listed.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      [
+        "ZCP1702",
+        "the upstream server node fake-server.mjs failed tools/list: MCP error -32603: the index is locked",
+      ],
+    ]);
+  });
+
+  test("a server that never answers times out", async () => {
+    const dir = project({ server: FAKE }, { silent: true });
+    const listed = await listUpstream(FAKE, { cwd: dir, timeoutMs: 300 });
+    expect(listed.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      [
+        "ZCP1703",
+        "the upstream server node fake-server.mjs did not answer initialize within 0.3 s",
+      ],
+    ]);
+  });
+
+  test("a ${NAME} that is not set is named; the dispatch keeps the template", async () => {
+    const server = { ...FAKE, env: { TOKEN: "${ZCP_TEST_TOKEN_17}" } };
+    const dir = project({ server });
+    const missing = await listUpstream(server, { cwd: dir, env: {} });
+    expect(missing.diagnostics[0]?.message).toBe(
+      "the environment variable ZCP_TEST_TOKEN_17, which the upstream server node fake-server.mjs names as ${ZCP_TEST_TOKEN_17}, is not set",
+    );
+    process.env.ZCP_TEST_TOKEN_17 = "secret-value";
+    try {
+      const result = await generate(dir);
+      const dispatch = result.files.find((file) => file.path === "dispatch.js")!.content;
+      expect(dispatch).toContain('TOKEN: "${ZCP_TEST_TOKEN_17}"');
+      expect(result.files.some((file) => file.content.includes("secret-value"))).toBe(false);
+    } finally {
+      delete process.env.ZCP_TEST_TOKEN_17;
+    }
+  });
+
+  test("configuration errors", () => {
+    for (const [fromMcp, message] of [
+      [{}, `"fromMcp" must have "server"`],
+      [{ server: { command: "x", url: "http://a" } }, `exactly one of "command"`],
+      [{ server: { url: "ftp://a" } }, `"url" must be an http:// or https:// URL`],
+      [
+        { server: FAKE, tools: { a: { output: "big" } } },
+        `"output" must be one of auto, handle, scalar`,
+      ],
+      [{ server: FAKE, tools: { a: { alias: "9x" } } }, `"alias" must be a tool alias`],
+    ] as const) {
+      const dir = scratchProject({ "zcp.config.json": JSON.stringify({ fromMcp }) });
+      const loaded = loadConfig(dir);
+      expect(loaded.config).toBeNull();
+      expect(loaded.diagnostics[0]?.message).toContain(message);
+    }
+    const dir = scratchProject({
+      "zcp.config.json": JSON.stringify({ fromMcp: { server: FAKE }, include: ["src/**/*.ts"] }),
+    });
+    expect(loadConfig(dir).diagnostics[0]?.message).toBe(
+      `"fromMcp" takes its tools from the upstream MCP server: it cannot be combined with "include"`,
+    );
+  });
+});
+
+describe("--check and drift", () => {
+  test("passes while the listing is the same, fails with the exact message when it changes", () => {
+    const dir = project({ server: FAKE });
+    expect(runZcp(dir, ["gen"]).status).toBe(0);
+    const check = runZcp(dir, ["gen", "--check"]);
+    expect(check.stderr).not.toContain("error");
+    expect(check.status).toBe(0);
+    // No local file changes; a second run is not answered from the no-change cache.
+    expect(runZcp(dir, ["gen", "--check"]).stdout).not.toContain("cached");
+
+    setFakeTools(dir, [FAKE_TOOLS[0]!]);
+    const drift = runZcp(dir, ["gen", "--check"]);
+    expect(drift.status).toBe(1);
+    expect(drift.stderr).toContain(
+      "zcp - error ZCP1706: the upstream's tool listing changed since zcp gen wrote zcp.gen/registry.json: run zcp gen\n",
+    );
+    expect(runZcp(dir, ["gen"]).status).toBe(0);
+    expect(runZcp(dir, ["gen", "--check"]).status).toBe(0);
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * `upstream(server)`: what a gateway's generated dispatch calls. One connection per process,
+ * opened on the first call and shared by every session; when it dies (the child exits, an HTTP
+ * request fails), the calls in flight and those until the next attempt answer
+ * `upstream_unavailable`, and the next call after the backoff (100 ms, doubling to 5 s while
+ * attempts keep failing; back to 100 ms after a call succeeded) opens a new one.
+ */
+import process from "node:process";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { clip, ToolError, type ToolContext } from "@zcp/runtime";
+import { openConnection, type Connection } from "./connection.js";
+import { expandServer } from "./expand.js";
+import { resultValue, type UpstreamResult } from "./result.js";
+import type { Upstream, UpstreamOptions, UpstreamServer } from "./types.js";
+
+export const BACKOFF_START_MS = 100;
+export const BACKOFF_MAX_MS = 5000;
+/** The SDK's own request timeout, made as long as a timer allows: the runtime's timeout (which aborts the signal) is the limit. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+type State =
+  | { readonly kind: "idle" }
+  | { readonly kind: "connecting"; readonly opening: Promise<Connection> }
+  | { readonly kind: "up"; readonly connection: Connection }
+  | { readonly kind: "down"; readonly why: string; readonly retryAt: number };
+
+/** Every upstream of this process, for `closeUpstreams`. */
+const open = new Set<GatewayUpstream>();
+
+export function upstream(server: UpstreamServer, options: UpstreamOptions = {}): Upstream {
+  return new GatewayUpstream(server, options.name ?? defaultName(server));
+}
+
+/** Closes every upstream this process opened (zcp-serve, before it exits). */
+export async function closeUpstreams(): Promise<void> {
+  await Promise.all([...open].map((each) => each.close()));
+}
+
+/** An URL's host as written (`${NAME}` kept: the name is no secret), or a command's file name. */
+function defaultName(server: UpstreamServer): string {
+  if ("url" in server)
+    return /^[a-z][a-z0-9+.-]*:\/\/([^/?#]+)/i.exec(server.url)?.[1] ?? server.url;
+  return server.command.split(/[\\/]/).pop() || server.command;
+}
+
+const log = (message: string) => process.stderr.write(`zcp gateway: ${message}\n`);
+
+class GatewayUpstream implements Upstream {
+  private state: State = { kind: "idle" };
+  private backoffMs = BACKOFF_START_MS;
+  /** Whether a connection was ever up: the next one is a restart. */
+  private started = false;
+
+  constructor(
+    private readonly server: UpstreamServer,
+    readonly name: string,
+  ) {}
+
+  get pid(): number | null {
+    return this.state.kind === "up" ? this.state.connection.pid : null;
+  }
+
+  async call(
+    tool: string,
+    args: { readonly [key: string]: unknown },
+    context: ToolContext,
+  ): Promise<unknown> {
+    const { signal } = context;
+    if (signal.aborted) throw aborted(signal);
+    const connection = await abortable(this.connection(), signal);
+    let result: UpstreamResult;
+    try {
+      result = (await connection.client.callTool(
+        { name: tool, arguments: { ...args } },
+        undefined,
+        {
+          signal,
+          timeout: NO_SDK_TIMEOUT,
+          onprogress: ({ progress, total, message }) => context.progress(progress, total, message),
+        },
+      )) as UpstreamResult;
+    } catch (error) {
+      throw await this.failure(error, connection, signal);
+    }
+    this.backoffMs = BACKOFF_START_MS;
+    return resultValue(result, this.name, tool);
+  }
+
+  async close(): Promise<void> {
+    const state = this.state;
+    this.state = { kind: "idle" };
+    open.delete(this);
+    if (state.kind === "up") await state.connection.close();
+    if (state.kind === "connecting")
+      await state.opening.then(
+        (connection) => connection.close(),
+        () => undefined,
+      );
+  }
+
+  /** The connection up, opened now if none is and the backoff allows; else ToolError("upstream_unavailable"). */
+  private connection(): Promise<Connection> {
+    const state = this.state;
+    if (state.kind === "up") return Promise.resolve(state.connection);
+    if (state.kind === "connecting") return state.opening;
+    if (state.kind === "down" && Date.now() < state.retryAt)
+      return Promise.reject(
+        unavailable(
+          `the upstream MCP server ${this.name} ${state.why}; restarting (next attempt in ${state.retryAt - Date.now()} ms)`,
+        ),
+      );
+    const opening = this.open();
+    this.state = { kind: "connecting", opening };
+    return opening;
+  }
+
+  private async open(): Promise<Connection> {
+    const restart = this.started;
+    let connection: Connection;
+    try {
+      connection = await openConnection(expandServer(this.server, process.env));
+    } catch (error) {
+      const why = `could not be started: ${(error as Error).message}`;
+      if (this.state.kind === "connecting") this.down(why);
+      throw unavailable(`the upstream MCP server ${this.name} ${why}`);
+    }
+    if (this.state.kind !== "connecting") {
+      // closed while connecting
+      await connection.close();
+      throw unavailable(`the upstream MCP server ${this.name} was closed`);
+    }
+    this.state = { kind: "up", connection };
+    this.started = true;
+    open.add(this);
+    if (restart)
+      log(`${this.name}: restarted${connection.pid !== null ? ` (pid ${connection.pid})` : ""}`);
+    void connection.ended.then((why) => this.lost(connection, why));
+    return connection;
+  }
+
+  /** The connection is gone (`why`, e.g. `exited (code 1)`): down until the backoff has passed. */
+  private lost(connection: Connection, why: string): void {
+    if (this.state.kind !== "up" || this.state.connection !== connection) return;
+    this.down(why);
+    void connection.close().catch(() => undefined);
+  }
+
+  private down(why: string): void {
+    const delayMs = this.backoffMs;
+    this.state = { kind: "down", why, retryAt: Date.now() + delayMs };
+    this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
+    log(`${this.name} ${why}; restarting on the next call after ${delayMs} ms`);
+  }
+
+  /** What a failed `tools/call` rejects with: the `cancelled`, `upstream_error`, or `upstream_unavailable`. */
+  private async failure(
+    error: unknown,
+    connection: Connection,
+    signal: AbortSignal,
+  ): Promise<unknown> {
+    if (signal.aborted) return aborted(signal);
+    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed)
+      return new ToolError("upstream_error", clip(error.message, 300));
+    if ((error as Error | undefined)?.name === "ZodError")
+      return new ToolError(
+        "upstream_error",
+        `${this.name} answered an invalid result to tools/call`,
+      );
+    // The connection failed. A closed child: its exit status came with the close that rejected
+    // the call; a failed HTTP request: the error says why.
+    const why =
+      error instanceof McpError
+        ? await Promise.race([connection.ended, delayed(500, "closed")])
+        : `failed (${clip(String((error as Error | undefined)?.message ?? error), 200)})`;
+    this.lost(connection, why);
+    return unavailable(`the upstream MCP server ${this.name} ${why}; restarting`);
+  }
+}
+
+/**
+ * What a call rejects with once the runtime aborted its signal (it has answered `cancelled` or
+ * `timeout` already): a ToolError, which the runtime does not log as a tool failure.
+ */
+const aborted = (signal: AbortSignal) =>
+  new ToolError(
+    "cancelled",
+    `the call was stopped (${String((signal.reason as Error | undefined)?.message ?? signal.reason)})`,
+  );
+
+const unavailable = (hint: string) => new ToolError("upstream_unavailable", hint);
+
+const delayed = <T>(ms: number, value: T) =>
+  new Promise<T>((resolve) => setTimeout(() => resolve(value), ms).unref());
+
+/** `promise`, or the signal's reason as soon as it aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
