@@ -12,8 +12,11 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { pathToFileURL } from "node:url";
 import { afterAll, expect, test } from "vitest";
 import { connectHttp } from "../../client/dist/index.js";
+import { createCodeRunner } from "../../code/dist/index.js";
+import { createRuntime, type GeneratedModule } from "@zcp/runtime";
 import { REPO, runZcp, scratchProject } from "./helpers.js";
 
 const fromServer = createRequire(path.join(REPO, "packages/server/package.json"));
@@ -124,4 +127,41 @@ test("zcp gen, then zcp-serve: every upstream tool answers on the MCP and the na
   }
   const emptied = await native.call("memory.read_graph", {});
   expect(emptied).toEqual({ ok: true, value: { entities: [], relations: [] } });
+});
+
+test("the gateway offers discovery and code mode like any registry: find a tool, run a program over it", async () => {
+  const dir = scratchProject({
+    "zcp.config.json": JSON.stringify({
+      fromMcp: {
+        server: { command: "node", args: [MEMORY], env: { MEMORY_FILE_PATH: "${ZCP_E2E_MEMORY}" } },
+        name: "memory",
+      },
+    }),
+  });
+  fs.symlinkSync(path.join(REPO, "packages/server"), path.join(dir, "node_modules/@zcp/server"));
+  expect(runZcp(dir, ["gen"]).status).toBe(0);
+  const generated = (
+    (await import(pathToFileURL(path.join(dir, "zcp.gen/index.js")).href)) as {
+      default: GeneratedModule;
+    }
+  ).default;
+  const code = createCodeRunner();
+  cleanup.push(() => code.close());
+  const session = createRuntime(generated, {
+    exposure: { defaults: { native: { profile: "discover" } } },
+    code,
+  }).session();
+  const found = await session.call("zcp.find_tools", { query: "create entities", limit: 1 });
+  expect(found).toMatchObject({ ok: true, value: { added: 1 } });
+  const program = `
+    await tools.memory.create_entities({ entities: [{ name: "Kim", entityType: "person", observations: [] }] });
+    return (await tools.memory.create_entities({ entities: [] }));
+  `;
+  expect(await session.call("zcp.run", { code: program })).toMatchObject({ ok: true });
+  // A tool not found yet is not in the program's tools.
+  expect(await session.call("zcp.run", { code: "return typeof tools.memory.read_graph" })).toEqual({
+    ok: true,
+    value: { value: "undefined" },
+  });
+  await session.close();
 });
