@@ -110,3 +110,5 @@ export type {
   SchemaNode,
   TypePrinterOptions,
 } from "./api/index.js";
+export { expandServer, expandText, MissingVariableError } from "./upstream.js";
+export type { HttpUpstream, StdioUpstream, UpstreamServer } from "./upstream.js";

@@ -8,7 +8,8 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
-import { describeServer, expandServer, type UpstreamServer } from "./server.js";
+import { expandServer, MissingVariableError, type UpstreamServer } from "@zcp/runtime/codegen";
+import { describeServer } from "./server.js";
 
 /** One tool of an upstream's `tools/list`, as listed (unknown fields are kept out). */
 export interface UpstreamTool {
@@ -50,12 +51,16 @@ export async function listUpstream(
   options: ListOptions = {},
 ): Promise<ListingResult> {
   const what = describeServer(server);
-  const expanded = expandServer(server, options.env);
-  if ("missing" in expanded)
+  let expanded: UpstreamServer;
+  try {
+    expanded = expandServer(server, options.env ?? process.env);
+  } catch (error) {
+    if (!(error instanceof MissingVariableError)) throw error;
     return failed(
       "ZCP1704",
-      `the environment variable ${expanded.missing}, which the upstream server ${what} names as \${${expanded.missing}}, is not set`,
+      `the environment variable ${error.variable}, which the upstream server ${what} names as \${${error.variable}}, is not set`,
     );
+  }
   const timeoutMs = options.timeoutMs ?? 30_000;
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const stderr: string[] = [];

@@ -1,18 +1,12 @@
 /**
- * upstream: the `server` object that names an upstream MCP server (the same shape in the
- * configuration, in the generated dispatch and at run time: `@zcp/server/gateway`), its
- * validation, the `${NAME}` expansion done when connecting, and the `--from-mcp` argument.
+ * upstream: the `server` object that names an upstream MCP server (the runtime's
+ * `UpstreamServer`: the same shape in the configuration, in the generated dispatch and at run
+ * time, whose `${NAME}` expansion is the runtime's too), its validation, how messages name it,
+ * and the `--from-mcp` argument.
  */
+import type { UpstreamServer } from "@zcp/runtime/codegen";
 
-/** A stdio command, or a Streamable HTTP URL. Values may hold `${NAME}` templates. */
-export type UpstreamServer =
-  | {
-      readonly command: string;
-      readonly args?: readonly string[];
-      readonly env?: { readonly [name: string]: string };
-      readonly cwd?: string;
-    }
-  | { readonly url: string; readonly headers?: { readonly [name: string]: string } };
+export type { UpstreamServer };
 
 const STDIO_KEYS = ["command", "args", "env", "cwd"];
 const HTTP_KEYS = ["url", "headers"];
@@ -64,38 +58,6 @@ function stringMap(value: unknown, at: string): string | null {
   )
     return `${at} must be an object of strings`;
   return null;
-}
-
-/**
- * `server` with every `${NAME}` in `args`, `env` values, `url` and `headers` values replaced by
- * `env.NAME`; or the name of the first variable that is not set. The command and cwd are kept.
- */
-export function expandServer(
-  server: UpstreamServer,
-  env: NodeJS.ProcessEnv = process.env,
-): UpstreamServer | { readonly missing: string } {
-  let missing: string | null = null;
-  const expand = (text: string) =>
-    text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-      const value = env[name];
-      if (value === undefined) missing ??= name;
-      return value ?? "";
-    });
-  const map = (values: { readonly [name: string]: string } | undefined) =>
-    values && Object.fromEntries(Object.entries(values).map(([k, v]) => [k, expand(v)]));
-  const expanded: UpstreamServer =
-    "command" in server
-      ? {
-          ...server,
-          ...(server.args ? { args: server.args.map(expand) } : {}),
-          ...(server.env ? { env: map(server.env)! } : {}),
-        }
-      : {
-          ...server,
-          url: expand(server.url),
-          ...(server.headers ? { headers: map(server.headers)! } : {}),
-        };
-  return missing !== null ? { missing } : expanded;
 }
 
 /** How the server is named in messages: its URL, or its command line. */

@@ -1,31 +1,11 @@
 /**
  * The gateway's contract with `zcp gen --from-mcp`: how an upstream MCP server is described (the
- * same object in the config, in the generated dispatch and at run time), and what the generated
- * dispatch calls.
+ * same object in the config, in the generated dispatch and at run time: the runtime's
+ * `UpstreamServer`), and what the generated dispatch calls.
  */
 import type { ToolContext } from "@zcp/runtime";
 
-/**
- * An upstream MCP server: a command started as a child over stdio, or a Streamable HTTP URL.
- * `${NAME}` in `args`, `env` values, `url` and `headers` values stands for `process.env.NAME`,
- * replaced when connecting (the generated code keeps the templates, never the secrets).
- */
-export type UpstreamServer = StdioUpstream | HttpUpstream;
-
-/** An upstream started as a child process, spoken to over its stdin and stdout. */
-export interface StdioUpstream {
-  readonly command: string;
-  readonly args?: readonly string[];
-  /** Merged over the SDK's default environment (HOME, PATH, ...): the gateway's own is not passed on. */
-  readonly env?: { readonly [name: string]: string };
-  readonly cwd?: string;
-}
-
-/** An upstream served over Streamable HTTP. */
-export interface HttpUpstream {
-  readonly url: string;
-  readonly headers?: { readonly [name: string]: string };
-}
+export type { HttpUpstream, StdioUpstream, UpstreamServer } from "@zcp/runtime/codegen";
 
 export interface UpstreamOptions {
   /** How errors and logs name the upstream (default: its command's file name, or its URL's host). */
