@@ -5,9 +5,8 @@
  * provider entries are written out here, as for `zcp.find_tools`: the runtime compiles nothing.
  * Running it is the session's (`Session.call`): the program's calls are the session's own.
  */
-import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
-import { builtinDefinition } from "./builtin.js";
-import type { JsonSchema, ToolDefinition } from "./registry.js";
+import { builtinDefinition, builtinEntries, objectSchema, withoutBounds } from "./builtin.js";
+import type { ToolDefinition } from "./registry.js";
 import { clip } from "./clip.js";
 import { failure, type CallError, type CallResult } from "./result.js";
 import type { BuiltinTool } from "./view.js";
@@ -49,26 +48,15 @@ const properties = {
   },
 } as const;
 
-type Properties = { readonly [name: string]: { readonly [keyword: string]: unknown } };
-
 /** Lean entries and the providers without bounds leave them out: the tool checks them itself. */
-const unbounded: Properties = {
-  code: { type: "string", description: properties.code.description },
-};
-
-const objectSchema = (props: Properties, type = "object") =>
-  ({
-    type,
-    properties: props,
-    required: ["code"],
-    ...(type === "object" ? { additionalProperties: false } : {}),
-  }) as unknown as JsonSchema;
+const unbounded = withoutBounds(properties);
+const REQUIRED = ["code"];
 
 const definition = builtinDefinition(
   {
     id: "zr",
     alias: "zcp.run",
-    inputSchema: objectSchema(properties),
+    inputSchema: objectSchema(properties, REQUIRED),
     description: DESCRIPTION,
   },
   {
@@ -81,29 +69,20 @@ const definition = builtinDefinition(
 
 /** The entries of every provider; `bounded`: with the length keywords. */
 function entries(bounded: boolean, description: string) {
-  const props = bounded ? properties : unbounded;
-  const schema = objectSchema(props);
-  const openai = { name: definition.name, description, parameters: schema, strict: true };
+  const schema = objectSchema(bounded ? properties : unbounded, REQUIRED);
   const upper = { code: { ...unbounded.code, type: "STRING" } };
-  return {
-    "openai-responses": { type: "function", ...openai },
-    "openai-chat": { type: "function", function: openai },
-    anthropic: {
-      name: definition.name,
-      description,
-      input_schema: objectSchema(unbounded) as ArtifactEntries["anthropic"]["input_schema"],
+  return builtinEntries(
+    definition,
+    description,
+    {
+      openai: schema,
+      anthropic: objectSchema(unbounded, REQUIRED),
+      gemini: objectSchema(upper, REQUIRED, "OBJECT"),
+      mcp: schema,
     },
-    gemini: { name: definition.name, description, parameters: objectSchema(upper, "OBJECT") },
-    mcp: {
-      name: definition.name,
-      title: definition.title!,
-      description,
-      inputSchema: schema as ArtifactEntries["mcp"]["inputSchema"],
-      // Not read-only: a program may call any tool of the session.
-      annotations: { title: definition.title!, readOnlyHint: false },
-      _meta: { groups: [], stages: [] },
-    },
-  } satisfies { [P in ArtifactProvider]: ArtifactEntries[P] };
+    // Not read-only: a program may call any tool of the session.
+    { readOnlyHint: false },
+  );
 }
 
 /** The built-in `zcp.run`: its definition and provider entries (listed when `RuntimeOptions.code` is set). */

@@ -6,8 +6,7 @@
  * Running it is the session's (`Session.call`): it needs the session's view.
  */
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
-import { builtinDefinition } from "./builtin.js";
-import type { JsonSchema } from "./registry.js";
+import { builtinDefinition, builtinEntries, objectSchema, withoutBounds } from "./builtin.js";
 import { failure, type CallError } from "./result.js";
 import type { BuiltinTool } from "./view.js";
 
@@ -35,25 +34,11 @@ const properties = {
   },
 } as const;
 
-type Properties = { readonly [name: string]: { readonly [keyword: string]: unknown } };
-const BOUNDS = ["minLength", "maxLength", "minimum", "maximum"];
-
 /** Lean entries and the providers without bounds leave them out: the tool checks them itself. */
-const unbounded: Properties = Object.fromEntries(
-  Object.entries(properties).map(([name, schema]) => [
-    name,
-    Object.fromEntries(Object.entries(schema).filter(([key]) => !BOUNDS.includes(key))),
-  ]),
-);
+const unbounded = withoutBounds(properties);
 
-const objectSchema = (props: Properties, type = "object") =>
-  ({
-    type,
-    properties: props,
-    required: ["query"],
-    ...(type === "object" ? { additionalProperties: false } : {}),
-  }) as unknown as JsonSchema;
-const inputSchema = objectSchema(properties);
+const REQUIRED = ["query"];
+const inputSchema = objectSchema(properties, REQUIRED);
 
 const definition = builtinDefinition(
   {
@@ -73,50 +58,28 @@ const definition = builtinDefinition(
 /** The entries of every provider; `bounded`: with the length and range keywords. */
 function entries(bounded: boolean): { [P in ArtifactProvider]: ArtifactEntries[P] } {
   const props = bounded ? properties : unbounded;
-  const strict = {
-    type: "object",
-    properties: {
-      query: props.query,
-      limit: { ...props.limit, type: ["integer", "null"] },
-    },
-    required: ["query", "limit"],
-    additionalProperties: false,
-  } as unknown as JsonSchema;
-  const openai = {
-    name: definition.name,
-    description: DESCRIPTION,
-    parameters: strict,
-    strict: true,
-  };
+  const strict = objectSchema(
+    { query: props.query!, limit: { ...props.limit, type: ["integer", "null"] } },
+    ["query", "limit"],
+  );
   const upper = Object.fromEntries(
     Object.entries(unbounded).map(([name, schema]) => [
       name,
       { ...schema, type: String(schema.type).toUpperCase() },
     ]),
   );
-  return {
-    "openai-responses": { type: "function", ...openai },
-    "openai-chat": { type: "function", function: openai },
-    anthropic: {
-      name: definition.name,
-      description: DESCRIPTION,
-      input_schema: objectSchema(unbounded) as ArtifactEntries["anthropic"]["input_schema"],
+  return builtinEntries(
+    definition,
+    DESCRIPTION,
+    {
+      openai: strict,
+      anthropic: objectSchema(unbounded, REQUIRED),
+      gemini: objectSchema(upper, REQUIRED, "OBJECT"),
+      mcp: objectSchema(props, REQUIRED),
     },
-    gemini: {
-      name: definition.name,
-      description: DESCRIPTION,
-      parameters: objectSchema(upper, "OBJECT"),
-    },
-    mcp: {
-      name: definition.name,
-      title: definition.title!,
-      description: DESCRIPTION,
-      inputSchema: objectSchema(props) as ArtifactEntries["mcp"]["inputSchema"],
-      // Not read-only: a search adds the tools it found to the session's view.
-      annotations: { title: definition.title!, readOnlyHint: false, idempotentHint: true },
-      _meta: { groups: [], stages: [] },
-    },
-  };
+    // Not read-only: a search adds the tools it found to the session's view.
+    { readOnlyHint: false, idempotentHint: true },
+  );
 }
 
 export const findTool: BuiltinTool = {

@@ -6,6 +6,7 @@
  */
 import { HANDLE_ID_PATTERN } from "./brands.js";
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
+import { builtinEntries, objectSchema, type BuiltinProperties } from "./builtin.js";
 import type { HandleStore } from "./handles/store.js";
 import { toolHash } from "./hash.js";
 import type { JsonSchema, JsonValue, ToolDefinition } from "./registry.js";
@@ -41,7 +42,7 @@ const properties = {
   },
 } as const;
 
-type Properties = { readonly [name: string]: { readonly [keyword: string]: unknown } };
+type Properties = BuiltinProperties;
 
 /** Lean entries leave out the pattern and the bounds: the tool checks them and its hints say them. */
 const leanProperties: Properties = Object.fromEntries(
@@ -53,14 +54,8 @@ const leanProperties: Properties = Object.fromEntries(
   ]),
 );
 
-const objectSchema = (props: Properties) =>
-  ({
-    type: "object",
-    properties: props,
-    required: ["op", "handle"],
-    additionalProperties: false,
-  }) as unknown as JsonSchema;
-const inputSchema = objectSchema(properties);
+const REQUIRED = ["op", "handle"];
+const inputSchema = objectSchema(properties, REQUIRED);
 
 /** OpenAI strict: every property required, the optional ones nullable. */
 const strictParameters = (props: Properties) =>
@@ -95,16 +90,7 @@ function described(upper: boolean): JsonSchema {
       convert(schema as { [key: string]: unknown }),
     ]),
   );
-  return (
-    upper
-      ? { type: "OBJECT", properties: props, required: ["op", "handle"] }
-      : {
-          type: "object",
-          properties: props,
-          required: ["op", "handle"],
-          additionalProperties: false,
-        }
-  ) as JsonSchema;
+  return objectSchema(props, REQUIRED, upper ? "OBJECT" : "object");
 }
 
 const base = {
@@ -139,31 +125,18 @@ const definition: ToolDefinition = { ...base, hash: toolHash(hashed) };
 
 /** The entries of every provider; Anthropic and Gemini describe the bounds instead in either case. */
 function entries(props: Properties): { [P in ArtifactProvider]: ArtifactEntries[P] } {
-  const openai = {
-    name: definition.name,
-    description: DESCRIPTION,
-    parameters: strictParameters(props),
-    strict: true,
-  };
-  return {
-    "openai-responses": { type: "function", ...openai },
-    "openai-chat": { type: "function", function: openai },
-    anthropic: {
-      name: definition.name,
-      description: DESCRIPTION,
-      input_schema: described(false) as ArtifactEntries["anthropic"]["input_schema"],
+  return builtinEntries(
+    definition,
+    DESCRIPTION,
+    {
+      openai: strictParameters(props),
+      anthropic: described(false),
+      gemini: described(true),
+      mcp: objectSchema(props, REQUIRED),
     },
-    gemini: { name: definition.name, description: DESCRIPTION, parameters: described(true) },
-    mcp: {
-      name: definition.name,
-      title: definition.title!,
-      description: DESCRIPTION,
-      inputSchema: objectSchema(props) as ArtifactEntries["mcp"]["inputSchema"],
-      // Not read-only: `release` frees a handle.
-      annotations: { title: definition.title!, idempotentHint: false },
-      _meta: { groups: [], stages: [] },
-    },
-  };
+    // Not read-only: `release` frees a handle.
+    { idempotentHint: false },
+  );
 }
 
 export const handleTool: BuiltinTool = {
