@@ -17,6 +17,7 @@ import {
   type JsonValue,
   type ToolDefinition,
 } from "@zcp/runtime";
+import { shortDescription } from "@zcp/gen";
 import {
   combineToolHashes,
   deriveId,
@@ -41,12 +42,6 @@ const SOURCE: Record<string, string> = {
 const sourceOf = (registry: string) =>
   SOURCE[registry] ?? `bfcl_${registry.replace(/^BFCL /, "").replace(/[^A-Za-z0-9_]/g, "_")}`;
 
-/** Up to the first blank line, or its first sentence when that paragraph is longer than 300 characters (what `zcp gen` writes). */
-function shortDescription(description: string): string {
-  const paragraph = description.split(/\n\s*\n/)[0]!.trim();
-  return paragraph.length > 300 ? firstSentence(paragraph) : paragraph;
-}
-
 function definition(tool: McpTool, alias: string, file: string): ToolDefinition {
   const named = { ...tool, name: alias };
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, { default?: unknown }>;
@@ -60,6 +55,7 @@ function definition(tool: McpTool, alias: string, file: string): ToolDefinition 
     alias,
     name: providerName(alias),
     title: null,
+    // The first paragraph, or its first sentence when longer, as zcp gen writes it.
     descriptionShort: shortDescription(tool.description),
     description: tool.description,
     inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],

@@ -11,6 +11,7 @@ export {
 } from "./diagnostics.js";
 export { Generator, type GenerateResult } from "./pipeline.js";
 export { deriveId } from "./model/index.js";
+export { shortDescription } from "./model/define.js";
 export { LEAN_DROPPED, leanSchema } from "./compile/index.js";
 export { compareOutput, isClean, writeOutput, type OutputState } from "./write/index.js";
 export type { GeneratedFile } from "./emit/index.js";
