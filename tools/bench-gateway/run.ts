@@ -30,11 +30,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { createRuntime, type GeneratedModule, type Runtime } from "@zcp/runtime";
 import { createMcpServer, createNativeSession } from "@zcp/server";
 import { closeUpstreams } from "@zcp/server/gateway";
 import { measureCorpus } from "../bench-listing/measure.ts";
+import { listAllTools, mcpFunction } from "../bench-tokens/mcp-listing.ts";
+import { tokensOf } from "../bench-tokens/transcript.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
@@ -48,15 +49,6 @@ if (!Number.isInteger(CALLS) || CALLS < BLOCK || CALLS % BLOCK !== 0)
 const fromServer = createRequire(path.join(REPO, "packages/server/package.json"));
 const entry = (pkg: string) =>
   path.join(path.dirname(fromServer.resolve(`${pkg}/package.json`)), "dist/index.js");
-
-const tokensOf = (value: unknown): number =>
-  countTokens(typeof value === "string" ? value : JSON.stringify(value));
-
-/** A tool as a Chat Completions function, as tools/bench-tokens/surfaces.ts's mcpFunction builds it. */
-const mcpFunction = (tool: { name: string; description?: string; inputSchema: unknown }) => ({
-  type: "function",
-  function: { name: tool.name, description: tool.description ?? "", parameters: tool.inputSchema },
-});
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-bench-gateway-"));
 const MEMORY_FILE = path.join(TMP, "memory.jsonl");
@@ -136,17 +128,6 @@ async function directClient(upstream: Upstream): Promise<Client> {
   return client;
 }
 
-async function listAll(client: Client): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor !== undefined ? { cursor } : {});
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return tools;
-}
-
 /** The runtime's MCP listing, through the SDK client over an in-memory transport. */
 async function mcpListing(runtime: Runtime): Promise<Tool[]> {
   const served = createMcpServer(runtime);
@@ -154,7 +135,7 @@ async function mcpListing(runtime: Runtime): Promise<Tool[]> {
   await served.server.connect(serverSide);
   const client = new Client({ name: "bench-gateway", version: "0.1.0" });
   await client.connect(clientSide);
-  const tools = await listAll(client);
+  const tools = await listAllTools(client);
   await client.close();
   await served.close();
   return tools;
@@ -202,7 +183,7 @@ for (const upstream of UPSTREAMS) {
   const generated = await generate(upstream);
   modules.set(upstream.name, generated);
   const client = await directClient(upstream);
-  const own = await listAll(client);
+  const own = await listAllTools(client);
   await client.close();
   const gateway = await mcpListing(createRuntime(generated));
   const planner = await plannerListing(createRuntime(generated));

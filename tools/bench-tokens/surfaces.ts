@@ -46,6 +46,7 @@ import {
 } from "@zcp/runtime";
 import { providerName } from "@zcp/runtime/codegen";
 import { createMcpServer, createNativeSession, type NativeSession } from "@zcp/server";
+import { listAllTools, mcpFunction } from "./mcp-listing.ts";
 import type { Message, ToolCallMessage } from "./transcript.ts";
 
 export const PROTOCOLS = ["mcp", "zcp-fc", "zcp-fc-lean", "zcp-compact"] as const;
@@ -190,12 +191,6 @@ interface McpConnection extends McpListing {
   readonly close: () => Promise<void>;
 }
 
-/** An MCP tool as the Chat Completions function a host sends for it. */
-const mcpFunction = (tool: { name: string; description?: string; inputSchema: unknown }) => ({
-  type: "function",
-  function: { name: tool.name, description: tool.description ?? "", parameters: tool.inputSchema },
-});
-
 /**
  * A plain MCP server and a client connected to it: every result whole (no handles, so no handle
  * tool); with `discover`, each session's listing starts with the search tool alone.
@@ -219,13 +214,7 @@ async function connectMcp(
   const client = new Client({ name: "bench-tokens", version: "0.1.0" });
   await client.connect(clientSide);
   const list = async (): Promise<McpListing> => {
-    const listed = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor !== undefined ? { cursor } : {});
-      listed.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    const listed = await listAllTools(client);
     return {
       tools: listed.map(mcpFunction),
       aliases: new Set(listed.map((tool) => runtime.tool(tool.name)!.alias)),
