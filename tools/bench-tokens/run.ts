@@ -3,8 +3,9 @@
  * counted with gpt-tokenizer (o200k_base); every plan open to a surface runs for real through
  * our server, its answer and workbook must pass the case's verifier, and the surface is billed
  * for its cheapest. The accounting rules are in transcript.ts, the surfaces and catalogs in
- * surfaces.ts, the plan choice in case.ts, the cases in weather.ts, tier-{a,b,c,d}.ts and
- * handles.ts. Writes tools/bench-tokens/report.md and report.json.
+ * surfaces.ts, the plan choice and the searches in case.ts, the cases in weather.ts,
+ * tier-{a,b,c,d}.ts and handles.ts, the code-mode programs in programs.ts, the large catalog in
+ * catalog-large.ts. Writes tools/bench-tokens/report.md and report.json.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -19,6 +19,11 @@
  *   `tools/list` returns (format `compact`, with their documentation) go in the system prompt,
  *   the model writes `CALL` lines, which are parsed with the runtime's `parseCalls`, and reads
  *   `RET` lines.
+ * - Tool search (`mcp-search`, `zcp-search`, `zcp-search-fc`): each request lists only
+ *   `zcp.find_tools`; what a search finds becomes callable (`mcpSurface`, `zcpSurface`).
+ * - Code mode (`mcp-code`, Cloudflare's `codeMcpServer` over a plain MCP server; `zcp-code`,
+ *   `zcp.run` with the view's API text): each request lists one tool that runs a program
+ *   (`mcpCodeSurface`, `zcpCodeSurface`); both run programs in the same sandbox.
  *
  * Catalogs: `all`, every tool of the registry (the 19 primitives and the 21 workflow tools of
  * the workbench), and `primitive`, the same without the `workflow` group (an MCP server that
