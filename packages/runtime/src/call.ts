@@ -258,6 +258,10 @@ export class CallPipeline {
     };
     options.signal?.addEventListener("abort", onCancel, { once: true });
     closing.addEventListener("abort", onClose, { once: true });
+    // Aborted while the tool's synchronous part ran (the tool, or code it called, aborted it):
+    // no abort event comes any more, so answer now instead of at the time limit.
+    if (options.signal?.aborted) onCancel();
+    else if (closing.aborted) onClose();
     const stopped = Promise.resolve(returned).then(
       (value) => settle({ value }),
       (error: unknown) => settle(this.failed(error, tool)),

@@ -163,6 +163,33 @@ describe("R2: close() aborts every running call", () => {
   });
 });
 
+describe("R2b: an abort during a tool's synchronous part", () => {
+  it("answers at once, not at the time limit, for the caller's signal and for close()", async () => {
+    const controller = new AbortController();
+    let session = createRuntime(
+      withDispatch(weather, "weather.get_current", () => {
+        controller.abort();
+        return new Promise(() => {});
+      }),
+    ).session();
+    const cancelled = session.call(
+      "weather.get_current",
+      { city: "Shanghai" },
+      {
+        signal: controller.signal,
+      },
+    );
+    expect(await within(cancelled)).toEqual(CANCELLED);
+    session = createRuntime(
+      withDispatch(weather, "weather.get_current", () => {
+        void session.close();
+        return new Promise(() => {});
+      }),
+    ).session();
+    expect(await within(session.call("weather.get_current", { city: "Shanghai" }))).toEqual(CLOSED);
+  });
+});
+
 describe("R3: __proto__ in arguments", () => {
   it("stays an own property, so a closed object's validator refuses it", async () => {
     const session = createRuntime(weather).session();
