@@ -5,8 +5,11 @@
  *   declaration in the API text; totals and group buckets are sums, but a bucket's typescript
  *   count is its tools' whole API text; the text table shows the same numbers;
  * - a report run does not take the no-change fast path;
+ * - the provider limits: `checkStrictLimits` of each provider over the listing's entries, in the
+ *   JSON report and as a table (its exact text on fixtures/weather);
  * - --budget passes at the selected listing's total and fails one token below, with --groups,
  *   --profile semantic-workflow (with and without workflow tools) and each --budget-format;
+ *   `--budget-format openai` fails, naming the limit, on a listing over an OpenAI strict limit;
  * - bad usage exits 2 before anything is generated;
  * - the pure module: a tool without an OpenAI entry, the selection rule, the text layout.
  *
@@ -15,11 +18,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { artifactSet, type Registry } from "@zcp/runtime";
+import { artifactSet, checkStrictLimits, type Registry } from "@zcp/runtime";
 import { renderApi } from "@zcp/runtime/codegen";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ArtifactSets } from "../src/compile/index.js";
+import { artifactSets, type ArtifactSets } from "../src/compile/index.js";
 import {
   buildReport,
   formatReport,
@@ -190,6 +193,23 @@ for (const name of ["weather", "kitchen-sink"]) {
       expect(report.budget).toBeUndefined();
     });
 
+    it("measures all tools against each provider's strict limits", () => {
+      const report = oneJsonLine<JsonLine>(jsonRun).report!;
+      const registry = generatedRegistry(path.join(dir, "src/zcp.gen"));
+      expect(report.limits).toEqual(
+        (["openai-responses", "openai-chat", "anthropic"] as const).map((provider) => ({
+          provider,
+          ...checkStrictLimits(Object.values(artifactSet(registry, provider)), provider),
+        })),
+      );
+      // Every provider's limits are in, Anthropic's strict ones over on kitchen-sink.
+      expect(report.limits.map((limits) => [limits.provider, limits.ok])).toEqual([
+        ["openai-responses", true],
+        ["openai-chat", true],
+        ["anthropic", name === "weather"],
+      ]);
+    });
+
     it("prints an aligned table after the summary with the same numbers", () => {
       expect(text.status, text.stderr).toBe(0);
       const report = oneJsonLine<JsonLine>(jsonRun).report!;
@@ -220,6 +240,33 @@ for (const name of ["weather", "kitchen-sink"]) {
       // Aligned: the numeric columns of the tool rows end at the same place.
       const rows = lines.slice(2, 3 + report.tools.length + 1);
       expect(new Set(rows.map((row) => row.length)).size).toBe(1);
+      if (name === "weather") {
+        const start = lines.indexOf("provider limits (strict mode, all 4 tools in one request):");
+        expect(lines.slice(start - 1)).toEqual([
+          "",
+          "provider limits (strict mode, all 4 tools in one request):",
+          "provider          limit                  actual / max",
+          "openai-responses  properties                 6 / 5000  ok",
+          "openai-responses  nesting                      1 / 10  ok",
+          "openai-responses  characters              72 / 120000  ok",
+          "openai-responses  enum values                7 / 1000  ok",
+          "openai-responses  large enum characters     0 / 15000  ok",
+          "openai-chat       properties                 6 / 5000  ok",
+          "openai-chat       nesting                      1 / 10  ok",
+          "openai-chat       characters              72 / 120000  ok",
+          "openai-chat       enum values                7 / 1000  ok",
+          "openai-chat       large enum characters     0 / 15000  ok",
+          "openai-chat       functions                   4 / 128  ok",
+          "anthropic         strict tools                 4 / 20  ok",
+          "anthropic         optional parameters          1 / 24  ok",
+          "anthropic         union parameters             0 / 16  ok",
+          "",
+        ]);
+      } else {
+        expect(text.stdout).toContain(
+          "anthropic         optional parameters         32 / 24  OVER\n",
+        );
+      }
       for (const group of report.groups) {
         const row = lines.find((line) => line.startsWith(`${group.group ?? "(no group)"} `));
         expect(row!.split(/ {2,}/).map((cell) => cell.trim())).toEqual([
@@ -491,6 +538,90 @@ describe("--budget", () => {
   });
 });
 
+/** Two tools, in groups a and b, each taking one of 501 codes: 1,002 enum values together. */
+const ENUM_PROJECT = {
+  "zcp.config.json": "{}",
+  "tsconfig.json": STRICT_TSCONFIG,
+  "src/tools.ts": `${["a", "b"]
+    .map(
+      (group) => `/**
+ * Looks a ${group} code up.
+ *
+ * @tool codes.${group}
+ * @groups ${group}
+ * @param code The code.
+ */
+export function ${group}(code: Code): string {
+  return code;
+}
+`,
+    )
+    .join(
+      "\n",
+    )}\nexport type Code = ${Array.from({ length: 501 }, (_, i) => `"c${i}"`).join(" | ")};\n`,
+};
+
+describe("--budget-format openai and OpenAI's strict limits", () => {
+  let dir: string;
+  const results = runs(async () => {
+    dir = scratch(ENUM_PROJECT);
+    const args = ["gen", "--budget", "100000", "--budget-format", "openai"];
+    const over = await runZcpAsync(dir, args);
+    const overJson = await runZcpAsync(dir, [...args, "--reporter", "json"]);
+    return { over, overJson };
+  });
+
+  it("exits 1 naming the exceeded limit, though the tokens are within the budget", async () => {
+    const { over, overJson } = await results();
+    expect(over.status, over.stderr).toBe(1);
+    const report = oneJsonLine<JsonLine>(overJson).report!;
+    const tokens = report.selection!.openai;
+    expect(over.stdout.split("\n").slice(1)).toEqual([
+      `listing: 2 of 2 tools (all): mcp ${report.selection!.mcp}, openai ${tokens}, planner ${report.selection!.planner}, typescript ${report.selection!.typescript} tokens`,
+      `budget openai: ${tokens} of 100000 tokens, within`,
+      "budget openai: over the openai-responses strict limit on enum values: 1002 of 1000",
+      "",
+    ]);
+    expect(overJson.status).toBe(1);
+    expect(oneJsonLine<JsonLine>(overJson).ok).toBe(false);
+    expect(report.budget).toEqual({
+      format: "openai",
+      limit: 100_000,
+      tokens,
+      exceeded: ["enum values"],
+      ok: false,
+    });
+    expect(report.limits.find((limits) => limits.provider === "openai-chat")).toMatchObject({
+      ok: false,
+      limits: expect.arrayContaining([
+        { name: "enum values", limit: 1000, actual: 1002, ok: false },
+      ]),
+    });
+  });
+
+  it("checks the selected listing only, and only in format openai", async () => {
+    await results();
+    const registry = generatedRegistry(path.join(dir, "src/zcp.gen"));
+    const report = (format: "openai" | "mcp", groups: string[] | null) =>
+      buildReport(registry, artifactSets(registry), (text) => text.length, {
+        table: false,
+        selection: { profile: null, groups },
+        budget: { limit: 100_000, format },
+      });
+    const oneGroup = report("openai", ["a"]);
+    expect(oneGroup.budget).toMatchObject({ exceeded: [], ok: true });
+    expect(oneGroup.limits[0]!.limits[3]).toEqual({
+      name: "enum values",
+      limit: 1000,
+      actual: 501,
+      ok: true,
+    });
+    const mcp = report("mcp", null);
+    expect(mcp.budget).toEqual({ format: "mcp", limit: 100_000, tokens: mcp.total.mcp, ok: true });
+    expect(mcp.limits[0]!.ok).toBe(false);
+  });
+});
+
 describe("bad usage exits 2 before generating", () => {
   const cases: [string[], RegExp][] = [
     [["--budget", "abc"], /--budget must be a whole number of tokens, got "abc"/],
@@ -552,6 +683,8 @@ describe("src/cli/token-report.ts", () => {
     mcp: { ...entry("a1", 10), ...entry("b2", 20), ...entry("c3", 30) },
     // b2 has no OpenAI entry (ZCP1502).
     "openai-responses": { ...entry("a1", 1), ...entry("c3", 3) },
+    "openai-chat": {},
+    anthropic: {},
   } as unknown as ArtifactSets;
   const length = (text: string) => text.length;
 
@@ -586,6 +719,15 @@ describe("src/cli/token-report.ts", () => {
     const text = formatReport(report, true);
     expect(text).toMatch(/^b\.two +b2 +x,y +\d+ +- +\d+ +\d+$/m);
     expect(text).toMatch(/^\(no group\) +1 /m);
+    // The limits count the entries there are: two OpenAI Responses ones, none of the others.
+    expect(report.limits.map(({ provider, limits }) => [provider, limits.at(-1)])).toEqual([
+      ["openai-responses", { name: "large enum characters", limit: 15_000, actual: 0, ok: true }],
+      ["openai-chat", { name: "functions", limit: 128, actual: 0, ok: true }],
+      ["anthropic", { name: "union parameters", limit: 16, actual: 0, ok: true }],
+    ]);
+    expect(text).toContain(
+      "provider limits (strict mode, all 3 tools in one request):\nprovider          limit                  actual / max\n",
+    );
   });
 
   it("reportOptions reads the flags", () => {

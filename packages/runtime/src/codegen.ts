@@ -35,6 +35,7 @@ export type { ValidationResult, Validator, ValidatorTable } from "./validate.js"
 export {
   ARTIFACT_PROVIDERS,
   artifactSet,
+  checkStrictLimits,
   compileEntries,
   compileLeanEntries,
   LEAN_DROPPED,
@@ -52,6 +53,9 @@ export type {
   McpTool,
   OpenAIChatTool,
   OpenAIResponsesTool,
+  StrictLimit,
+  StrictLimitProvider,
+  StrictLimits,
   ToolEntries,
 } from "./artifacts/index.js";
 export { orderKeys } from "./schema-order.js";

@@ -37,7 +37,8 @@ export type {
   ToolDefinition,
   ToolFlag,
 } from "./registry.js";
-export { ARTIFACT_PROVIDERS, artifactSet } from "./artifacts/index.js";
+export { ARTIFACT_PROVIDERS, artifactSet, checkStrictLimits } from "./artifacts/index.js";
+export type { StrictLimit, StrictLimitProvider, StrictLimits } from "./artifacts/index.js";
 export type {
   AnthropicTool,
   ArtifactEntries,

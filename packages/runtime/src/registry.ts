@@ -85,6 +85,12 @@ export interface ToolDefinition {
    * before the call. `[]` stands for every array item, `*` for every map value.
    */
   readonly dates: readonly string[];
+  /**
+   * Example arguments from the tool's `@example` tags (1 to 5, each valid against `inputSchema`;
+   * Anthropic's `input_examples`); absent when the tool has none, so that a definition without
+   * examples is the same (and hashes the same) as before the field existed.
+   */
+  readonly examples?: readonly { readonly [param: string]: JsonValue }[];
   readonly source: SourceLocation;
   /** 12 hex characters of SHA-256 over the canonical JSON of this definition without `hash` and `source`. */
   readonly hash: string;

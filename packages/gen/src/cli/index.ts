@@ -31,9 +31,10 @@ Options of zcp gen:
   --watch             regenerate whenever a source file changes
   --reporter <kind>   text (default) or json
   --force             ignore the no-change cache
-  --report            print the tokens (o200k_base) of each tool's MCP entry, OpenAI entry, planner line and TypeScript declaration
+  --report            print the tokens (o200k_base) of each tool's MCP entry, OpenAI entry, planner line and TypeScript declaration,
+                      and the listing against each provider's strict limits
   --budget <tokens>   exit 1 when the selected listing (--profile, --groups; default all tools) is over <tokens>
-  --budget-format <f> what --budget counts: mcp (default), openai, planner or typescript
+  --budget-format <f> what --budget counts: mcp (default), openai (also fails over an OpenAI strict limit), planner or typescript
   --profile <name>    select the listing of a profile: semantic-workflow
   --groups <a,b>      select the tools in any of these groups
   -h, --help          show this help

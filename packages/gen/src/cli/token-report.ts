@@ -17,15 +17,23 @@
  * growth; they are not what a provider bills, since providers render tool definitions into
  * their own prompt format.
  *
+ * The report also measures the listing against each provider's strict limits (`checkStrictLimits`
+ * of @zcp/runtime: OpenAI Responses and Chat Completions, Anthropic), the listing's entries
+ * taken as one request's tools; `--budget` in format `openai` fails on an OpenAI Responses limit
+ * too (a strict request over one is refused).
+ *
  * Everything here is a function of its arguments, except `loadTokenCounter`, which imports the
  * tokenizer (its tables are megabytes) only when a report is asked for.
  */
 import {
   applySelection,
+  checkStrictLimits,
   renderApi,
   SEMANTIC_WORKFLOW,
   WORKFLOW_GROUP,
   type Registry,
+  type StrictLimit,
+  type StrictLimitProvider,
 } from "@zcp/runtime/codegen";
 import type { ArtifactSets } from "../compile/index.js";
 
@@ -34,6 +42,12 @@ const TOKENIZER = "o200k_base";
 /** The forms a budget can be checked in. */
 const BUDGET_FORMATS = ["mcp", "openai", "planner", "typescript"] as const;
 type BudgetFormat = (typeof BUDGET_FORMATS)[number];
+
+/** The providers whose strict limits the report measures, and the one `--budget-format openai` checks. */
+const LIMITED: readonly StrictLimitProvider[] = ["openai-responses", "openai-chat", "anthropic"];
+const BUDGET_LIMITS: { readonly [F in BudgetFormat]?: StrictLimitProvider } = {
+  openai: "openai-responses",
+};
 
 /** The profiles the runtime defines. */
 const PROFILES = [SEMANTIC_WORKFLOW] as const;
@@ -105,8 +119,20 @@ interface BudgetResult {
   readonly limit: number;
   /** The selection's total in `format`. */
   readonly tokens: number;
-  /** Within the limit, and every name in --groups is a group some tool carries. */
+  /**
+   * Format `openai` only: the OpenAI Responses strict limits the selection is over (see
+   * `limits`), by name.
+   */
+  readonly exceeded?: readonly string[];
+  /** Within the limit and the provider's strict limits, and every name in --groups is a group some tool carries. */
   readonly ok: boolean;
+}
+
+/** One provider's strict limits (`checkStrictLimits`), measured over the listing's entries. */
+interface ProviderLimits {
+  readonly provider: StrictLimitProvider;
+  readonly ok: boolean;
+  readonly limits: readonly StrictLimit[];
 }
 
 export interface TokenReport {
@@ -116,6 +142,8 @@ export interface TokenReport {
   readonly groups: readonly GroupTokens[];
   readonly total: Bucket;
   readonly selection?: SelectionTokens;
+  /** The strict limits of each provider, over the selection's tools (all tools without one). */
+  readonly limits: readonly ProviderLimits[];
   readonly budget?: BudgetResult;
 }
 
@@ -219,7 +247,9 @@ export function buildReport(
     tools,
     groups,
     total: sum(tools),
+    limits: [],
   };
+  let listed = tools;
   if (options.selection) {
     const request = options.selection;
     // The runtime's own rule (`applySelection`), so the budget counts what a session would list.
@@ -235,6 +265,7 @@ export function buildReport(
         request.profile === SEMANTIC_WORKFLOW &&
         !registry.tools.some((tool) => tool.groups.includes(WORKFLOW_GROUP)),
     };
+    listed = chosen.tools;
     const unknownGroups = (request.groups ?? []).filter((group) => !names.includes(group));
     report.selection = {
       profile: request.profile,
@@ -244,11 +275,24 @@ export function buildReport(
       aliases: chosen.tools.map((tool) => tool.alias),
       ...sum(chosen.tools),
     };
-    if (options.budget) {
-      const { limit, format } = options.budget;
-      const tokens = report.selection[format];
-      report.budget = { format, limit, tokens, ok: tokens <= limit && unknownGroups.length === 0 };
-    }
+  }
+  report.limits = LIMITED.map((provider) => {
+    const set = artifacts[provider];
+    const entries = listed.flatMap((tool) => set[tool.id] ?? []);
+    return { provider, ...checkStrictLimits(entries, provider) };
+  });
+  if (report.selection && options.budget) {
+    const { limit, format } = options.budget;
+    const tokens = report.selection[format];
+    const checked = report.limits.find((limits) => limits.provider === BUDGET_LIMITS[format]);
+    const exceeded = checked?.limits.filter((each) => !each.ok).map((each) => each.name);
+    report.budget = {
+      format,
+      limit,
+      tokens,
+      ...(exceeded ? { exceeded } : {}),
+      ok: tokens <= limit && !exceeded?.length && report.selection.unknownGroups.length === 0,
+    };
   }
   return report;
 }
@@ -327,6 +371,28 @@ export function formatReport(report: TokenReport, table: boolean): string {
         1,
       ),
     );
+    lines.push("");
+    const listed = report.selection?.tools ?? report.total.tools;
+    lines.push(
+      `provider limits (strict mode, ${report.selection ? "the listing's" : "all"} ${listed} tool${listed === 1 ? "" : "s"} in one request):`,
+    );
+    lines.push(
+      ...align(
+        [
+          ["provider", "limit", "actual / max", ""],
+          ...report.limits.flatMap(({ provider, limits }) =>
+            limits.map((each) => [
+              provider,
+              each.name,
+              `${each.actual} / ${each.limit}`,
+              each.ok ? "ok" : "OVER",
+            ]),
+          ),
+        ],
+        2,
+        true,
+      ),
+    );
   }
   const { selection, budget } = report;
   if (selection) {
@@ -343,26 +409,38 @@ export function formatReport(report: TokenReport, table: boolean): string {
       lines.push(`--groups names a group no tool carries: ${selection.unknownGroups.join(", ")}`);
   }
   if (budget) {
+    const exceeded = budget.exceeded ?? [];
     const verdict =
       budget.tokens > budget.limit
         ? `over by ${budget.tokens - budget.limit}`
-        : budget.ok
+        : budget.ok || exceeded.length > 0
           ? "within"
           : "failed: --groups names a group no tool carries";
     lines.push(`budget ${budget.format}: ${budget.tokens} of ${budget.limit} tokens, ${verdict}`);
+    const provider = BUDGET_LIMITS[budget.format];
+    const limits = report.limits.find((each) => each.provider === provider)?.limits ?? [];
+    for (const over of limits.filter((each) => exceeded.includes(each.name)))
+      lines.push(
+        `budget ${budget.format}: over the ${provider} strict limit on ${over.name}: ${over.actual} of ${over.limit}`,
+      );
   }
   return lines.length > 0 ? `${lines.join("\n")}\n` : "";
 }
 
-/** Pads the columns of `rows`: the first `textColumns` to the left, the rest (numbers) to the right. */
-function align(rows: readonly string[][], textColumns: number): string[] {
+/**
+ * Pads the columns of `rows`: the first `textColumns` to the left, the rest (numbers) to the
+ * right, but the last to the left with `lastText`.
+ */
+function align(rows: readonly string[][], textColumns: number, lastText = false): string[] {
   const widths: number[] = [];
   for (const row of rows)
     row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map((row) =>
     row
       .map((cell, i) =>
-        i < textColumns ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0),
+        i < textColumns || (lastText && i === row.length - 1)
+          ? cell.padEnd(widths[i] ?? 0)
+          : cell.padStart(widths[i] ?? 0),
       )
       .join("  ")
       .trimEnd(),

@@ -153,7 +153,11 @@ function jsonOrString(text: string): unknown {
  * is not a value above it. Text that is no JSON value is kept as a string example only where
  * the schema takes strings; null: the example is dropped.
  */
-function exampleValues(text: string, list: boolean, takesStrings: boolean): unknown[] | null {
+export function exampleValues(
+  text: string,
+  list: boolean,
+  takesStrings: boolean,
+): unknown[] | null {
   const uncaptioned = text.replace(/^<caption>[\s\S]*?<\/caption>\s*/, "");
   const firstLine = uncaptioned.indexOf("\n");
   const candidates = [uncaptioned];

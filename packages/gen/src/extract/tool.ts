@@ -6,12 +6,14 @@ import { ts } from "@ts-morph/common";
 import {
   HANDLE_ID_PATTERN,
   type CallSignature,
+  type JsonSchema,
   type JsonValue,
   type OutputMode,
   type ToolFlag,
 } from "@zcp/runtime/codegen";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../diagnostics.js";
 import { nodePosition, type ToolDeclaration } from "../scan/index.js";
+import { toolExamples, type ExampleArguments } from "./examples.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
 import { readToolTags } from "./tags.js";
 import { orderKeys, type Schema } from "./schema.js";
@@ -47,6 +49,8 @@ export interface ExtractedTool {
   readonly call: CallSignature;
   /** Paths of arguments the function takes as `Date` (ISO strings on the wire). */
   readonly dates: string[];
+  /** The tool's `@example` arguments that fit its parameters (`examples.ts`). */
+  readonly examples: ExampleArguments[];
   /** Files the tool's types reach, its own included. */
   readonly deps: string[];
 }
@@ -101,6 +105,9 @@ export function extractTool(
     returned && !isNothing(returned) ? extractOutput(fn, returned, checker, host, diagnose) : null;
 
   const position = nodePosition(fn.parent && ts.isVariableDeclaration(fn.parent) ? fn.parent : fn);
+  const failed = () => diagnostics.some((d) => d.severity === "error");
+  // A schema with errors is incomplete: examples are checked only against a complete one.
+  const examples = failed() ? [] : toolExamples(tags, input.schema as JsonSchema, diagnose);
   const tool: ExtractedTool = {
     exportName: declaration.exportName,
     file: position.file,
@@ -115,9 +122,10 @@ export function extractTool(
     handleParams: input.handleParams,
     call: input.call,
     dates: input.dates,
+    examples,
     deps: [...deps].sort(),
   };
-  return { tool: diagnostics.some((d) => d.severity === "error") ? null : tool, diagnostics };
+  return { tool: failed() ? null : tool, diagnostics };
 }
 
 interface InputShape {

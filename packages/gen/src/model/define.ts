@@ -50,6 +50,7 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
     deprecated: tool.deprecated,
     call: tool.call,
     dates: tool.dates,
+    ...(tool.examples.length > 0 ? { examples: tool.examples } : {}),
     source: { file: relativePath(root, tool.file), export: tool.exportName },
   };
   return completeDefinition(draft);

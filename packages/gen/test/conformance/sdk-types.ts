@@ -34,6 +34,10 @@ export const chatFunction: OpenAI.FunctionDefinition = {} as OpenAIChatTool["fun
 export type AnthropicToolOk = Assert<Assignable<AnthropicTool, Anthropic.Tool>>;
 export type AnthropicToolUnionOk = Assert<Assignable<AnthropicTool, Anthropic.Messages.ToolUnion>>;
 export const anthropicTool: Anthropic.Messages.Tool = {} as AnthropicTool;
+// With its examples (a tool's `@example` arguments).
+export type AnthropicExamplesOk = Assert<
+  Assignable<Required<AnthropicTool>["input_examples"], Anthropic.Messages.Tool["input_examples"]>
+>;
 
 // MCP `tools/list` result entry (the SDK's zod-inferred `Tool`).
 // Note: `JsonSchema` is an index-signature type, and TypeScript does not relate a source index

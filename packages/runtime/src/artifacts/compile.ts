@@ -6,9 +6,12 @@
  * OpenAI, Anthropic and Gemini entries carry the short description (the first paragraph): it is
  * sent with every request. MCP entries carry the full description, which hosts show to people.
  *
+ * Anthropic entries carry the tool's example arguments as `input_examples` (Anthropic takes them
+ * on custom tools, which every entry here is).
+ *
  * Lean entries are every provider's entry compiled by the same rules from the lean schemas
- * (`lean.ts`), with the tool's first sentence as its description; a tool has a lean entry exactly
- * where it has a full one.
+ * (`lean.ts`), with the tool's first sentence as its description and without examples; a tool
+ * has a lean entry exactly where it has a full one.
  */
 import { firstSentence } from "../planner/sentence.js";
 import type { ToolDefinition } from "../registry.js";
@@ -70,6 +73,7 @@ export function compileEntries(
       input_schema: orderKeys(
         anthropicInputSchema(tool.inputSchema),
       ) as ArtifactEntries["anthropic"]["input_schema"],
+      ...(tool.examples?.length ? { input_examples: [...tool.examples] } : {}),
     };
   }
 
@@ -99,9 +103,11 @@ export function compileEntries(
 export function compileLeanEntries(tool: ToolDefinition, full: ToolEntries): ToolEntries {
   const providers = ARTIFACT_PROVIDERS.filter((provider) => full[provider] !== undefined);
   const sentence = firstSentence(tool.description);
+  // Lean entries leave examples out, as lean schemas do.
+  const { examples: _examples, ...rest } = tool;
   return compileEntries(
     {
-      ...tool,
+      ...rest,
       description: sentence,
       descriptionShort: sentence,
       inputSchema: leanSchema(tool.inputSchema),

@@ -17,6 +17,8 @@ import {
 export { compileEntries, compileLeanEntries } from "./compile.js";
 export type { ArtifactIssue, CompiledEntries, ToolEntries } from "./compile.js";
 export { LEAN_DROPPED, leanSchema } from "./lean.js";
+export { checkStrictLimits } from "./limits.js";
+export type { StrictLimit, StrictLimitProvider, StrictLimits } from "./limits.js";
 export { ARTIFACT_PROVIDERS } from "./types.js";
 export type {
   AnthropicTool,

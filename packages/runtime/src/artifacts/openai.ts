@@ -3,10 +3,11 @@
  * ones made nullable (a `null` type entry for plain types, an `anyOf` branch for arrays,
  * objects, references and unions, `null` added to enums), `additionalProperties: false` on every
  * object, only the keywords strict mode supports (the rest moved into the description), and
- * the published size limits. A schema strict mode cannot express at all (an open-ended object,
+ * the published size limits of one schema (`limits.ts`). A schema strict mode cannot express at all (an open-ended object,
  * an `unknown` value, an intersection's `allOf`) is sent non-strict, as written.
  */
 import type { JsonSchema } from "../registry.js";
+import { measureOpenAI, OPENAI_LIMITS } from "./limits.js";
 import {
   asNode,
   describeMoved,
@@ -50,8 +51,6 @@ const STRUCTURE = new Set([
 ]);
 /** Dropped without a note: a type name says nothing the structure does not. */
 const DROPPED = new Set(["title"]);
-
-const OPENAI_LIMITS = { depth: 10, properties: 5000, enumValues: 1000, characters: 120_000 };
 
 export interface OpenAIParameters {
   readonly parameters: JsonSchema;
@@ -193,38 +192,10 @@ function unsupported(
 
 /** Measures a strict schema against OpenAI's published limits; returns what is exceeded. */
 export function openaiLimits(parameters: JsonSchema): string[] {
-  let properties = 0;
-  let enumValues = 0;
-  let characters = 0;
-  let depth = 0;
-  /** `level` counts nested objects: the root object is level 1. */
-  const visit = (node: Node, level: number) => {
-    if (node.properties && typeof node.properties === "object") {
-      depth = Math.max(depth, level);
-      for (const [key, value] of Object.entries(node.properties as Node)) {
-        properties++;
-        characters += key.length;
-        visit(asNode(value), level + 1);
-      }
-    }
-    if (Array.isArray(node.enum)) {
-      enumValues += node.enum.length;
-      for (const value of node.enum) characters += typeof value === "string" ? value.length : 0;
-    }
-    if (typeof node.const === "string") characters += node.const.length;
-    if (Array.isArray(node.anyOf)) for (const branch of node.anyOf) visit(asNode(branch), level);
-    if (node.items && typeof node.items === "object") visit(asNode(node.items), level);
-    if (node.$defs && typeof node.$defs === "object") {
-      for (const [name, def] of Object.entries(node.$defs as Node)) {
-        characters += name.length;
-        visit(asNode(def), 1);
-      }
-    }
-  };
-  visit(asNode(parameters), 1);
+  const { nesting, properties, enumValues, characters } = measureOpenAI(parameters);
   const exceeded: string[] = [];
-  if (depth > OPENAI_LIMITS.depth)
-    exceeded.push(`${depth} levels of nesting (limit ${OPENAI_LIMITS.depth})`);
+  if (nesting > OPENAI_LIMITS.nesting)
+    exceeded.push(`${nesting} levels of nesting (limit ${OPENAI_LIMITS.nesting})`);
   if (properties > OPENAI_LIMITS.properties)
     exceeded.push(`${properties} properties (limit ${OPENAI_LIMITS.properties})`);
   if (enumValues > OPENAI_LIMITS.enumValues)

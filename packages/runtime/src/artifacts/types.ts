@@ -2,7 +2,7 @@
  * Provider artifacts: the tool listings each provider takes, one entry per tool. Their shapes,
  * the providers' names, and a set (`{ [toolId]: entry }`).
  */
-import type { JsonSchema } from "../registry.js";
+import type { JsonSchema, JsonValue } from "../registry.js";
 
 /** OpenAI Responses API function tool. */
 export interface OpenAIResponsesTool {
@@ -30,6 +30,8 @@ export interface AnthropicTool {
   readonly name: string;
   readonly description: string;
   readonly input_schema: JsonSchema & { readonly type: "object" };
+  /** The tool's example arguments (`ToolDefinition.examples`), when it has any. */
+  readonly input_examples?: { readonly [param: string]: JsonValue }[];
 }
 
 /** Gemini function declaration (the OpenAPI 3.0 subset of `parameters`). */

@@ -52,8 +52,19 @@ const TYPES = new Set(["string", "number", "integer", "boolean", "object", "arra
 
 export const checkAnthropic: Checker = (entry, toolId) => {
   const report = new Report(toolId);
-  if (!checkKeys(report, entry, "$", ["name", "description", "input_schema"]))
+  if (!checkKeys(report, entry, "$", ["name", "description", "input_schema"], ["input_examples"]))
     return report.violations;
+  if (
+    entry.input_examples !== undefined &&
+    (!Array.isArray(entry.input_examples) ||
+      entry.input_examples.length === 0 ||
+      entry.input_examples.length > 5 ||
+      !entry.input_examples.every(isObject))
+  )
+    report.add(
+      "$.input_examples",
+      `input_examples must be 1 to 5 objects, got ${describe(entry.input_examples)}`,
+    );
   checkName(report, entry.name, "$.name", ANTHROPIC_NAME);
   checkString(report, entry.description, "$.description", "description");
   const root = entry.input_schema;
