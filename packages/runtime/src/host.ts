@@ -10,7 +10,8 @@ import type { DispatchTable } from "./dispatch.js";
 import type { FindIndex } from "./find/build.js";
 import type { FindSearch } from "./find/search.js";
 import type { HandleStore, HandleStoreOptions } from "./handles/store.js";
-import type { Registry, ToolDefinition } from "./registry.js";
+import type { JsonValue, Registry, ToolDefinition } from "./registry.js";
+import type { SessionStore } from "./sessions/state.js";
 import type { ValidatorTable } from "./validate.js";
 import type { Selection } from "./view.js";
 
@@ -47,6 +48,11 @@ export interface RuntimeOptions {
   readonly exposure?: ExposurePolicy;
   /** Handle store settings, or a store shared with other runtimes. */
   readonly handles?: HandleStoreOptions | HandleStore;
+  /**
+   * Where session states are kept so that other runtimes (replicas) can `resume` the sessions
+   * this one started; without it nothing is stored and sessions live in this process only.
+   */
+  readonly sessions?: SessionStore;
   /** `auto` results up to this many bytes of compact JSON are inline (default 512). */
   readonly inlineMaxBytes?: number;
   /** Calls one session may run at once (default 8); more answer `busy`. */
@@ -113,6 +119,8 @@ export interface SessionOptions {
    * `"mcp"` on every other); `session.setFindFormat` changes it later.
    */
   readonly findFormat?: FindFormat;
+  /** The surface's own data, stored with the session's state (`session.data`). */
+  readonly data?: JsonValue;
 }
 
 /** The session a call belongs to, as approval and error hooks see it. */

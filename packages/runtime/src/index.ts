@@ -17,7 +17,9 @@ export type {
 export { composeGenerated } from "./compose.js";
 export type { ComposeEntry } from "./compose.js";
 export { Session } from "./session.js";
-export type { CallOptions, FindOptions, FoundTool } from "./session.js";
+export type { CallOptions, CloseOptions, FindOptions, FoundTool, SessionStart } from "./session.js";
+export { MemorySessionStore } from "./sessions/state.js";
+export type { MemorySessionStoreOptions, SessionState, SessionStore } from "./sessions/state.js";
 export {
   DISCOVER,
   PROFILES,

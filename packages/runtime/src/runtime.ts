@@ -11,6 +11,7 @@ import { handleTool } from "./handle-tool.js";
 import type { GeneratedModule, RuntimeOptions, SessionHost, SessionOptions } from "./host.js";
 import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "./registry.js";
 import { Session } from "./session.js";
+import { stateJson } from "./sessions/state.js";
 import { RUNTIME_VERSION } from "./version.js";
 import { applySelection, type Selection } from "./view.js";
 
@@ -59,7 +60,26 @@ export class Runtime implements SessionHost {
       options.surface ?? "native",
       options.stage ?? null,
       options.findFormat,
+      options.data === undefined ? {} : { data: options.data },
     );
+  }
+
+  /**
+   * The session `id` as `options.sessions` keeps it (started by this runtime or another one
+   * sharing the store): its stage, found tools (those this registry does not know are left
+   * out), find format and data. Undefined when the store has none (ended or expired) or there
+   * is no store; rejects when the store does.
+   */
+  async resume(id: string): Promise<Session | undefined> {
+    const state = await this.options.sessions?.load(id);
+    if (state === undefined) return undefined;
+    const found = state.found.flatMap((toolId) => this.tool(toolId) ?? []);
+    return new Session(this, state.surface, state.stage, state.findFormat, {
+      id,
+      found,
+      ...(state.data === undefined ? {} : { data: state.data }),
+      saved: stateJson(state),
+    });
   }
 
   /** The tool named by alias, id or provider name (the built-in tools included). */

@@ -25,6 +25,7 @@ import { handleTool } from "./handle-tool.js";
 import type { Caller, FindFormat, SessionHost } from "./host.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallResult } from "./result.js";
+import { stateJson, type SessionState } from "./sessions/state.js";
 import {
   applySelection,
   DISCOVER,
@@ -39,13 +40,32 @@ export type { FindOptions, FoundTool } from "./find/find.js";
 
 type ChangeListener = (view: View) => void;
 
+/** What a session starts from besides its surface, stage and find format (`runtime.resume` gives all). */
+export interface SessionStart {
+  /** A stored session's id; a new random one otherwise. */
+  readonly id?: string;
+  readonly data?: JsonValue;
+  /** The tools found so far, in the order found. */
+  readonly found?: readonly ToolDefinition[];
+  /** The state as loaded from the store (`stateJson`), so that `save` writes only changes. */
+  readonly saved?: string;
+}
+
+export interface CloseOptions {
+  /**
+   * Unloads the session from this process only: its calls end as on any close, but its handles
+   * and stored state stay for another replica to resume. Default false: the session ends.
+   */
+  readonly keep?: boolean;
+}
+
 const DEFAULT_MAX_CONCURRENT = 8;
 /** The runtime's own tools, which a view adds by its rules (see `view`). */
 const BUILTINS: readonly BuiltinTool[] = [findTool, handleTool];
 
 export class Session implements Caller {
   /** Random (crypto): a session id is never guessable. */
-  readonly id = randomUUID();
+  readonly id: string;
   private currentStage: string | null;
   private exposedView: View;
   private active = 0;
@@ -59,16 +79,24 @@ export class Session implements Caller {
   /** `profile: "discover"`: the view holds the found tools only. */
   private readonly discover: boolean;
   /** The tools found so far, in the order found (a discover view lists them in this order). */
-  private readonly found: ToolDefinition[] = [];
+  private found: ToolDefinition[];
   /** How `zcp.find_tools` lists what it found. */
   private currentFindFormat: FindFormat;
+  private currentData: JsonValue | undefined;
+  /** `stateJson` of what the store holds, as far as this process knows (`save` skips equal states). */
+  private saved: string | undefined;
 
   constructor(
     private readonly runtime: SessionHost,
     readonly surface: string,
     stage: string | null,
     findFormat?: FindFormat,
+    start: SessionStart = {},
   ) {
+    this.id = start.id ?? randomUUID();
+    this.found = [...(start.found ?? [])];
+    this.currentData = start.data;
+    this.saved = start.saved;
     this.currentStage = stage;
     this.currentFindFormat = surface === "native" ? "planner" : "mcp";
     if (findFormat !== undefined) this.setFindFormat(findFormat);
@@ -124,6 +152,76 @@ export class Session implements Caller {
   select(selection: Selection = {}): View {
     if (this.runtime.options.exposure?.clientFilters === false) return this.exposedView;
     return this.view(applySelection(this.exposedView.selected, selection));
+  }
+
+  /** The surface's own data, kept with the session's state (MCP: the initialize request). */
+  get data(): JsonValue | undefined {
+    return this.currentData;
+  }
+
+  setData(data: JsonValue | undefined): void {
+    this.currentData = data;
+  }
+
+  /** A snapshot of what a replica needs to continue the session (what `save` stores). */
+  get state(): SessionState {
+    return {
+      surface: this.surface,
+      stage: this.currentStage,
+      found: this.found.map((tool) => tool.id),
+      findFormat: this.currentFindFormat,
+      ...(this.currentData === undefined ? {} : { data: this.currentData }),
+    };
+  }
+
+  /**
+   * Writes `state` to the runtime's session store when it differs from what was last saved or
+   * loaded; nothing without a store. Rejects when the store does.
+   */
+  async save(): Promise<void> {
+    const store = this.runtime.options.sessions;
+    if (store === undefined) return;
+    const state = this.state;
+    const json = stateJson(state);
+    if (json === this.saved) return;
+    await store.save(this.id, state);
+    this.saved = json;
+  }
+
+  /**
+   * Catches up with the stored state, which another replica may have changed: false when it is
+   * gone (the session ended or expired elsewhere), else true, with its stage, found tools, find
+   * format and data applied (the listeners told when the view changed). True without a store.
+   * Rejects when the store does.
+   */
+  async refresh(): Promise<boolean> {
+    const store = this.runtime.options.sessions;
+    if (store === undefined) return true;
+    const state = await store.load(this.id);
+    if (state === undefined) return false;
+    const json = stateJson(state);
+    if (json === this.saved || json === stateJson(this.state)) {
+      this.saved = json;
+      return true;
+    }
+    const before = this.exposedView;
+    this.setFindFormat(state.findFormat);
+    this.currentStage = state.stage;
+    this.found = state.found.flatMap((id) => this.runtime.tool(id) ?? []);
+    this.currentData = state.data;
+    this.saved = json;
+    this.exposedView = this.computeExposed();
+    if (this.exposedView.hash !== before.hash) this.notify();
+    return true;
+  }
+
+  /**
+   * The view the session would have with no stage: the tools of every stage of its surface (in a
+   * discover view, of those found). A request that lists these and allows only `exposed` (OpenAI's
+   * `allowed_tools`) keeps the same tool list across `setStage`, and so its prompt cache.
+   */
+  get everyStage(): View {
+    return this.currentStage === null ? this.exposedView : this.computeExposed(null);
   }
 
   /** Moves the session to `stage` (null: no stage, every tool) and tells the listeners. */
@@ -263,9 +361,11 @@ export class Session implements Caller {
 
   /**
    * Ends the session: calls in progress answer `cancelled` at once and their tools' signals
-   * abort; its handles are dropped; further calls answer `cancelled`, with `reason` as the hint.
+   * abort; its handles are dropped and its stored state deleted; further calls answer
+   * `cancelled`, with `reason` as the hint. With `keep`, only this process lets it go (see
+   * `CloseOptions`). Rejects when the handle storage or the session store does.
    */
-  async close(reason = "the session is closed"): Promise<void> {
+  async close(reason = "the session is closed", options: CloseOptions = {}): Promise<void> {
     if (!this.closed) {
       this.closed = true;
       this.listeners.clear();
@@ -274,17 +374,21 @@ export class Session implements Caller {
       for (const cancel of this.inProgress) cancel();
       this.inProgress.clear();
     }
-    await this.runtime.handles.dropSession(this.id);
+    if (options.keep === true) return;
+    await Promise.all([
+      this.runtime.handles.dropSession(this.id),
+      this.runtime.options.sessions?.delete(this.id),
+    ]);
   }
 
   private notify(): void {
     for (const listener of this.listeners) listener(this.exposedView);
   }
 
-  private computeExposed(): View {
+  private computeExposed(stage = this.currentStage): View {
     const tools = this.runtime
       .exposedFor(this.surface)
-      .filter((tool) => this.currentStage === null || inStage(tool, [this.currentStage]));
+      .filter((tool) => stage === null || inStage(tool, [stage]));
     if (!this.discover) return this.view(tools);
     const exposable = new Set(tools);
     return this.view(this.found.filter((tool) => exposable.has(tool)));

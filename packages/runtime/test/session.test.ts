@@ -120,6 +120,17 @@ describe("views", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("keep every stage's tools in everyStage, the same view whatever the stage", () => {
+    const session = createRuntime(kitchen).session({ stage: "discover" });
+    const all = createRuntime(kitchen).session().exposed;
+    expect(session.everyStage.hash).toBe(all.hash);
+    expect(session.exposed.hash).not.toBe(all.hash);
+    session.setStage("operate");
+    expect(session.everyStage.hash).toBe(all.hash);
+    session.setStage(null);
+    expect(session.everyStage).toBe(session.exposed);
+  });
+
   it("list the handle tool whenever a tool can produce or take handles", () => {
     expect(createRuntime(weather).session().exposed.find("zcp.handle")).toBeUndefined();
     const view = createRuntime(kitchen).session().exposed;

@@ -1,7 +1,7 @@
 // Node's types: the declarations of the transports name node:http, node:stream and NodeJS types.
 /// <reference types="node" preserve="true" />
 export { createMcpServer } from "./mcp/server.js";
-export type { McpServerOptions, ZcpMcpServer } from "./mcp/server.js";
+export type { CreateMcpServerOptions, McpServerOptions, ZcpMcpServer } from "./mcp/server.js";
 export {
   handleUri,
   parseHandleUri,
@@ -30,6 +30,7 @@ export {
   SESSION_HEADER,
 } from "./native/index.js";
 export type {
+  CreateNativeSessionOptions,
   NativeSession,
   NativeSessionOptions,
   NativeStdioOptions,

@@ -42,3 +42,28 @@ describe("zcp-serve's --find", () => {
     expect(plain.map((tool) => tool.alias)).not.toContain("zcp.find_tools");
   });
 });
+
+describe("zcp-serve's --store", () => {
+  const parse = (...argv: string[]) =>
+    parseServeArgs(["--registry", "r.js", "--transport", "http", ...argv], {});
+
+  it("is memory by default, else a redis:// or rediss:// URL, over HTTP only", () => {
+    expect(parse()).toMatchObject({ kind: "serve" });
+    expect(parse()).not.toHaveProperty("args.store");
+    expect(parse("--store", "memory")).not.toHaveProperty("args.store");
+    expect(parse("--store", "redis://h:6379/2")).toMatchObject({
+      args: { store: "redis://h:6379/2" },
+    });
+    expect(parse("--store", "rediss://u:p@h")).toMatchObject({ args: { store: "rediss://u:p@h" } });
+    expect(parse("--store", "postgres://h")).toEqual({
+      kind: "usage",
+      message: '--store must be memory or a redis:// or rediss:// URL, got "postgres://h"',
+    });
+    expect(parseServeArgs(["--registry", "r.js", "--store", "redis://h"], {})).toEqual({
+      kind: "usage",
+      message:
+        "--store applies to --transport http only (a stdio server has one session, its host's)",
+    });
+    expect(USAGE).toMatch(/--store <s> {11}http: where handles and session state live/);
+  });
+});

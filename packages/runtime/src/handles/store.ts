@@ -13,7 +13,8 @@
  * - `invalid:<argument>` (`item`, `fields`, `offset`, `limit`, `columns`): see ops.ts.
  * - `invalid:result`: `create` refuses a value that is not JSON or is larger than a session may
  *   hold (`sessionMaxBytes`, at most `totalMaxBytes`); the tool should return less.
- * Only a storage failure (a shared store being unreachable) rejects; memory never does.
+ * - `unavailable:store`: the storage rejected (a shared store is unreachable); what it threw
+ *   goes to `onStorageError`. Only `usage` and `dropSession` reject then; memory never does.
  *
  * Expiry: a handle lives `ttlMs` after its last successful use; failed operations do not refresh
  * it. An expired handle is deleted when it is next asked for, and `create` first sweeps expired
@@ -55,6 +56,11 @@ export interface HandleStoreOptions {
   readonly totalMaxBytes?: number;
   /** The clock, in ms; `Date.now` by default (a shared store needs the same clock everywhere). */
   readonly now?: () => number;
+  /**
+   * Receives what the storage threw when an operation answered `unavailable:store`; default:
+   * console.error.
+   */
+  readonly onStorageError?: (error: unknown, sessionId: string) => void;
 }
 
 /** What `create` and `summary` answer: the record without its bookkeeping. */
@@ -77,8 +83,12 @@ export class HandleStore {
   readonly ttlMs: number;
   readonly sessionMaxBytes: number;
   readonly totalMaxBytes: number;
-  readonly #storage: HandleStorage;
+  /** The storage, its rejections marked (`#guard` answers those, and only those). */
+  readonly #storage: Omit<HandleStorage, "dropSession">;
+  /** The storage as given: `usage` and `dropSession` reject with what it threw. */
+  readonly #raw: HandleStorage;
   readonly #now: () => number;
+  readonly #onStorageError: (error: unknown, sessionId: string) => void;
   readonly #releaseListeners = new Set<(sessionId: string, id: string) => void>();
 
   /** Throws a `RangeError` for a limit that is not a positive number: a configuration bug. */
@@ -89,8 +99,10 @@ export class HandleStore {
       positive("sessionMaxBytes", options.sessionMaxBytes ?? 16 * MIB),
       this.totalMaxBytes,
     );
-    this.#storage = options.storage ?? new MemoryHandleStorage();
+    this.#raw = options.storage ?? new MemoryHandleStorage();
+    this.#storage = marked(this.#raw);
     this.#now = options.now ?? Date.now;
+    this.#onStorageError = options.onStorageError ?? reportStorageError;
   }
 
   /**
@@ -98,78 +110,80 @@ export class HandleStore {
    * new handle of the session, whose id is `#`, the kind's first letter upper-cased (`G` when it
    * does not start with an ASCII letter) and the session's counter: `#T1`, `#P2`...
    */
-  async create(
+  create(
     sessionId: string,
     kind: string,
     value: unknown,
     summary: string,
   ): Promise<HandleInfo | CallError> {
-    const json = toJson(value);
-    if (json === undefined) {
-      return failure(
-        "invalid:result",
-        "the result is not JSON (undefined, a function, a BigInt or a cycle), so it cannot be kept as a handle",
-      );
-    }
-    const size = Buffer.byteLength(json, "utf8");
-    if (size > this.sessionMaxBytes) {
-      return failure(
-        "invalid:result",
-        `the result takes ${formatBytes(size)}, over the ${formatBytes(this.sessionMaxBytes)} a session can keep: ask for less (filter, narrow or page it)`,
-      );
-    }
-    const now = this.#now();
-    await this.#sweep(now);
-    const id = `#${idLetter(kind)}${await this.#storage.nextNumber(sessionId)}`;
-    const count = json.startsWith("[") ? listLength(value, json) : undefined;
-    const record: HandleRecord = {
-      sessionId,
-      id,
-      kind,
-      summary,
-      size,
-      hash: sha12(json),
-      lastUsed: now,
-      ...(count === undefined ? {} : { count }),
-    };
-    // Stored first, then the budgets restored: a value never exceeds them on its own, so the
-    // new handle, the most recently used, is never the one evicted.
-    await this.#storage.put({ ...record, json });
-    await this.#evictBeyond(this.sessionMaxBytes, sessionId);
-    await this.#evictBeyond(this.totalMaxBytes);
-    return info(record);
+    return this.#guard(sessionId, async () => {
+      const json = toJson(value);
+      if (json === undefined) {
+        return failure(
+          "invalid:result",
+          "the result is not JSON (undefined, a function, a BigInt or a cycle), so it cannot be kept as a handle",
+        );
+      }
+      const size = Buffer.byteLength(json, "utf8");
+      if (size > this.sessionMaxBytes) {
+        return failure(
+          "invalid:result",
+          `the result takes ${formatBytes(size)}, over the ${formatBytes(this.sessionMaxBytes)} a session can keep: ask for less (filter, narrow or page it)`,
+        );
+      }
+      const now = this.#now();
+      await this.#sweep(now);
+      const id = `#${idLetter(kind)}${await this.#storage.nextNumber(sessionId)}`;
+      const count = json.startsWith("[") ? listLength(value, json) : undefined;
+      const record: HandleRecord = {
+        sessionId,
+        id,
+        kind,
+        summary,
+        size,
+        hash: sha12(json),
+        lastUsed: now,
+        ...(count === undefined ? {} : { count }),
+      };
+      // Stored first, then the budgets restored: a value never exceeds them on its own, so the
+      // new handle, the most recently used, is never the one evicted.
+      await this.#storage.put({ ...record, json });
+      await this.#evictBeyond(this.sessionMaxBytes, sessionId);
+      await this.#evictBeyond(this.totalMaxBytes);
+      return info(record);
+    });
   }
 
   /**
    * A handle's id, kind and value, parsed afresh (a tool cannot change what is kept). With
    * `expectedKind` (other than `"*"`), a handle of another kind is refused.
    */
-  async get(
-    sessionId: string,
-    id: string,
-    expectedKind?: string,
-  ): Promise<ResolvedHandle | CallError> {
-    const now = this.#now();
-    const record = await this.#live(sessionId, id, now);
-    if ("ok" in record) return record;
-    if (expectedKind !== undefined && expectedKind !== ANY_KIND && record.kind !== expectedKind) {
-      return failure(
-        `invalid:${id}`,
-        `expected a ${JSON.stringify(expectedKind)} handle, got ${JSON.stringify(record.kind)}`,
-      );
-    }
-    const value = await this.#value(record);
-    if (value === undefined) return expired(id);
-    await this.#use(record, now);
-    return { ok: true, id, kind: record.kind, value };
+  get(sessionId: string, id: string, expectedKind?: string): Promise<ResolvedHandle | CallError> {
+    return this.#guard(sessionId, async () => {
+      const now = this.#now();
+      const record = await this.#live(sessionId, id, now);
+      if ("ok" in record) return record;
+      if (expectedKind !== undefined && expectedKind !== ANY_KIND && record.kind !== expectedKind) {
+        return failure(
+          `invalid:${id}`,
+          `expected a ${JSON.stringify(expectedKind)} handle, got ${JSON.stringify(record.kind)}`,
+        );
+      }
+      const value = await this.#value(record);
+      if (value === undefined) return expired(id);
+      await this.#use(record, now);
+      return { ok: true, id, kind: record.kind, value };
+    });
   }
 
   /** Deletes a handle now; its id answers `expired:<id>` from then on. Tells the `onRelease` listeners. */
-  async release(sessionId: string, id: string): Promise<{ readonly ok: true } | CallError> {
-    const record = await this.#live(sessionId, id, this.#now());
-    if ("ok" in record) return record;
-    await this.#delete(sessionId, id);
-    return { ok: true };
+  release(sessionId: string, id: string): Promise<{ readonly ok: true } | CallError> {
+    return this.#guard(sessionId, async () => {
+      const record = await this.#live(sessionId, id, this.#now());
+      if ("ok" in record) return record;
+      await this.#delete(sessionId, id);
+      return { ok: true };
+    });
   }
 
   /**
@@ -185,23 +199,25 @@ export class HandleStore {
 
   /** Deletes every handle of a session and its id counter: call it when the session ends. */
   async dropSession(sessionId: string): Promise<void> {
-    await this.#storage.dropSession(sessionId);
+    await this.#raw.dropSession(sessionId);
   }
 
   /** Items of a list handle, keys of a record handle. */
-  async count(sessionId: string, id: string): Promise<CountResult | CallError> {
-    const now = this.#now();
-    const record = await this.#live(sessionId, id, now);
-    if ("ok" in record) return record;
-    let result: CountResult | CallError;
-    if (record.count !== undefined) {
-      result = { ok: true, count: record.count };
-    } else {
-      const value = await this.#value(record);
-      result = value === undefined ? expired(id) : countValue(id, value);
-    }
-    if (result.ok) await this.#use(record, now);
-    return result;
+  count(sessionId: string, id: string): Promise<CountResult | CallError> {
+    return this.#guard(sessionId, async () => {
+      const now = this.#now();
+      const record = await this.#live(sessionId, id, now);
+      if ("ok" in record) return record;
+      let result: CountResult | CallError;
+      if (record.count !== undefined) {
+        result = { ok: true, count: record.count };
+      } else {
+        const value = await this.#value(record);
+        result = value === undefined ? expired(id) : countValue(id, value);
+      }
+      if (result.ok) await this.#use(record, now);
+      return result;
+    });
   }
 
   /** The whole value, or one 0-based list item; with `fields`, only those fields of the record. */
@@ -223,12 +239,14 @@ export class HandleStore {
   }
 
   /** What `create` answered, without reading the value. */
-  async summary(sessionId: string, id: string): Promise<HandleInfo | CallError> {
-    const now = this.#now();
-    const record = await this.#live(sessionId, id, now);
-    if ("ok" in record) return record;
-    await this.#use(record, now);
-    return info(record);
+  summary(sessionId: string, id: string): Promise<HandleInfo | CallError> {
+    return this.#guard(sessionId, async () => {
+      const now = this.#now();
+      const record = await this.#live(sessionId, id, now);
+      if ("ok" in record) return record;
+      await this.#use(record, now);
+      return info(record);
+    });
   }
 
   /** `ttlMs` as the model reads it in handle metadata: `10m`, `90s`, `1h`. */
@@ -240,22 +258,42 @@ export class HandleStore {
 
   /** Bytes and handles held by a session, or by the whole runtime. */
   async usage(sessionId?: string): Promise<HandleUsage> {
-    return this.#storage.usage(sessionId);
+    return this.#raw.usage(sessionId);
   }
 
-  async #operate<R extends { readonly ok: true }>(
+  #operate<R extends { readonly ok: true }>(
     sessionId: string,
     id: string,
     operation: (value: JsonValue) => R | CallError,
   ): Promise<R | CallError> {
-    const now = this.#now();
-    const record = await this.#live(sessionId, id, now);
-    if ("ok" in record) return record;
-    const value = await this.#value(record);
-    if (value === undefined) return expired(id);
-    const result = operation(value);
-    if (result.ok) await this.#use(record, now);
-    return result;
+    return this.#guard(sessionId, async () => {
+      const now = this.#now();
+      const record = await this.#live(sessionId, id, now);
+      if ("ok" in record) return record;
+      const value = await this.#value(record);
+      if (value === undefined) return expired(id);
+      const result = operation(value);
+      if (result.ok) await this.#use(record, now);
+      return result;
+    });
+  }
+
+  /**
+   * What `operation` answers, or `unavailable:store` when the storage rejects (what it threw
+   * goes to `onStorageError`): a call answers at once, whatever happened to the shared store.
+   * Anything else thrown (an `onRelease` listener's error) still rejects.
+   */
+  async #guard<R>(
+    sessionId: string,
+    operation: () => Promise<R | CallError>,
+  ): Promise<R | CallError> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!(error instanceof StorageFailure)) throw error;
+      this.#onStorageError(error.cause, sessionId);
+      return STORE_UNAVAILABLE;
+    }
   }
 
   /** The handle's record if it is live in the session; an expired one is deleted on the way. */
@@ -314,6 +352,37 @@ export class HandleStore {
 }
 
 const MIB = 1 << 20;
+
+/** What an operation answers when the storage (a shared store) rejects. */
+const STORE_UNAVAILABLE = Object.freeze(
+  failure("unavailable:store", "the shared store is unreachable; try again shortly"),
+);
+
+/** What the storage threw, marked as such on its way through the store's own code. */
+class StorageFailure {
+  constructor(readonly cause: unknown) {}
+}
+
+/** `storage` (what the store's operations use of it) with each rejection a `StorageFailure`. */
+function marked(storage: HandleStorage): Omit<HandleStorage, "dropSession"> {
+  const mark = (error: unknown): never => {
+    throw new StorageFailure(error);
+  };
+  return {
+    get: (sessionId, id) => storage.get(sessionId, id).catch(mark),
+    value: (sessionId, id) => storage.value(sessionId, id).catch(mark),
+    put: (handle) => storage.put(handle).catch(mark),
+    touch: (sessionId, id, lastUsed) => storage.touch(sessionId, id, lastUsed).catch(mark),
+    delete: (sessionId, id) => storage.delete(sessionId, id).catch(mark),
+    oldest: (sessionId) => storage.oldest(sessionId).catch(mark),
+    usage: (sessionId) => storage.usage(sessionId).catch(mark),
+    nextNumber: (sessionId) => storage.nextNumber(sessionId).catch(mark),
+  };
+}
+
+function reportStorageError(error: unknown, sessionId: string): void {
+  console.error(`zcp: the handle storage failed in session ${sessionId}:`, error);
+}
 
 const TTL_UNITS: readonly (readonly [string, number])[] = [
   ["h", 3_600_000],

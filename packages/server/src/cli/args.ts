@@ -22,6 +22,10 @@ Options:
                         after the registry's tools (exposure.find)
   --token <secret>      http: the static bearer token every /mcp request must carry
                         (or set ZCP_SERVE_TOKEN, which keeps it out of the process list)
+  --store <s>           http: where handles and session state live: memory (default;
+                        this process only) or redis://[user:pass@]host:port[/db]
+                        (rediss:// for TLS), shared by replicas so that any of them
+                        serves any request of a session (needs @zcp/redis)
   --scopes <a,b>        the scopes granted: tools needing others are hidden and refused
                         (with a token, default none: only tools without scopes are served)
   --name <name>         serverInfo.name (default zcp)
@@ -68,6 +72,8 @@ export interface ServeArgs {
   readonly code: boolean;
   /** `--code-timeout`: a program's wall-clock limit; undefined: `@zcp/code`'s default. */
   readonly codeTimeoutMs?: number;
+  /** `--store redis://…`: the Redis URL handles and session state live in; undefined: memory. */
+  readonly store?: string;
 }
 
 export type Parsed =
@@ -94,6 +100,7 @@ const OPTIONS = {
   "max-concurrent": { type: "string", default: "8" },
   code: { type: "boolean", default: false },
   "code-timeout": { type: "string" },
+  store: { type: "string", default: "memory" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -155,6 +162,13 @@ export function parseServeArgs(
       ? undefined
       : integer("--code-timeout", values["code-timeout"], 1);
   if (typeof codeTimeoutMs === "string") return usage(codeTimeoutMs);
+  const { store } = values;
+  if (store !== "memory" && !/^rediss?:\/\/./.test(store))
+    return usage(`--store must be memory or a redis:// or rediss:// URL, got "${store}"`);
+  if (store !== "memory" && transport === "stdio")
+    return usage(
+      "--store applies to --transport http only (a stdio server has one session, its host's)",
+    );
   const token =
     values.token ?? (transport === "http" ? env["ZCP_SERVE_TOKEN"] || undefined : undefined);
   if (token !== undefined && token.trim() === "") return usage("--token must not be empty");
@@ -193,6 +207,7 @@ export function parseServeArgs(
       maxConcurrent,
       code: values.code,
       ...(codeTimeoutMs !== undefined ? { codeTimeoutMs } : {}),
+      ...(store !== "memory" ? { store } : {}),
     },
   };
 }

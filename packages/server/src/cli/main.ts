@@ -2,9 +2,10 @@
  * `zcp-serve`: serves a generated registry (`zcp.gen/index.js`) to MCP hosts over stdio or
  * Streamable HTTP. Logs go to stderr only; over stdio, stdout carries nothing but MCP messages.
  * Exit codes: 0 after a clean stop (stdin ended, SIGINT/SIGTERM), 1 on a failure while serving
- * (e.g. the port is taken), 2 on a usage error.
+ * (e.g. the port is taken, Redis unreachable at start), 2 on a usage error.
  *
  *   args.ts      the command line, checked
+ *   store.ts     `--store redis://…`: the shared store of handles and session state
  *   registry.ts  the generated module and the runtime made of it (its tools in worker threads)
  *   serve.ts     serving it: stdio (MCP or native) or HTTP, and stopping
  */
@@ -14,6 +15,7 @@ import { parseServeArgs, USAGE } from "./args.js";
 import { fail, log, usage } from "./log.js";
 import { loadRegistries, serveRuntime } from "./registry.js";
 import { serveMcpOnStdio, serveNativeOnStdio, serveOnHttp, stopSignal } from "./serve.js";
+import { openStore } from "./store.js";
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
   const parsed = parseServeArgs(argv, process.env);
@@ -27,11 +29,15 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   const files = args.registries.map((given) => ({ given, file: path.resolve(cwd, given) }));
   const generated = await loadRegistries(files);
   if (typeof generated === "string") return fail(2, generated);
+  const store = args.store === undefined ? undefined : await openStore(args.store);
+  if (typeof store === "number") return store;
   const served = await serveRuntime(
     generated,
     args,
     files.map(({ file }) => file),
+    store?.options,
   );
+  if ("failure" in served || "usage" in served) await store?.close();
   if ("failure" in served) return fail(2, served.failure);
   if ("usage" in served) return usage(served.usage);
   for (const { surface, tools, hidden } of served.exposed)
@@ -49,5 +55,6 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   } finally {
     // A tool still running (one that ignores its signal, or spins) must not keep the process.
     await served.close();
+    await store?.close();
   }
 }

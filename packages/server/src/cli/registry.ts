@@ -85,13 +85,15 @@ export interface Served {
 }
 
 /**
- * The runtime of the module loaded from `files` (several: composed, in the workers too), or what
- * is wrong: a module that is no registry (`failure`), an unknown profile (`usage`).
+ * The runtime of the module loaded from `files` (several: composed, in the workers too), with
+ * `shared` (the store of `--store`) when given, or what is wrong: a module that is no registry
+ * (`failure`), an unknown profile (`usage`).
  */
 export async function serveRuntime(
   generated: GeneratedModule,
   args: ServeArgs,
   files: readonly string[],
+  shared: Pick<RuntimeOptions, "handles" | "sessions"> = {},
 ): Promise<Served | { readonly failure: string } | { readonly usage: string }> {
   const serving = {
     ...(args.profile !== undefined ? { profile: args.profile } : {}),
@@ -140,6 +142,7 @@ export async function serveRuntime(
           maxConcurrentCalls: args.maxConcurrent,
           ...(executor !== undefined ? { executor } : {}),
           ...(code !== undefined ? { code: code.runner } : {}),
+          ...shared,
         },
       ),
     );

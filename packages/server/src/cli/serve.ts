@@ -108,6 +108,8 @@ export async function serveOnHttp(
   const endpoints = surfaces.map(
     (surface) => new URL(surface === "mcp" ? url.pathname : "/zcp", url).href,
   );
+  if (args.store !== undefined)
+    log(`handles and session state are kept in Redis at ${withoutPassword(args.store)}`);
   log(
     `listening on ${endpoints.join(" and ")}${token !== undefined ? " (bearer token required)" : ""}`,
   );
@@ -134,6 +136,13 @@ async function stopStdio(
   await waitAtMost(idle(), graceMs);
   await endCalls(SHUTTING_DOWN);
   await waitAtMost(idle(), FLUSH_MS);
+}
+
+/** A URL as it may be logged: without its password. */
+function withoutPassword(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = "";
+  return parsed.href;
 }
 
 function flushStdout(): Promise<void> {

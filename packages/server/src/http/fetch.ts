@@ -4,7 +4,9 @@
  *
  *   /mcp     MCP over Streamable HTTP (http/mcp.ts)
  *   /zcp     the native ZCP surface, with `native` (native/http.ts)
- *   GET /healthz `{"status":"ok"}`; GET /readyz `{"status":"ready"}` (503 once closing)
+ *   GET /healthz `{"status":"ok"}`; GET /readyz `{"status":"ready"}` (503 once closing, and,
+ *            with a session store, while the store does not answer within 500 ms: a replica
+ *            that cannot reach it serves no session)
  *
  * Every request to /mcp and /zcp is checked before anything else: Host, Origin and the bearer
  * token (http/guards.ts). The health endpoints hold no data and are not checked.
@@ -22,6 +24,7 @@ import { createGuard } from "./guards.js";
 import { FLUSH_MS, InFlight, SHUTTING_DOWN } from "./drain.js";
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_CLIENT } from "./idle.js";
 import { McpSessions } from "./mcp.js";
+import { storeAnswers } from "./store.js";
 
 export interface FetchHandlerOptions extends McpServerOptions {
   /** The MCP endpoint (default `/mcp`). */
@@ -126,6 +129,11 @@ export function createFetchHandler(
   const nativePath = options.nativePath ?? "/zcp";
   const posts = new InFlight();
   let closing = false;
+  const store = runtime.options.sessions;
+  const ready = async (): Promise<Response> =>
+    store && !(await storeAnswers(store))
+      ? json(503, { status: "not ready", reason: "the session store is unreachable" })
+      : json(200, { status: "ready" });
 
   /** The answer of a POST, counted in progress until its body has ended. */
   const counted = async (answer: () => Promise<Response>): Promise<Response> => {
@@ -149,8 +157,7 @@ export function createFetchHandler(
       return guard(request) ?? counted(() => native.fetch(request));
     const read = request.method === "GET" || request.method === "HEAD";
     if (pathname === "/healthz" && read) return json(200, { status: "ok" });
-    if (pathname === "/readyz" && read)
-      return closing ? json(503, { status: "closing" }) : json(200, { status: "ready" });
+    if (pathname === "/readyz" && read) return closing ? json(503, { status: "closing" }) : ready();
     return json(404, { error: "not found" });
   };
 

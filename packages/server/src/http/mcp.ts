@@ -16,14 +16,23 @@
  * A new session makes room for itself (idle.ts): beyond `maxSessionsPerClient` or `maxSessions`
  * the least recently active session without a POST in progress is closed; its next request gets
  * 404, and its client starts over.
+ *
+ * With a session store (`RuntimeOptions.sessions`), any replica serves any request of a session
+ * (store.ts): the MCP session id is the runtime session's; a request for a session unknown here
+ * resumes it from the store (`runtime.resume`), and a new SDK server and transport are brought to
+ * where the session's own were by replaying its stored `initialize` (the session's data) and
+ * `notifications/initialized` through the transport; a session known here is refreshed from the
+ * store first (gone elsewhere: 404). The state is saved after `initialize` and after each
+ * `tools/call` (tools.ts) before the answer goes out. Evicting, expiring and shutting down only
+ * unload sessions from this process; DELETE ends them everywhere. Without a store, the store is
+ * never asked and an unknown session is 404.
  */
-import { randomUUID } from "node:crypto";
 import {
   isInitializeRequest,
   JSONRPCMessageSchema,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { Runtime } from "@zcp/runtime";
+import type { JsonValue, Runtime, Session } from "@zcp/runtime";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "../mcp/server.js";
 import { json, jsonRpcError, readJson, whenEnded, type ErrorAnswer } from "./body.js";
 import {
@@ -36,6 +45,7 @@ import {
   type Sweep,
 } from "./idle.js";
 import { McpTransport } from "./mcp-transport.js";
+import { Resumptions, STORE_UNREACHABLE } from "./store.js";
 
 export interface McpSessionLimits extends SessionLimits {
   readonly maxBodyBytes: number;
@@ -66,12 +76,16 @@ export class McpSessions {
   readonly #sessions = new Map<string, Entry>();
   #closing = false;
   readonly #sweep: Sweep;
+  /** Sessions live in a store: this process only loads and unloads them. */
+  readonly #shared: boolean;
+  readonly #resumptions = new Resumptions<Entry | Response | undefined>();
 
   constructor(
     private readonly runtime: Runtime,
     private readonly options: McpServerOptions,
     private readonly limits: McpSessionLimits,
   ) {
+    this.#shared = runtime.options.sessions !== undefined;
     // Closing the SDK server closes its transport, whose onclose forgets the session.
     this.#sweep = sweepIdle(this.#sessions, limits.idleTimeoutMs, (_id, entry) => this.#end(entry));
   }
@@ -84,8 +98,9 @@ export class McpSessions {
   /** Answers one request on the endpoint. */
   async handle(request: Request): Promise<Response> {
     const sessionId = request.headers.get("mcp-session-id") ?? undefined;
-    const entry = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
-    if (sessionId !== undefined && !entry) return refuse(404, -32001, "Session not found");
+    const found = sessionId === undefined ? undefined : await this.#find(sessionId, request);
+    if (found instanceof Response) return found;
+    const entry = found;
     if (request.method === "GET" || request.method === "DELETE") {
       if (!entry) return refuse(400, -32000, "Bad Request: the mcp-session-id header is required");
       return this.#answer(entry, false, () => entry.transport.handleRequest(request));
@@ -115,16 +130,85 @@ export class McpSessions {
    */
   async endCalls(reason: string): Promise<void> {
     await Promise.allSettled(
-      [...this.#sessions.values()].map((entry) => entry.mcp.session.close(reason)),
+      [...this.#sessions.values()].map((entry) =>
+        entry.mcp.session.close(reason, { keep: this.#shared }),
+      ),
     );
   }
 
-  /** Ends every session (and its runtime session); `initialize` gets 503 from now on. */
+  /**
+   * Ends every session (and its runtime session; with a store, unloads them: other replicas
+   * serve them on); `initialize` gets 503 from now on.
+   */
   async close(): Promise<void> {
     this.stop();
     const open = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.allSettled(open.map((entry) => entry.mcp.close()));
+    await Promise.allSettled(open.map((entry) => entry.mcp.close({ keep: this.#shared })));
+  }
+
+  /**
+   * The session of a request's `mcp-session-id`: the one open here (refreshed from the store, if
+   * any), or resumed from the store; else the 404 (or, the store unreachable, the 503) it gets.
+   */
+  async #find(id: string, request: Request): Promise<Entry | Response> {
+    const entry = this.#sessions.get(id);
+    const gone = refuse(404, -32001, "Session not found");
+    if (!this.#shared) return entry ?? gone;
+    if (entry) {
+      let alive: boolean;
+      try {
+        alive = await entry.mcp.session.refresh();
+      } catch {
+        return refuse(503, -32000, STORE_UNREACHABLE);
+      }
+      if (alive) return entry;
+      // Ended (DELETE) or expired elsewhere.
+      this.#end(entry);
+      return gone;
+    }
+    // Another replica serves it on.
+    if (this.#closing) return refuse(503, -32000, "Service Unavailable: the server is closing");
+    return (await this.#resumptions.get(id, () => this.#resume(id, request))) ?? gone;
+  }
+
+  /**
+   * A session of the store, open here: a new SDK server and transport for the resumed runtime
+   * session, brought to where the session's own were by replaying its `initialize` (stored as
+   * its data) and `notifications/initialized`; undefined when the store has no MCP session by
+   * that id; the 503 when it is unreachable or there is no room.
+   */
+  async #resume(id: string, request: Request): Promise<Entry | Response | undefined> {
+    let session: Session | undefined;
+    try {
+      session = await this.runtime.resume(id);
+    } catch {
+      return refuse(503, -32000, STORE_UNREACHABLE);
+    }
+    if (!session) return undefined;
+    const initialize = JSONRPCMessageSchema.safeParse(session.data);
+    // Not an MCP session (a native session's id): as unknown here as anywhere.
+    if (!initialize.success || !isInitializeRequest(initialize.data)) {
+      await session.close(undefined, { keep: true });
+      return undefined;
+    }
+    const client = this.limits.clientKey(request);
+    const room = makeRoom(this.#sessions, client, this.limits);
+    if (typeof room === "string") {
+      await session.close(undefined, { keep: true });
+      return refuse(503, -32000, `Service Unavailable: ${room}`);
+    }
+    for (const [, victim] of room) this.#end(victim);
+    const entry = this.#open(client, session);
+    try {
+      await entry.mcp.server.connect(entry.transport);
+      await replay(entry.transport, initialize.data);
+      await replay(entry.transport, { jsonrpc: "2.0", method: "notifications/initialized" }, id);
+    } catch (error) {
+      this.#end(entry);
+      throw error;
+    }
+    return entry;
   }
 
   /** A POST without a session: an `initialize`, which opens one if there is (or can be made) room. */
@@ -143,12 +227,23 @@ export class McpSessions {
     if (typeof room === "string") return refuse(503, -32000, `Service Unavailable: ${room}`);
     for (const [, victim] of room) this.#end(victim);
     const entry = this.#open(client);
+    // What another replica replays to continue the session.
+    if (this.#shared) entry.mcp.session.setData(posted.body as JsonValue);
     const response = await this.#answer(entry, true, async () => {
       await entry.mcp.server.connect(entry.transport);
       return entry.transport.post(request, posted.body, posted.messages);
     });
     // An initialize the transport refused (bad Accept, ...) opened no session: close it.
     if (entry.transport.sessionId === undefined) this.#end(entry);
+    else if (this.#shared)
+      try {
+        await entry.mcp.session.save();
+      } catch {
+        // Saved nowhere, the session would exist on this replica only: it is not opened.
+        await response.body?.cancel();
+        this.#end(entry);
+        return refuse(503, -32000, STORE_UNREACHABLE);
+      }
     return response;
   }
 
@@ -189,12 +284,13 @@ export class McpSessions {
   }
 
   /**
-   * A new session, in the table at once (so that concurrent `initialize`s count it); its id is
-   * the transport's once `initialize` went through.
+   * A new session (or `session`, resumed), in the table at once (so that concurrent
+   * `initialize`s count it); its id, the runtime session's, is the transport's once `initialize`
+   * went through.
    */
-  #open(client: string): Entry {
-    const id = randomUUID();
-    const mcp = createMcpServer(this.runtime, this.options);
+  #open(client: string, session?: Session): Entry {
+    const mcp = createMcpServer(this.runtime, { ...this.options, ...(session ? { session } : {}) });
+    const id = mcp.session.id;
     const transport = new McpTransport({ sessionIdGenerator: () => id });
     const entry: Entry = { id, mcp, transport, ...idleActivity(client) };
     // Whatever closes the transport (DELETE, close(), the sweep, eviction) forgets the session;
@@ -206,8 +302,31 @@ export class McpSessions {
     return entry;
   }
 
+  /** Closes the session here: with a store, unloads it (it lives on in the store). */
   #end(entry: Entry): void {
     if (this.#sessions.get(entry.id) === entry) this.#sessions.delete(entry.id);
-    entry.mcp.close().catch(this.limits.onError);
+    entry.mcp.close({ keep: this.#shared }).catch(this.limits.onError);
   }
+}
+
+/**
+ * Posts `message` to the transport as its client once did (`sessionId`: with the session's
+ * header) and reads the answer to its end, discarding it; throws when the transport refuses it.
+ */
+async function replay(transport: McpTransport, message: JSONRPCMessage, sessionId?: string) {
+  const request = new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: {
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+      ...(sessionId !== undefined ? { "mcp-session-id": sessionId } : {}),
+    },
+    body: JSON.stringify(message),
+  });
+  const response = await transport.handleRequest(request, { parsedBody: message });
+  const text = await response.text();
+  if (!response.ok)
+    throw new Error(
+      `zcp: replaying ${"method" in message ? message.method : "a message"} to resume the session failed: ${response.status} ${text}`,
+    );
 }

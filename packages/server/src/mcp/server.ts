@@ -31,14 +31,27 @@ export interface McpServerOptions {
   readonly onSession?: (session: Session) => void;
 }
 
+/** `createMcpServer`'s options: the server's, and the runtime session to serve when there is one. */
+export interface CreateMcpServerOptions extends McpServerOptions {
+  /**
+   * An existing runtime session to serve (e.g. one `runtime.resume` gave back) instead of a new
+   * one; `surface`, `stage` and `onSession` do not apply to it.
+   */
+  readonly session?: Session;
+}
+
 /** An MCP server bound to its runtime session. */
 export interface ZcpMcpServer {
   /** The SDK server: `connect` it to a transport. */
   readonly server: Server;
   /** The runtime session every request of this MCP session runs in. */
   readonly session: Session;
-  /** Closes the server (and its transport) and the runtime session, dropping its handles. */
-  close(): Promise<void>;
+  /**
+   * Closes the server (and its transport) and the runtime session, dropping its handles; with
+   * `keep`, the runtime session is only unloaded from this process (`Session.close`'s `keep`:
+   * its handles and stored state stay for another replica).
+   */
+  close(options?: { readonly keep?: boolean }): Promise<void>;
   /** `tools/call` requests running now. */
   readonly running: number;
   /** Resolves once no `tools/call` runs (at once when none does); for a graceful shutdown. */
@@ -83,19 +96,24 @@ function answerSchemaMismatches(server: Server): void {
 }
 
 /**
- * A new runtime session (surface `mcp`) and an SDK `Server` serving it. Connect `server` to one
- * transport; when the transport closes, the runtime session closes too.
+ * A new runtime session (surface `mcp`), or `options.session`, and an SDK `Server` serving it.
+ * Connect `server` to one transport; when the transport closes, the runtime session closes too.
  */
-export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}): ZcpMcpServer {
+export function createMcpServer(
+  runtime: Runtime,
+  options: CreateMcpServerOptions = {},
+): ZcpMcpServer {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1)
     throw new RangeError(
       `createMcpServer: pageSize must be a positive integer, got ${String(pageSize)}`,
     );
-  const session = runtime.session({
-    surface: options.surface ?? "mcp",
-    ...(options.stage !== undefined ? { stage: options.stage } : {}),
-  });
+  const session =
+    options.session ??
+    runtime.session({
+      surface: options.surface ?? "mcp",
+      ...(options.stage !== undefined ? { stage: options.stage } : {}),
+    });
   const server = new Server(
     { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
     {
@@ -119,19 +137,22 @@ export function createMcpServer(runtime: Runtime, options: McpServerOptions = {}
     if (sessionId === session.id) handles.forget(id);
   });
   let closed = false;
+  // Set by close({ keep }) before the server closes: its onclose then unloads, not ends.
+  let keep = false;
   const closeSession = async () => {
     if (closed) return;
     closed = true;
     unsubscribe();
     stopForgetting();
-    await session.close();
+    await session.close(undefined, { keep });
   };
   server.onclose = () => void closeSession();
-  options.onSession?.(session);
+  if (!options.session) options.onSession?.(session);
   return {
     server,
     session,
-    async close() {
+    async close(closeOptions = {}) {
+      keep = closeOptions.keep ?? false;
       await server.close();
       await closeSession();
     },

@@ -13,6 +13,10 @@
  * and answers a mismatch (`arguments` that is an array, a string, null…) with -32603 and the
  * validator's text. Here the params are checked by hand and answered -32602 in plain words;
  * the arguments go to the runtime as they came (its depth check runs before any recursion).
+ *
+ * With a session store, the session's state (found tools, stage) is saved before a call's
+ * answer goes out, so that no answer is acknowledged that another replica does not see; when
+ * the store cannot save it, the call answers `unavailable:store` (the client tries again).
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -30,7 +34,7 @@ import {
   type ServerRequest,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { clip, encodeResult, type CallResult, type Session } from "@zcp/runtime";
+import { clip, encodeResult, failure, type CallResult, type Session } from "@zcp/runtime";
 import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 import { handleUri, type IssuedHandles } from "./resources.js";
@@ -98,6 +102,11 @@ export function serveTools(
     }
     if (!result.ok && result.error === `unknown:${clip(name)}`)
       throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${clip(name)}`);
+    try {
+      await session.save();
+    } catch {
+      result = failure("unavailable:store", "the shared store is unreachable; try again shortly");
+    }
     return toCallToolResult(result, session.id, handles);
   };
   server.fallbackRequestHandler = async (request, extra) => {

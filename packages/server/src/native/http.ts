@@ -15,9 +15,14 @@
  * - The request's signal is the calls': a client that goes away cancels the calls of its request.
  * - 404 unknown session, 413 body over `maxBodyBytes`, 400 not JSON, 405 not POST, 503 no room or
  *   closing; 202 without a body when a request held only notifications.
+ * - With a session store (`RuntimeOptions.sessions`), any replica serves any request of a
+ *   session (http/store.ts): the session id is the runtime session's; a session unknown here is
+ *   resumed from the store (its identity, kept as the session's data, must be the request's), a
+ *   session known here is refreshed first (gone elsewhere: 404), and the state is saved before
+ *   the answer goes out (503 when the store is unreachable, for any of these). Evicting,
+ *   expiring and shutting down only unload sessions; `session/close` ends them everywhere.
  */
-import { randomUUID } from "node:crypto";
-import type { Runtime } from "@zcp/runtime";
+import type { JsonValue, Runtime, Session } from "@zcp/runtime";
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   rpcError,
@@ -38,6 +43,7 @@ import {
   type Activity,
   type Sweep,
 } from "../http/idle.js";
+import { Resumptions, STORE_UNREACHABLE } from "../http/store.js";
 
 export interface NativeFetchOptions extends NativeSessionOptions {
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
@@ -125,11 +131,15 @@ class NativeRoute {
   /** Every request is refused (close()). */
   #closed = false;
   #sweep: Sweep | undefined;
+  /** Sessions live in a store: this process only loads and unloads them. */
+  readonly #shared: boolean;
+  readonly #resumptions = new Resumptions<Entry | Response | undefined>();
 
   constructor(
     private readonly runtime: Runtime,
     private readonly options: NativeFetchOptions,
   ) {
+    this.#shared = runtime.options.sessions !== undefined;
     this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#onError = options.onError ?? ((error: unknown) => console.error("zcp native:", error));
   }
@@ -157,7 +167,9 @@ class NativeRoute {
     this.#closed = true;
     const open = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.allSettled(open.map((entry) => entry.native.close(reason)));
+    await Promise.allSettled(
+      open.map((entry) => entry.native.close(reason, { keep: this.#shared })),
+    );
   }
 
   async #serve(request: Request): Promise<Response> {
@@ -165,6 +177,7 @@ class NativeRoute {
     if (admitted instanceof Response) return admitted;
     const { body } = admitted;
     let { id, entry, ended } = admitted;
+    const opening = !entry;
     if (!entry) {
       if (!startsWithInitialize(body))
         return refuse(
@@ -185,6 +198,14 @@ class NativeRoute {
       const response = await current.native.handle(body, { signal: request.signal });
       // session/close, or close() while this request ran.
       if (current.native.closed || this.#closed) this.#forget(id!, current);
+      else if (this.#shared)
+        try {
+          await current.native.session.save();
+        } catch {
+          // Saved nowhere, a new session would exist on this replica only: it is not opened.
+          if (opening) this.#forget(id!, current);
+          return refuse(503, SERVER_ERROR, STORE_UNREACHABLE);
+        }
       if (response === undefined)
         return new Response(null, { status: 202, headers: { [SESSION_HEADER]: id! } });
       return json(200, response, { [SESSION_HEADER]: id! });
@@ -208,15 +229,9 @@ class NativeRoute {
       if (identity === null) return refuse(401, SERVER_ERROR, "Unauthorized");
     }
     const id = request.headers.get(SESSION_HEADER) ?? undefined;
-    let entry = id === undefined ? undefined : this.#sessions.get(id);
-    // Another identity's session answers exactly as one that does not exist.
-    if (entry && entry.identity !== identity) entry = undefined;
-    if (id !== undefined && !entry)
-      return refuse(
-        404,
-        SESSION_NOT_FOUND,
-        "Session not found: start a new session with initialize",
-      );
+    const found = id === undefined ? undefined : await this.#find(id, identity, request);
+    if (found instanceof Response) return found;
+    const entry = found;
     const ended = entry && beginRequest(entry, true);
     const read = await readJson(request, this.#maxBody, refuse);
     if (read instanceof Response) {
@@ -226,21 +241,84 @@ class NativeRoute {
     return { id, entry, ended, identity, body: read.json };
   }
 
-  /** A new session, in the table, once there is room (idle.ts); or why there is none. */
-  #open(request: Request, identity: string | null): [string, Entry] | string {
+  /**
+   * The session of a request's id: the one open here (refreshed from the store, if any), or
+   * resumed from the store; else the 404 (or, the store unreachable, the 503) it gets. Another
+   * identity's session answers exactly as one that does not exist.
+   */
+  async #find(id: string, identity: string | null, request: Request): Promise<Entry | Response> {
+    const gone = refuse(
+      404,
+      SESSION_NOT_FOUND,
+      "Session not found: start a new session with initialize",
+    );
+    const entry = this.#sessions.get(id);
+    if (entry && entry.identity !== identity) return gone;
+    if (!this.#shared) return entry ?? gone;
+    if (entry) {
+      let alive: boolean;
+      try {
+        alive = await entry.native.session.refresh();
+      } catch {
+        return refuse(503, SERVER_ERROR, STORE_UNREACHABLE);
+      }
+      if (alive) return entry;
+      // Closed or expired elsewhere.
+      this.#forget(id, entry);
+      return gone;
+    }
+    // Another replica serves it on.
+    if (this.#stopping)
+      return refuse(503, SERVER_ERROR, "Service Unavailable: the server is closing");
+    const resumed = await this.#resumptions.get(id, () => this.#resume(id, request));
+    if (resumed instanceof Response) return resumed;
+    return resumed?.identity === identity ? resumed : gone;
+  }
+
+  /**
+   * A session of the store, open here; undefined when the store has no native session by that
+   * id; the 503 when it is unreachable or there is no room.
+   */
+  async #resume(id: string, request: Request): Promise<Entry | Response | undefined> {
+    let session: Session | undefined;
+    try {
+      session = await this.runtime.resume(id);
+    } catch {
+      return refuse(503, SERVER_ERROR, STORE_UNREACHABLE);
+    }
+    if (!session) return undefined;
+    const identity = identityOf(session.data);
+    // Not a native session (an MCP session's id): as unknown here as anywhere.
+    if (identity === undefined) {
+      await session.close(undefined, { keep: true });
+      return undefined;
+    }
+    const opened = this.#open(request, identity, session);
+    if (typeof opened !== "string") return opened[1];
+    await session.close(undefined, { keep: true });
+    return refuse(503, SERVER_ERROR, `Service Unavailable: ${opened}`);
+  }
+
+  /**
+   * A new session (or `session`, resumed), in the table, once there is room (idle.ts); or why
+   * there is none. Its id is its runtime session's.
+   */
+  #open(request: Request, identity: string | null, session?: Session): [string, Entry] | string {
     const client = identity ?? this.options.clientKey?.(request) ?? "";
     const room = makeRoom(this.#sessions, client, {
       maxSessions: this.options.maxSessions ?? DEFAULT_MAX_SESSIONS,
       maxSessionsPerClient: this.options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
     });
     if (typeof room === "string") return room;
-    for (const [victim, session] of room) this.#forget(victim, session);
-    const id = randomUUID();
-    const entry: Entry = {
-      native: createNativeSession(this.runtime, this.options),
-      identity,
-      ...idleActivity(client),
-    };
+    for (const [victim, evicted] of room) this.#forget(victim, evicted);
+    const native = createNativeSession(this.runtime, {
+      ...this.options,
+      ...(session ? { session } : {}),
+    });
+    // The identity is kept with the state: another replica checks it.
+    if (this.#shared && !session) native.session.setData({ identity } satisfies NativeData);
+    const id = native.session.id;
+    const entry: Entry = { native, identity, ...idleActivity(client) };
     this.#sessions.set(id, entry);
     this.#sweep ??= sweepIdle(
       this.#sessions,
@@ -250,10 +328,24 @@ class NativeRoute {
     return [id, entry];
   }
 
+  /** Closes the session here: with a store, unloads it (it lives on in the store). */
   #forget(id: string, entry: Entry): void {
     if (this.#sessions.get(id) === entry) this.#sessions.delete(id);
-    void entry.native.close().catch(this.#onError);
+    void entry.native.close(undefined, { keep: this.#shared }).catch(this.#onError);
   }
+}
+
+/** A native session's data in the store: who opened it (null: nobody is authenticated). */
+interface NativeData {
+  readonly [key: string]: JsonValue;
+  readonly identity: string | null;
+}
+
+/** The identity of a native session's stored data; undefined when it is not a native session's. */
+function identityOf(data: JsonValue | undefined): string | null | undefined {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
+  const identity = (data as { readonly [key: string]: JsonValue })["identity"];
+  return typeof identity === "string" || identity === null ? identity : undefined;
 }
 
 function startsWithInitialize(body: unknown): boolean {

@@ -1,5 +1,5 @@
 export { createNativeSession } from "./session.js";
-export type { NativeSession, NativeSessionOptions } from "./session.js";
+export type { CreateNativeSessionOptions, NativeSession, NativeSessionOptions } from "./session.js";
 export { serveNativeStdio } from "./stdio.js";
 export type { NativeStdioOptions, NativeStdioServer } from "./stdio.js";
 export { createNativeFetchHandler } from "./http.js";

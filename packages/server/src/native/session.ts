@@ -53,6 +53,15 @@ export interface NativeSessionOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+/** `createNativeSession`'s options: the session's, and the runtime session to serve when there is one. */
+export interface CreateNativeSessionOptions extends NativeSessionOptions {
+  /**
+   * An existing runtime session to serve (e.g. one `runtime.resume` gave back) instead of a new
+   * one; `surface`, `stage` and `onSession` do not apply to it.
+   */
+  readonly session?: Session;
+}
+
 export interface NativeSession {
   /** The runtime session behind this native session. */
   readonly session: Session;
@@ -69,21 +78,27 @@ export interface NativeSession {
   ): Promise<RpcResponse | RpcResponse[] | undefined>;
   /**
    * Ends the runtime session: its handles are dropped; running and later calls answer
-   * `cancelled`, with `reason` as the hint (default "the session is closed").
+   * `cancelled`, with `reason` as the hint (default "the session is closed"). With `keep`, the
+   * runtime session is only unloaded from this process (its handles and stored state stay).
    */
-  close(reason?: string): Promise<void>;
+  close(reason?: string, options?: { readonly keep?: boolean }): Promise<void>;
 }
 
-/** A native session: one runtime session (surface `native` by default) behind a JSON-RPC dispatcher. */
+/**
+ * A native session: one runtime session (surface `native` by default, or `options.session`)
+ * behind a JSON-RPC dispatcher.
+ */
 export function createNativeSession(
   runtime: Runtime,
-  options: NativeSessionOptions = {},
+  options: CreateNativeSessionOptions = {},
 ): NativeSession {
-  const session = runtime.session({
-    surface: options.surface ?? "native",
-    ...(options.stage !== undefined ? { stage: options.stage } : {}),
-  });
-  options.onSession?.(session);
+  const session =
+    options.session ??
+    runtime.session({
+      surface: options.surface ?? "native",
+      ...(options.stage !== undefined ? { stage: options.stage } : {}),
+    });
+  if (!options.session) options.onSession?.(session);
   const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const clientStages = options.clientStages ?? true;
@@ -91,10 +106,10 @@ export function createNativeSession(
   const onError = options.onError ?? ((error: unknown) => console.error("zcp native:", error));
   let closed = false;
 
-  const close = async (reason?: string): Promise<void> => {
+  const close = async (reason?: string, closeOptions?: { readonly keep?: boolean }) => {
     if (closed) return;
     closed = true;
-    await session.close(reason);
+    await session.close(reason, closeOptions);
   };
 
   // Running `tools/call` requests by id, for `notifications/cancelled`. Keyed by the id's JSON

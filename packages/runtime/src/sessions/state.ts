@@ -1,0 +1,104 @@
+/**
+ * Session state that outlives one process: what a replica stores so that another can continue
+ * a session it did not start (`runtime.resume`), the store interface, and the in-process
+ * `MemorySessionStore` (one process; tests; the model of what a shared store must do).
+ */
+import type { FindFormat } from "../host.js";
+import type { JsonValue } from "../registry.js";
+
+/** What a replica needs to continue a session it did not start. JSON-serializable. */
+export interface SessionState {
+  readonly surface: string;
+  readonly stage: string | null;
+  /** Ids of the tools `zcp.find_tools` found, in the order found (a discover view lists them so). */
+  readonly found: readonly string[];
+  readonly findFormat: FindFormat;
+  /** The surface's own data (MCP: the initialize request; native: the identity), opaque here. */
+  readonly data?: JsonValue;
+}
+
+/** Where session states live: in this process, or shared by replicas (e.g. `@zcp/redis`). */
+export interface SessionStore {
+  /** The stored state, refreshing its idle time-to-live; undefined when absent or expired. Rejects when unreachable. */
+  load(id: string): Promise<SessionState | undefined>;
+  /** Creates or replaces the state (last write wins), time-to-live restarted. */
+  save(id: string, state: SessionState): Promise<void>;
+  /** Removes it; nothing when absent. */
+  delete(id: string): Promise<void>;
+  /** Resolves when the store answers; rejects otherwise (for /readyz). */
+  ping(): Promise<void>;
+}
+
+export interface MemorySessionStoreOptions {
+  /** A state lives this long after its last load or save; 30 minutes by default. */
+  readonly idleMs?: number;
+  /** The clock, in ms; `Date.now` by default. */
+  readonly now?: () => number;
+}
+
+/**
+ * The compact JSON of a state with its fields in one order: what is stored, and what `save`
+ * compares to know whether anything changed.
+ */
+export function stateJson(state: SessionState): string {
+  const { surface, stage, found, findFormat, data } = state;
+  return JSON.stringify({
+    surface,
+    stage,
+    found,
+    findFormat,
+    ...(data === undefined ? {} : { data }),
+  });
+}
+
+/**
+ * Session states in this process, kept as JSON (a caller cannot change what is stored). The
+ * map is kept in order of last use, so each save first sweeps the expired states from its start.
+ */
+export class MemorySessionStore implements SessionStore {
+  readonly #states = new Map<string, { readonly json: string; readonly expires: number }>();
+  readonly #idleMs: number;
+  readonly #now: () => number;
+
+  constructor(options: MemorySessionStoreOptions = {}) {
+    this.#idleMs = options.idleMs ?? 30 * 60_000;
+    if (!(this.#idleMs > 0))
+      throw new RangeError(
+        `MemorySessionStore: idleMs must be a positive number, got ${String(options.idleMs)}`,
+      );
+    this.#now = options.now ?? Date.now;
+  }
+
+  async load(id: string): Promise<SessionState | undefined> {
+    const entry = this.#states.get(id);
+    if (entry === undefined) return undefined;
+    const now = this.#now();
+    if (now >= entry.expires) {
+      this.#states.delete(id);
+      return undefined;
+    }
+    this.#set(id, entry.json, now);
+    return JSON.parse(entry.json) as SessionState;
+  }
+
+  async save(id: string, state: SessionState): Promise<void> {
+    const now = this.#now();
+    for (const [key, entry] of this.#states) {
+      if (now < entry.expires) break;
+      this.#states.delete(key);
+    }
+    this.#set(id, stateJson(state), now);
+  }
+
+  async delete(id: string): Promise<void> {
+    this.#states.delete(id);
+  }
+
+  async ping(): Promise<void> {}
+
+  /** Stores the entry as the most recently used. */
+  #set(id: string, json: string, now: number): void {
+    this.#states.delete(id);
+    this.#states.set(id, { json, expires: now + this.#idleMs });
+  }
+}

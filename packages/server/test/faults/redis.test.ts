@@ -1,0 +1,246 @@
+/**
+ * Issue 19's faults, on real `zcp-serve --store redis://…` replicas and a real `redis-server`:
+ *
+ * - Redis unreachable at start: the replica does not start (exit 1, the reason on stderr).
+ * - Redis lost mid-run: a call running then that needs it answers `unavailable:store`; every
+ *   request of a session answers 503 "the session store is unreachable" (JSON-RPC -32000, both
+ *   surfaces, new sessions too), `/readyz` 503, `/healthz`
+ *   200 within 100 ms, no replica crashes; once Redis is back (restarted empty: no persistence)
+ *   the replicas serve again, and the sessions Redis lost are 404 (the clients start over).
+ * - A replica SIGKILLed in the middle of a call: the call was never acknowledged; its retry on
+ *   another replica runs in the same session (its stage, found tools and handles).
+ */
+import { createConnection } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { redisAvailable, startRedis, type RedisServer } from "../../../../tools/redis-server.js";
+import {
+  expectHealthy,
+  FAULTY,
+  KITCHEN_SINK,
+  MCP_INITIALIZE,
+  mcpSession,
+  NATIVE_INITIALIZE,
+  post,
+  Processes,
+  sleep,
+  watchHealth,
+  type HttpServed,
+} from "./harness.js";
+import {
+  expectNativeGone,
+  find,
+  linkOf,
+  load,
+  mcpClient,
+  nativePost,
+  openNative,
+  result,
+  Router,
+  rpc,
+  startReplicas,
+  STORE_DOWN,
+} from "../replicas.js";
+
+const skip = redisAvailable();
+const processes = new Processes();
+let redis: RedisServer | undefined;
+afterEach(async () => {
+  await processes.cleanup();
+  await redis?.stop();
+  redis = undefined;
+});
+
+/** Stops the Redis server as a crash would, without `stop()` (which removes its folder): `restart()` brings it back on its port. */
+function shutdownRedis(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: "127.0.0.1", port }, () =>
+      socket.write("SHUTDOWN NOSAVE\r\n"),
+    );
+    socket.on("close", () => resolve());
+    socket.on("error", reject);
+  });
+}
+
+const gauge = (id: number, ms: number) =>
+  rpc(id, "tools/call", { name: "gauge", arguments: { ms } });
+
+/** A new Redis (kept in `redis`, for afterEach) and `count` replicas of the faulty fixture and the kitchen sink on it. */
+async function faultyReplicas(
+  count: number,
+): Promise<{ server: RedisServer; replicas: HttpServed[] }> {
+  const server = await startRedis();
+  redis = server;
+  const replicas = await startReplicas(
+    processes,
+    server.url,
+    count,
+    [FAULTY, KITCHEN_SINK],
+    ["--timeout-ms", "20000"],
+    { FAULTY_DIR: processes.tempDir("redis") },
+  );
+  return { server, replicas };
+}
+
+/** Polls `/readyz` of each replica until it answers `status`. */
+async function readyz(replicas: readonly HttpServed[], status: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (const replica of replicas)
+    while ((await fetch(new URL("/readyz", replica.base))).status !== status) {
+      if (Date.now() > deadline) throw new Error(`/readyz never answered ${status}`);
+      await sleep(50);
+    }
+}
+
+describe.skipIf(skip !== null)("faults of a Redis-backed replica", () => {
+  it("does not start when Redis is unreachable: exit 1 with the reason", async () => {
+    redis = await startRedis();
+    const { port } = redis;
+    await redis.stop();
+    redis = undefined;
+    const url = `redis://127.0.0.1:${port}`;
+    const served = processes.spawn([
+      "--registry",
+      KITCHEN_SINK,
+      "--transport",
+      "http",
+      "--port",
+      "0",
+      "--store",
+      url,
+    ]);
+    expect(await served.exited).toEqual({ code: 1, signal: null });
+    expect(served.stderr()).toBe(
+      `zcp-serve: cannot reach Redis at ${url}: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    );
+  });
+
+  it("answers 503 while Redis is down, stays up and healthy, and serves again once it is back", async () => {
+    const { server, replicas } = await faultyReplicas(2);
+    const [first, second] = replicas as [HttpServed, HttpServed];
+    const native = await openNative(first);
+    result(
+      await nativePost(second, find(1, "count the calls of this tool running at once"), native),
+    );
+    result(await nativePost(first, find(2, "load a table of rows"), native));
+    const mcp = await mcpSession(first.mcp);
+    const mcpHeaders = { "mcp-session-id": mcp.id, "mcp-protocol-version": "2025-11-25" };
+    expect((await post(second.mcp, rpc(1, "tools/list"), mcpHeaders)).status).toBe(200);
+
+    const health = replicas.map((replica) => watchHealth(replica.base));
+    // A batch running when Redis goes: its call that makes a handle answers unavailable:store.
+    const batch = nativePost(first, [gauge(3, 1500), load(4)], native);
+    await sleep(300);
+    await shutdownRedis(server.port);
+    const answered = await batch;
+    expect(answered.status).toBe(200);
+    expect(answered.messages[0].result).toMatchObject({ ok: true });
+    expect(answered.messages[1].result).toEqual({
+      ok: false,
+      error: "unavailable:store",
+      hint: "the shared store is unreachable; try again shortly",
+    });
+    await readyz(replicas, 503);
+    for (const replica of replicas) {
+      const ready = await fetch(new URL("/readyz", replica.base));
+      expect(await ready.json()).toEqual({
+        status: "not ready",
+        reason: "the session store is unreachable",
+      });
+      const refusals = [
+        await nativePost(replica, rpc(2, "ping"), native),
+        await nativePost(replica, NATIVE_INITIALIZE),
+      ];
+      for (const refused of refusals) {
+        expect(refused.status).toBe(503);
+        expect(refused.messages).toEqual([
+          { jsonrpc: "2.0", id: null, error: { code: -32000, message: STORE_DOWN } },
+        ]);
+      }
+      for (const refused of [
+        await post(replica.mcp, rpc(3, "tools/list"), mcpHeaders),
+        await post(replica.mcp, MCP_INITIALIZE),
+      ]) {
+        expect(refused.status).toBe(503);
+        expect(refused.messages).toEqual([
+          { jsonrpc: "2.0", error: { code: -32000, message: STORE_DOWN }, id: null },
+        ]);
+      }
+    }
+    for (const [i, watch] of health.entries())
+      expectHealthy(await watch.stop(), `Redis down (replica ${i})`);
+    for (const replica of replicas) expect(replica.child.exitCode).toBeNull();
+
+    await server.restart();
+    await readyz(replicas, 200);
+    // The restarted Redis is empty: the sessions it held are gone, on every replica.
+    for (const replica of replicas) {
+      expectNativeGone(await nativePost(replica, rpc(4, "ping"), native));
+      const mcpGone = await post(replica.mcp, rpc(5, "tools/list"), mcpHeaders);
+      expect(mcpGone.status).toBe(404);
+    }
+    // New sessions span both replicas again.
+    const fresh = await openNative(first);
+    result(await nativePost(second, find(6, "load a table of rows"), fresh));
+    const loaded = result(await nativePost(first, load(7), fresh));
+    expect(
+      result(await nativePost(second, rpc(8, "handles/count", { handle: loaded.handle }), fresh)),
+    ).toMatchObject({ ok: true });
+    expect(first.stderr()).toContain(`zcp: lost the connection to Redis at ${server.url}`);
+  });
+
+  it("a replica killed in the middle of a call: the retry on another runs in the same session", async () => {
+    const { replicas } = await faultyReplicas(3);
+    const [a, b, c] = replicas as [HttpServed, HttpServed, HttpServed];
+
+    // Native: a session with found tools, a stage and a handle, made on all three.
+    const id = await openNative(a);
+    result(await nativePost(b, find(1, "count the calls of this tool running at once"), id));
+    result(await nativePost(c, find(2, "load a table of rows"), id));
+    const staged = result(await nativePost(a, rpc(3, "session/stage", { stage: "discover" }), id));
+    const { handle } = result(await nativePost(b, load(4), id));
+    const running = nativePost(a, gauge(5, 5000), id);
+    await sleep(500);
+    a.child.kill("SIGKILL");
+    await expect(running).rejects.toThrow("fetch failed");
+    // The client's retry, on another replica: the same session, as it was.
+    expect(result(await nativePost(b, gauge(5, 10), id))).toMatchObject({ ok: true });
+    const listed = result(await nativePost(c, rpc(6, "tools/list", { format: "json" }), id));
+    expect(listed.hash).toBe(staged.hash);
+    expect(listed.tools.map((tool: { name: string }) => tool.name)).toEqual(
+      expect.arrayContaining(["gauge", "tables_load"]),
+    );
+    expect(result(await nativePost(c, rpc(7, "handles/count", { handle }), id))).toMatchObject({
+      ok: true,
+    });
+
+    // MCP, over the SDK client: the same on the two replicas left.
+    const router = new Router([b, c]);
+    const { client } = await mcpClient(router);
+    router.at = 0;
+    await client.callTool({
+      name: "zcp_find_tools",
+      arguments: { query: "count the calls of this tool running at once" },
+    });
+    router.at = 1;
+    await client.callTool({ name: "zcp_find_tools", arguments: { query: "load a table of rows" } });
+    router.at = 0;
+    const uri = linkOf(
+      (await client.callTool({ name: "tables_load", arguments: { name: "t" } })).content,
+    );
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    // The SDK client keeps waiting for an answer on a stream that broke: its timeout ends the wait.
+    const call = client.callTool({ name: "gauge", arguments: { ms: 5000 } }, undefined, {
+      timeout: 2000,
+    });
+    await sleep(500);
+    b.child.kill("SIGKILL");
+    await expect(call).rejects.toThrow("Request timed out");
+    router.replicas = [c];
+    expect(
+      (await client.callTool({ name: "gauge", arguments: { ms: 10 } })).isError,
+    ).toBeUndefined();
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(tools);
+    expect((await client.readResource({ uri })).contents[0]).toMatchObject({ uri });
+    await client.close();
+  });
+});
