@@ -5,20 +5,27 @@
  * `npx zcp gen`, `npx tsc`, and the compiled server listed and called by the official MCP SDK
  * client over stdio: `node dist/server.js`, the `zcp-serve` bin, the README's MCP host entries
  * started from another folder, the one-file bundle alone in an empty folder, and `dist/` on a
- * production install (`npm ci --omit=dev`) that holds none of the build tools. `publint` and
- * `@arethetypeswrong/cli` (profile `esm-only`: the packages are ESM only, deliberately) check
- * every tarball.
+ * production install (`npm ci --omit=dev`) that holds none of the build tools. Then the add-ons:
+ * `@zcp/agent` with the `openai` SDK (a compiled script of the project runs its tools through
+ * `runAgent` against a loopback fake of the Responses API), and `@zcp/redis` (`npx zcp-serve
+ * --transport http --store redis://…` on a real redis-server, skipped with the reason where none
+ * can run and CI is not set). `publint` and `@arethetypeswrong/cli` (profile `esm-only`: the
+ * packages are ESM only, deliberately) check every tarball, @zcp/code's too.
  *
  * Figures (tarball contents and sizes, install sizes, the bundle's size) are printed after the
  * run; with USER_PATH_REPORT=1 they are also written to report.json and report.md beside this
  * file. USER_PATH_KEEP=1 keeps the temporary folder and prints its path.
  */
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, cp, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type IncomingMessage } from "node:http";
 import { createRequire } from "node:module";
+import { connect } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   StdioClientTransport,
   type StdioServerParameters,
@@ -29,6 +36,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisAvailable, startRedis } from "../redis-server.js";
 import {
   DEV_TOOLS,
   NPM_FLAGS,
@@ -44,9 +52,13 @@ import {
 } from "./packing.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** In dependency order; the folder name under packages/. */
-const PACKAGES = ["runtime", "client", "server", "gen"] as const;
+/** In dependency order (@zcp/server's optional peers @zcp/code and @zcp/redis before it); the folder name under packages/. */
+const PACKAGES = ["runtime", "client", "code", "redis", "server", "gen", "agent"] as const;
 type PackageDir = (typeof PACKAGES)[number];
+/** The OpenAI SDK a user of @zcp/agent/openai installs beside it (its optional peer). */
+const OPENAI_SDK = "openai@6.49.0";
+/** Null when a real redis-server can run here, else why not (printed; under CI it throws instead). */
+const REDIS_MISSING = redisAvailable();
 /** Exact versions of the package linters. */
 const LINTERS = ["publint@0.3.25", "@arethetypeswrong/cli@0.18.5"];
 /** Nothing of this may reach a production install of @zcp/runtime + @zcp/server. */
@@ -262,6 +274,126 @@ async function checkMcp(server: StdioServerParameters, label: string): Promise<M
 }
 
 // ---------------------------------------------------------------------------------------------
+// @zcp/agent: a user's script, and the loopback fake of the OpenAI Responses API it talks to
+
+/** Written by the test: the project's own registry served to a model through @zcp/agent/openai's loop. */
+const AGENT_SCRIPT = `import OpenAI from "openai";
+import { createRuntime } from "@zcp/runtime";
+import { runAgent } from "@zcp/agent/openai";
+import generated from "./zcp.gen/index.js";
+
+const client = new OpenAI({ baseURL: process.argv[2], apiKey: "not-needed-with-the-fake" });
+const result = await runAgent({
+  client,
+  session: createRuntime(generated).session(),
+  model: "gpt-test",
+  instructions: "You price orders with the tools you have.",
+  input: "What do two teas at 350 cents cost with a 10% discount?",
+});
+for (const outcome of result.outcomes)
+  console.log(\`\${outcome.call.name} \${outcome.call.arguments} -> \${outcome.text}\`);
+console.log(\`answer (\${result.stop}, \${result.turns} turns): \${result.text}\`);
+console.log(\`usage: \${JSON.stringify(result.usage)}; last response \${result.lastResponseId}\`);
+`;
+
+/** A completed Responses API response with these output items (the fields the SDK's type requires). */
+function fakeResponse(id: string, output: unknown[]): Record<string, unknown> {
+  return {
+    id,
+    object: "response",
+    created_at: 0,
+    model: "gpt-test",
+    status: "completed",
+    output,
+    error: null,
+    incomplete_details: null,
+    instructions: null,
+    metadata: null,
+    parallel_tool_calls: true,
+    temperature: null,
+    tool_choice: "auto",
+    tools: [],
+    top_p: null,
+    usage: {
+      input_tokens: 10,
+      output_tokens: 5,
+      total_tokens: 15,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    },
+  };
+}
+
+interface FakeOpenAI {
+  /** The base URL for the SDK client: `http://127.0.0.1:<port>/v1`. */
+  url: string;
+  /** Every request: method, path and parsed JSON body. */
+  requests: { method: string; path: string; body: Record<string, unknown> }[];
+  close(): Promise<void>;
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  let body = "";
+  for await (const chunk of request) body += (chunk as Buffer).toString("utf8");
+  return body;
+}
+
+/** node:http on 127.0.0.1: `POST /v1/responses` answers the scripted responses in turn, anything else 404. */
+async function startFakeOpenAI(replies: Record<string, unknown>[]): Promise<FakeOpenAI> {
+  const requests: FakeOpenAI["requests"] = [];
+  const server = createServer((request, response) => {
+    void readBody(request).then((text) => {
+      requests.push({
+        method: request.method ?? "",
+        path: request.url ?? "",
+        body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>),
+      });
+      const reply = request.method === "POST" && request.url === "/v1/responses" && replies.shift();
+      response.writeHead(reply ? 200 : 404, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify(reply || { error: { message: `no scripted reply for ${request.url}` } }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// @zcp/redis: what the test reads from Redis itself (RESP over node:net, no client library)
+
+/** `KEYS <pattern>` on the Redis at `port`, sorted. */
+function redisKeys(port: number, pattern: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let reply = "";
+    socket.on("error", reject);
+    socket.setEncoding("utf8").on("data", (chunk: string) => {
+      reply += chunk;
+      // *<n>\r\n then n bulk strings $<len>\r\n<key>\r\n (keys here are ASCII).
+      const lines = reply.split("\r\n");
+      const count = Number(lines[0]!.slice(1));
+      if (!lines[0]!.startsWith("*")) reject(new Error(`KEYS answered ${reply}`));
+      else if (lines.length > 2 * count + 1) {
+        socket.end();
+        resolve(
+          lines
+            .filter((_, index) => index > 0 && index % 2 === 0)
+            .slice(0, count)
+            .sort(),
+        );
+      }
+    });
+    socket.write(`*2\r\n$4\r\nKEYS\r\n$${pattern.length}\r\n${pattern}\r\n`);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 
 interface Packed extends Tarball {
   dir: PackageDir;
@@ -339,7 +471,9 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
       const { manifest: _manifest, unpacked: _unpacked, tarball: _tarball, ...figure } = entry;
       figures.tarballs.push(figure);
     }
-    figures.steps["pnpm pack (4 packages)"] = Math.round(performance.now() - started);
+    figures.steps[`pnpm pack (${PACKAGES.length} packages)`] = Math.round(
+      performance.now() - started,
+    );
 
     // The project: the README's files, then npm install of the tarballs and the dev tools.
     for (const [name, body] of section.files) {
@@ -745,6 +879,152 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
       output: "",
     });
   }, 120_000);
+
+  // The two steps below add dependencies to the project: they come after the production install, which checks its exact list.
+
+  it("npm install @zcp/agent openai: a script runs the project's tools through runAgent of @zcp/agent/openai", async () => {
+    const install = await ok("npm", ["install", ...NPM_FLAGS, tarball("agent"), OPENAI_SDK], {
+      cwd: project,
+    });
+    figures.steps[`npm install @zcp/agent ${OPENAI_SDK}`] = install.ms;
+    // A TypeScript file of the project: tsc checks @zcp/agent's declarations against the real SDK's (skipLibCheck off).
+    await writeFile(path.join(project, "src/agent.ts"), AGENT_SCRIPT);
+    const tsc = await run("npx", ["tsc"], { cwd: project });
+    expect({ code: tsc.code, output: tsc.stdout + ownStderr(tsc) }).toEqual({
+      code: 0,
+      output: "",
+    });
+    const fake = await startFakeOpenAI([
+      fakeResponse("resp_1", [
+        {
+          type: "function_call",
+          id: "fc_call_1",
+          call_id: "call_1",
+          name: "orders_total",
+          arguments: '{"lines":[{"sku":"tea","qty":2,"price":350}],"discount":10}',
+          status: "completed",
+        },
+      ]),
+      fakeResponse("resp_2", [
+        {
+          type: "message",
+          id: "msg_1",
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: "630 cents for both.", annotations: [] }],
+        },
+      ]),
+    ]);
+    try {
+      const ran = await ok("node", ["dist/agent.js", fake.url], {
+        cwd: project,
+        timeoutMs: 60_000,
+      });
+      figures.steps["node dist/agent.js (runAgent, 2 turns on a fake OpenAI)"] = ran.ms;
+      expect(ownStderr(ran)).toBe("");
+      expect(ran.stdout.trim().split("\n")).toEqual([
+        'orders_total {"lines":[{"sku":"tea","qty":2,"price":350}],"discount":10} -> {"ok":true,"value":{"total":630,"count":1}}',
+        "answer (answer, 2 turns): 630 cents for both.",
+        'usage: {"inputTokens":20,"outputTokens":10,"cachedInputTokens":0}; last response resp_2',
+      ]);
+      // The wire: the project's three tools in the first request, the call's output with previous_response_id in the second.
+      expect(fake.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+        "POST /v1/responses",
+        "POST /v1/responses",
+      ]);
+      const [first, second] = fake.requests.map((request) => request.body);
+      expect(first).toMatchObject({ model: "gpt-test" });
+      expect(
+        (first!.tools as { type: string; name: string }[]).map((tool) => tool.name).sort(),
+      ).toEqual(TOOL_NAMES);
+      expect(second).toMatchObject({
+        previous_response_id: "resp_1",
+        input: [
+          {
+            type: "function_call_output",
+            call_id: "call_1",
+            output: '{"ok":true,"value":{"total":630,"count":1}}',
+          },
+        ],
+      });
+    } finally {
+      await fake.close();
+    }
+  }, 180_000);
+
+  it.skipIf(REDIS_MISSING !== null)(
+    "npm install @zcp/redis: npx zcp-serve --store redis://… serves over HTTP with its sessions in a real redis-server",
+    async () => {
+      const install = await ok("npm", ["install", ...NPM_FLAGS, tarball("redis")], {
+        cwd: project,
+      });
+      figures.steps["npm install @zcp/redis"] = install.ms;
+      const redis = await startRedis();
+      const started = performance.now();
+      // Its own process group: npx runs the bin in a child, and the group is stopped together.
+      const child = spawn(
+        "npx",
+        [
+          "zcp-serve",
+          "--registry",
+          "dist/zcp.gen/index.js",
+          "--transport",
+          "http",
+          "--port",
+          "0",
+          "--store",
+          redis.url,
+        ],
+        { cwd: project, env: USER_ENV, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let stderr = "";
+      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+      try {
+        // Port 0: the port the OS chose is in the log line.
+        const url = await new Promise<URL>((resolve, reject) => {
+          child.stderr.on("data", (chunk: Buffer) => {
+            stderr += chunk.toString("utf8");
+            const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+            if (match) resolve(new URL(match[1]!));
+          });
+          void exited.then((code) => reject(new Error(`zcp-serve exited (${code}): ${stderr}`)));
+        });
+        const ready = await fetch(new URL("/readyz", url));
+        expect({ status: ready.status, body: await ready.json() }).toEqual({
+          status: 200,
+          body: { status: "ready" },
+        });
+        const client = new Client({ name: "user-path", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(url));
+        try {
+          expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
+            TOOL_NAMES,
+          );
+          const total = (await client.callTool({
+            name: "orders_total",
+            arguments: { lines: [{ sku: "tea", qty: 2, price: 350 }], discount: 10 },
+          })) as CallToolResult;
+          expect(total.structuredContent).toEqual({ total: 630, count: 1 });
+          // The session's state is in Redis, not in the process.
+          expect(await redisKeys(redis.port, "zcp:session:*")).toHaveLength(1);
+        } finally {
+          await client.close();
+        }
+        figures.steps["zcp-serve --store redis://…: ready, MCP session over HTTP"] = Math.round(
+          performance.now() - started,
+        );
+      } catch (error) {
+        (error as Error).message += `\n--- zcp-serve stderr\n${stderr}`;
+        throw error;
+      } finally {
+        if (child.exitCode === null && child.signalCode === null)
+          process.kill(-child.pid!, "SIGTERM");
+        await exited;
+        await redis.stop();
+      }
+    },
+    180_000,
+  );
 });
 
 async function writeReport(figures: Figures): Promise<void> {
