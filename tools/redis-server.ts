@@ -17,6 +17,12 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Stops it (if it runs) and starts a new, empty one on the same port. */
   restart(): Promise<void>;
+  /**
+   * SIGSTOP: the process stops answering but its connections stay open (a frozen or partitioned
+   * Redis); `thaw()` (SIGCONT) lets it go on.
+   */
+  freeze(): void;
+  thaw(): void;
 }
 
 const BINARY = "redis-server";
@@ -76,6 +82,12 @@ export async function startRedis(): Promise<RedisServer> {
       mkdirSync(dir, { recursive: true });
       current = await launch(port, dir);
     },
+    freeze() {
+      current.kill("SIGSTOP");
+    },
+    thaw() {
+      current.kill("SIGCONT");
+    },
   };
 }
 
@@ -127,6 +139,8 @@ function terminate(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
+    // A frozen one holds the SIGTERM until it may go on.
+    child.kill("SIGCONT");
   });
 }
 

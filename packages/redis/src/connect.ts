@@ -3,7 +3,10 @@
  * `RedisSessionStore`. The first connection must succeed (a replica without its store would
  * hand out sessions no other replica can see); after it the client reconnects forever, with a
  * backoff capped at 1 s, and commands sent while it is disconnected reject at once (no offline
- * queue), so that calls answer `unavailable:store` instead of hanging.
+ * queue), so that calls answer `unavailable:store` instead of hanging. A command Redis has not
+ * answered within `commandTimeoutMs` rejects too (a Redis that is frozen or unreachable without
+ * its connection closing); the client keeps the command and matches its late reply to it, so
+ * the replies of later commands stay in order.
  */
 import { createClient } from "@redis/client";
 import type { HandleStorage, SessionStore } from "@zcp/runtime";
@@ -20,6 +23,11 @@ export interface RedisStoreOptions {
   readonly sessionIdleMs?: number;
   /** How long the first connection may take before connectRedisStore rejects (default 5000). */
   readonly connectTimeoutMs?: number;
+  /**
+   * How long a command may wait for Redis's reply before it rejects (default 2000): a frozen
+   * Redis makes calls answer `unavailable:store` after this, not hang.
+   */
+  readonly commandTimeoutMs?: number;
   /** A session's handle id counter lives twice this long after its last use (default 20 min). */
   readonly counterTtlMs?: number;
   /**
@@ -48,6 +56,7 @@ const MAX_BACKOFF_MS = 1000;
 export async function connectRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
   const where = redact(options.url);
   const timeoutMs = positive("connectTimeoutMs", options.connectTimeoutMs ?? 5000);
+  const commandMs = positive("commandTimeoutMs", options.commandTimeoutMs ?? 2000);
   const log = options.log ?? ((message: string) => console.error(message));
   let connected = false;
   let lost = false;
@@ -88,7 +97,9 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     clearTimeout(timer);
   }
   connected = true;
-  const redis: RedisCommander = client;
+  const redis: RedisCommander = {
+    sendCommand: (args) => answered(client.sendCommand(args), commandMs),
+  };
   const prefix = options.prefix ?? "zcp";
   return {
     handles: new RedisHandleStorage(redis, {
@@ -131,4 +142,14 @@ function reason(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0) return reason(error.errors[0]);
   if (error instanceof Error) return error.message || error.name;
   return String(error);
+}
+
+/** `reply`, or a rejection once `ms` passed without it (the timer does not keep the process alive). */
+function answered<T>(reply: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([reply, late]).finally(() => clearTimeout(timer));
 }

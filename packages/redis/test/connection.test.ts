@@ -125,3 +125,38 @@ describe.skipIf(unavailable)("Redis stopped mid-run", () => {
     expect(await session.call("tables.load", { name: "t" })).toMatchObject({ handle: "#T1" });
   });
 });
+
+describe.skipIf(unavailable)("Redis frozen mid-run (its connection open, no answers)", () => {
+  const redis = useRedis();
+
+  it("answers unavailable:store after commandTimeoutMs, and serves on once it answers again", async () => {
+    const store = await redis.connect({ prefix: redis.prefix(), commandTimeoutMs: 300 });
+    const runtime = createRuntime(kitchen, {
+      handles: new HandleStore({ storage: store.handles, onStorageError: () => {} }),
+      sessions: store.sessions,
+    });
+    const session = runtime.session({ stage: "discover" });
+    expect(await session.call("tables.load", { name: "t" })).toMatchObject({ handle: "#T1" });
+
+    redis.server.freeze();
+    try {
+      const started = Date.now();
+      expect(await session.call("zcp.handle", { op: "read", handle: "#T1" })).toEqual({
+        ok: false,
+        error: "unavailable:store",
+        hint: "the shared store is unreachable; try again shortly",
+      });
+      await expect(store.ping()).rejects.toThrow("Redis did not answer within 300 ms");
+      await expect(session.save()).rejects.toThrow("Redis did not answer within 300 ms");
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      redis.server.thaw();
+    }
+    // The late replies went to the commands that timed out: later ones get their own.
+    await store.ping();
+    expect(await session.call("zcp.handle", { op: "count", handle: "#T1" })).toEqual({
+      ok: true,
+      value: { count: 3 },
+    });
+  });
+});
