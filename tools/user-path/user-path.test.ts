@@ -19,12 +19,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, cp, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type IncomingMessage } from "node:http";
 import { createRequire } from "node:module";
-import { connect } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { createClient } from "@redis/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   StdioClientTransport,
@@ -36,6 +35,8 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFake } from "../../packages/agent/test/fake/server.js";
+import { functionCall, message, response } from "../../packages/agent/test/fake/openai.js";
 import { redisAvailable, startRedis } from "../redis-server.js";
 import {
   DEV_TOOLS,
@@ -296,101 +297,18 @@ console.log(\`answer (\${result.stop}, \${result.turns} turns): \${result.text}\
 console.log(\`usage: \${JSON.stringify(result.usage)}; last response \${result.lastResponseId}\`);
 `;
 
-/** A completed Responses API response with these output items (the fields the SDK's type requires). */
-function fakeResponse(id: string, output: unknown[]): Record<string, unknown> {
-  return {
-    id,
-    object: "response",
-    created_at: 0,
-    model: "gpt-test",
-    status: "completed",
-    output,
-    error: null,
-    incomplete_details: null,
-    instructions: null,
-    metadata: null,
-    parallel_tool_calls: true,
-    temperature: null,
-    tool_choice: "auto",
-    tools: [],
-    top_p: null,
-    usage: {
-      input_tokens: 10,
-      output_tokens: 5,
-      total_tokens: 15,
-      input_tokens_details: { cached_tokens: 0 },
-      output_tokens_details: { reasoning_tokens: 0 },
-    },
-  };
-}
-
-interface FakeOpenAI {
-  /** The base URL for the SDK client: `http://127.0.0.1:<port>/v1`. */
-  url: string;
-  /** Every request: method, path and parsed JSON body. */
-  requests: { method: string; path: string; body: Record<string, unknown> }[];
-  close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  let body = "";
-  for await (const chunk of request) body += (chunk as Buffer).toString("utf8");
-  return body;
-}
-
-/** node:http on 127.0.0.1: `POST /v1/responses` answers the scripted responses in turn, anything else 404. */
-async function startFakeOpenAI(replies: Record<string, unknown>[]): Promise<FakeOpenAI> {
-  const requests: FakeOpenAI["requests"] = [];
-  const server = createServer((request, response) => {
-    void readBody(request).then((text) => {
-      requests.push({
-        method: request.method ?? "",
-        path: request.url ?? "",
-        body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>),
-      });
-      const reply = request.method === "POST" && request.url === "/v1/responses" && replies.shift();
-      response.writeHead(reply ? 200 : 404, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify(reply || { error: { message: `no scripted reply for ${request.url}` } }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
-// @zcp/redis: what the test reads from Redis itself (RESP over node:net, no client library)
+// @zcp/redis: what the test reads from Redis itself
 
-/** `KEYS <pattern>` on the Redis at `port`, sorted. */
-function redisKeys(port: number, pattern: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
-    let reply = "";
-    socket.on("error", reject);
-    socket.setEncoding("utf8").on("data", (chunk: string) => {
-      reply += chunk;
-      // *<n>\r\n then n bulk strings $<len>\r\n<key>\r\n (keys here are ASCII).
-      const lines = reply.split("\r\n");
-      const count = Number(lines[0]!.slice(1));
-      if (!lines[0]!.startsWith("*")) reject(new Error(`KEYS answered ${reply}`));
-      else if (lines.length > 2 * count + 1) {
-        socket.end();
-        resolve(
-          lines
-            .filter((_, index) => index > 0 && index % 2 === 0)
-            .slice(0, count)
-            .sort(),
-        );
-      }
-    });
-    socket.write(`*2\r\n$4\r\nKEYS\r\n$${pattern.length}\r\n${pattern}\r\n`);
-  });
+/** `KEYS <pattern>` on the Redis at `url`, sorted. */
+async function redisKeys(url: string, pattern: string): Promise<string[]> {
+  const client = createClient({ url });
+  await client.connect();
+  try {
+    return (await client.keys(pattern)).sort();
+  } finally {
+    await client.close();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -894,29 +812,25 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
       code: 0,
       output: "",
     });
-    const fake = await startFakeOpenAI([
-      fakeResponse("resp_1", [
-        {
-          type: "function_call",
-          id: "fc_call_1",
-          call_id: "call_1",
-          name: "orders_total",
-          arguments: '{"lines":[{"sku":"tea","qty":2,"price":350}],"discount":10}',
-          status: "completed",
-        },
-      ]),
-      fakeResponse("resp_2", [
-        {
-          type: "message",
-          id: "msg_1",
-          role: "assistant",
-          status: "completed",
-          content: [{ type: "output_text", text: "630 cents for both.", annotations: [] }],
-        },
-      ]),
-    ]);
+    const fake = await startFake();
+    fake.script(
+      "/v1/responses",
+      {
+        json: response(
+          [
+            functionCall(
+              "call_1",
+              "orders_total",
+              '{"lines":[{"sku":"tea","qty":2,"price":350}],"discount":10}',
+            ),
+          ],
+          "resp_1",
+        ),
+      },
+      { json: response([message("630 cents for both.")], "resp_2") },
+    );
     try {
-      const ran = await ok("node", ["dist/agent.js", fake.url], {
+      const ran = await ok("node", ["dist/agent.js", `${fake.url}/v1`], {
         cwd: project,
         timeoutMs: 60_000,
       });
@@ -932,7 +846,7 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
         "POST /v1/responses",
         "POST /v1/responses",
       ]);
-      const [first, second] = fake.requests.map((request) => request.body);
+      const [first, second] = fake.bodies("/v1/responses") as Record<string, unknown>[];
       expect(first).toMatchObject({ model: "gpt-test" });
       expect(
         (first!.tools as { type: string; name: string }[]).map((tool) => tool.name).sort(),
@@ -1006,7 +920,7 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
           })) as CallToolResult;
           expect(total.structuredContent).toEqual({ total: 630, count: 1 });
           // The session's state is in Redis, not in the process.
-          expect(await redisKeys(redis.port, "zcp:session:*")).toHaveLength(1);
+          expect(await redisKeys(redis.url, "zcp:session:*")).toHaveLength(1);
         } finally {
           await client.close();
         }

@@ -30,6 +30,7 @@ export type FakeReply =
   | { readonly sse: readonly SseEvent[]; readonly cutAfter?: number; readonly delayMs?: number };
 
 export interface FakeRequest {
+  readonly method: string;
   readonly path: string;
   readonly headers: http.IncomingHttpHeaders;
   /** The parsed JSON body (null when the body was empty). */
@@ -61,7 +62,8 @@ export async function startFake(): Promise<FakeServer> {
     req.on("end", () => {
       const path = (req.url ?? "/").split("?")[0]!;
       const text = Buffer.concat(chunks).toString("utf8");
-      requests.push({ path, headers: req.headers, body: text === "" ? null : JSON.parse(text) });
+      const body: unknown = text === "" ? null : JSON.parse(text);
+      requests.push({ method: req.method ?? "", path, headers: req.headers, body });
       const reply = queues.get(path)?.shift();
       if (!reply) {
         const error = { type: "not_found", message: `no reply scripted for ${path}` };
