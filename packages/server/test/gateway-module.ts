@@ -3,11 +3,13 @@
  * and models them as a generated module whose dispatch is a real `upstream(...)`, as the
  * generated `dispatch.ts` of a gateway project is.
  */
+import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { GeneratedModule, OutputMode, ToolDefinition } from "@zcp/runtime";
+import type { GeneratedModule, OutputMode, ToolContext, ToolDefinition } from "@zcp/runtime";
 import {
   combineToolHashes,
   deriveId,
@@ -17,7 +19,13 @@ import {
   toolHash,
   type JsonSchema,
 } from "@zcp/runtime/codegen";
-import { expandServer, upstream, type Upstream, type StdioUpstream } from "../src/gateway/index.js";
+import {
+  expandServer,
+  upstream,
+  type Upstream,
+  type StdioUpstream,
+  type UpstreamOptions,
+} from "../src/gateway/index.js";
 
 const require = createRequire(import.meta.url);
 
@@ -36,6 +44,14 @@ export function npmServer(
   const main = path.join(path.dirname(PACKAGES[pkg]), "dist/index.js");
   return { command: process.execPath, args: [main, ...args] };
 }
+
+/** A context for calling an `Upstream` directly: never aborted, progress and logs dropped. */
+export const CALL_CONTEXT = {
+  sessionId: "s",
+  signal: new AbortController().signal,
+  progress: () => undefined,
+  log: () => undefined,
+} as unknown as ToolContext;
 
 export interface GatewayModule {
   readonly module: GeneratedModule;
@@ -119,4 +135,34 @@ export async function gatewayModule(
       ),
     },
   };
+}
+
+/** The built gateway, as a compiled gateway module imports it (and zcp-serve's `closeUpstreams`). */
+const GATEWAY = pathToFileURL(fileURLToPath(new URL("../dist/gateway/index.js", import.meta.url)));
+
+/**
+ * Writes to `file` a compiled gateway module over `server` (what `zcp gen --from-mcp` writes, in
+ * one file), for the zcp-serve bin to serve; its tools are listed from the upstream now.
+ */
+export async function writeGatewayModule(
+  server: StdioUpstream,
+  options: UpstreamOptions & { readonly name: string },
+  file: string,
+): Promise<void> {
+  const { module, upstream: lister } = await gatewayModule(server, options.name);
+  await lister.close();
+  writeFileSync(
+    file,
+    `import { upstream } from ${JSON.stringify(GATEWAY.href)};
+const server = upstream(${JSON.stringify(server)}, ${JSON.stringify(options)});
+const registry = ${JSON.stringify(module.registry)};
+export default {
+  registry,
+  validators: Object.fromEntries(registry.tools.map((tool) => [tool.id, (value) => ({ ok: true, value })])),
+  dispatch: Object.fromEntries(
+    registry.tools.map((tool) => [tool.id, (args, context) => server.call(tool.source.export, args, context)]),
+  ),
+};
+`,
+  );
 }

@@ -4,55 +4,33 @@
  * memory server; gateway tools run on the server's thread (one upstream connection), which the
  * log says. And the routing executor that does it when gateway and local tools are composed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolContext, ToolDefinition } from "@zcp/runtime";
 import { afterAll, describe, expect, it } from "vitest";
-import type { StdioUpstream } from "../src/gateway/index.js";
 import { gatewayExecutor, isGatewayTool } from "../src/gateway/serve.js";
-import { gatewayModule, npmServer } from "./gateway-module.js";
+import { npmServer, writeGatewayModule } from "./gateway-module.js";
 
 const BIN = fileURLToPath(new URL("../dist/bin/zcp-serve.js", import.meta.url));
-const GATEWAY = pathToFileURL(fileURLToPath(new URL("../dist/gateway/index.js", import.meta.url)));
 const tmp = mkdtempSync(path.join(os.tmpdir(), "zcp-gateway-serve-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 // The variable the generated module's `${ZCP_TEST_MEMORY_FILE}` names (zcp-serve inherits it).
 process.env["ZCP_TEST_MEMORY_FILE"] = path.join(tmp, "m.jsonl");
 
-/** A compiled gateway module (what `zcp gen --from-mcp` writes, in one file) over `server`. */
-async function writeGatewayModule(server: StdioUpstream): Promise<string> {
-  const { module, upstream } = await gatewayModule(server, "memory");
-  await upstream.close();
-  const file = path.join(tmp, "index.js");
-  writeFileSync(
-    file,
-    `import { upstream } from ${JSON.stringify(GATEWAY.href)};
-const server = upstream(${JSON.stringify(server)}, { name: "memory" });
-const registry = ${JSON.stringify(module.registry)};
-export default {
-  registry,
-  validators: Object.fromEntries(registry.tools.map((tool) => [tool.id, (value) => ({ ok: true, value })])),
-  dispatch: Object.fromEntries(
-    registry.tools.map((tool) => [tool.id, (args, context) => server.call(tool.source.export, args, context)]),
-  ),
-};
-`,
-  );
-  return file;
-}
-
 describe("zcp-serve and a gateway registry", () => {
   it("serves it over stdio, its tools in process with one upstream connection", async () => {
     // `${NAME}` is expanded at run time, from zcp-serve's environment.
-    const file = await writeGatewayModule({
-      ...npmServer("memory"),
-      env: { MEMORY_FILE_PATH: "${ZCP_TEST_MEMORY_FILE}" },
-    });
+    const file = path.join(tmp, "index.js");
+    await writeGatewayModule(
+      { ...npmServer("memory"), env: { MEMORY_FILE_PATH: "${ZCP_TEST_MEMORY_FILE}" } },
+      { name: "memory" },
+      file,
+    );
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BIN, "--registry", file],

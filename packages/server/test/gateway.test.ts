@@ -3,18 +3,22 @@
  * of the workspace's devDependencies, over stdio): results as values on both surfaces,
  * structuredContent against text, upstream errors, a large result becoming a handle,
  * cancellation, and the upstream killed mid-run, answered `upstream_unavailable` and restarted.
+ * And a hostile upstream (test/hostile-upstream.ts) in process: `maxAnswerBytes`, and an error
+ * answer that looks like the SDK's own "connection closed".
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createRuntime, type Runtime, type ToolContext } from "@zcp/runtime";
+import { createRuntime, type Runtime } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKOFF_START_MS, expandServer } from "../src/gateway/index.js";
+import { idOfLine } from "../src/gateway/answers.js";
+import { BACKOFF_START_MS, expandServer, upstream } from "../src/gateway/index.js";
 import { createMcpServer, createNativeSession, type RpcResponse } from "../src/index.js";
-import { gatewayModule, npmServer, type GatewayModule } from "./gateway-module.js";
+import { CALL_CONTEXT, gatewayModule, npmServer, type GatewayModule } from "./gateway-module.js";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "zcp-gateway-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -148,13 +152,7 @@ describe("the gateway over server-everything", () => {
   });
 
   it("a JSON-RPC error from the upstream (an unknown tool) becomes upstream_error", async () => {
-    const context = {
-      sessionId: "s",
-      signal: new AbortController().signal,
-      progress: () => undefined,
-      log: () => undefined,
-    } as unknown as ToolContext;
-    await expect(everything.upstream.call("no-such-tool", {}, context)).rejects.toMatchObject({
+    await expect(everything.upstream.call("no-such-tool", {}, CALL_CONTEXT)).rejects.toMatchObject({
       name: "ToolError",
       code: "upstream_error",
       message: expect.stringMatching(/no-such-tool/),
@@ -244,6 +242,57 @@ describe("the gateway over the filesystem server", () => {
     const session = createRuntime(fs.module).session();
     const result = await session.call("fs.read_text_file", { path: "/etc/hostname" });
     expect(result).toMatchObject({ ok: false, error: "upstream_error" });
+  });
+});
+
+describe("the gateway over a hostile upstream", () => {
+  const hostile = upstream(
+    {
+      command: process.execPath,
+      args: ["--import", "tsx", fileURLToPath(new URL("./hostile-upstream.ts", import.meta.url))],
+    },
+    { name: "hostile", maxAnswerBytes: 1024 * 1024 },
+  );
+  afterAll(() => hostile.close());
+  it("maxAnswerBytes bounds an answer: a larger one fails its call, with the limit in the hint", async () => {
+    expect(await hostile.call("big", { bytes: 1000 }, CALL_CONTEXT)).toBe("x".repeat(1000));
+    const pid = hostile.pid;
+    await expect(
+      hostile.call("big", { bytes: 2 * 1024 * 1024 }, CALL_CONTEXT),
+    ).rejects.toMatchObject({
+      name: "ToolError",
+      code: "upstream_too_large",
+      message:
+        "hostile answered more than 1048576 bytes (maxAnswerBytes) to tools/call; the answer was dropped",
+    });
+    expect(await hostile.call("echo", { text: "next" }, CALL_CONTEXT)).toBe("next");
+    expect(hostile.pid).toBe(pid);
+  });
+
+  it("an error answer with the SDK's 'Connection closed' code is the upstream's error: no restart", async () => {
+    expect(await hostile.call("echo", { text: "up" }, CALL_CONTEXT)).toBe("up");
+    const pid = hostile.pid;
+    await expect(hostile.call("closed_error", {}, CALL_CONTEXT)).rejects.toMatchObject({
+      code: "upstream_error",
+      message: "MCP error -32000: Connection closed",
+    });
+    expect(await hostile.call("echo", { text: "next" }, CALL_CONTEXT)).toBe("next");
+    expect(hostile.pid).toBe(pid);
+  });
+});
+
+describe("idOfLine: the id of an answer from the ends of its line", () => {
+  it("finds it first or last (the SDK's order), at the top level only", () => {
+    expect(idOfLine('{"jsonrpc":"2.0","id":3,"result":{"content":[', "")).toBe(3);
+    expect(idOfLine('{"result":{"content":[', 'xx"}]},"jsonrpc":"2.0","id":12}')).toBe(12);
+    expect(idOfLine("{", 'x"}],"id":"a-1","jsonrpc":"2.0"}\r')).toBe("a-1");
+    // Inside a string, or a member of a nested object: no id.
+    expect(idOfLine("{", 'x\\"id\\":5}"}')).toBeUndefined();
+    expect(idOfLine("{", '"text":"x\\"id\\":5}"}')).toBeUndefined();
+    expect(idOfLine("{", ',"meta":{"id":5}}')).toBeUndefined();
+    // An invalid escape in a string id tells nothing (and throws nothing).
+    expect(idOfLine("{", ',"id":"\\q"}')).toBeUndefined();
+    expect(idOfLine("garbage", "garbage")).toBeUndefined();
   });
 });
 

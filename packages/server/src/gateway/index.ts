@@ -4,6 +4,8 @@
  *
  *   types.ts            the upstream's description and the `Upstream` interface
  *   expand.ts           `${NAME}` in the description, from the environment
+ *   answers.ts          an answer too large or malformed: the call it answers fails (by its id)
+ *   bounded-fetch.ts    the HTTP client's fetch, its answers bounded
  *   child-transport.ts  a stdio upstream's child process, as an MCP client transport
  *   connection.ts       one initialized client connection and how it ended
  *   result.ts           an upstream result as a value, or the tool error
@@ -11,6 +13,7 @@
  *   serve.ts            how zcp-serve runs gateway tools (in process)
  */
 export { upstream, closeUpstreams, BACKOFF_START_MS, BACKOFF_MAX_MS } from "./upstream.js";
+export { DEFAULT_MAX_ANSWER_BYTES } from "./answers.js";
 export type {
   HttpUpstream,
   StdioUpstream,

@@ -10,6 +10,12 @@ export type { HttpUpstream, StdioUpstream, UpstreamServer } from "@zcp/runtime/c
 export interface UpstreamOptions {
   /** How errors and logs name the upstream (default: its command's file name, or its URL's host). */
   readonly name?: string;
+  /**
+   * The most bytes one answer may take (default 10 MiB, as the SDK's stdio client):
+   * a stdio line, an HTTP JSON body, an SSE event. A larger answer fails its call with
+   * `upstream_too_large`; it is never held whole (a line is skipped to its newline).
+   */
+  readonly maxAnswerBytes?: number;
 }
 
 export interface Upstream {

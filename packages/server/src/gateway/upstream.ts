@@ -3,11 +3,14 @@
  * opened on the first call and shared by every session; when it dies (the child exits, an HTTP
  * request fails), the calls in flight and those until the next attempt answer
  * `upstream_unavailable`, and the next call after the backoff (100 ms, doubling to 5 s while
- * attempts keep failing; back to 100 ms after a call succeeded) opens a new one.
+ * attempts keep failing; back to 100 ms after a call succeeded) opens a new one. A bad answer
+ * (an error, too large, malformed, a result of the wrong shape) fails its own call only: the
+ * connection, and the other sessions' calls on it, go on.
  */
 import process from "node:process";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { clip, ToolError, type ToolContext } from "@zcp/runtime";
+import { DEFAULT_MAX_ANSWER_BYTES, faultOf } from "./answers.js";
 import { openConnection, type Connection } from "./connection.js";
 import { expandServer } from "./expand.js";
 import { resultValue, type UpstreamResult } from "./result.js";
@@ -28,7 +31,11 @@ type State =
 const open = new Set<GatewayUpstream>();
 
 export function upstream(server: UpstreamServer, options: UpstreamOptions = {}): Upstream {
-  return new GatewayUpstream(server, options.name ?? defaultName(server));
+  return new GatewayUpstream(
+    server,
+    options.name ?? defaultName(server),
+    options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+  );
 }
 
 /** Closes every upstream this process opened (zcp-serve, before it exits). */
@@ -45,16 +52,49 @@ function defaultName(server: UpstreamServer): string {
 
 const log = (message: string) => process.stderr.write(`zcp gateway: ${message}\n`);
 
+/** At most this many reports of an upstream's per REPORT_WINDOW_MS (an upstream may write garbage without end). */
+const REPORTS_PER_WINDOW = 10;
+const REPORT_WINDOW_MS = 1000;
+
+/**
+ * Logs what an upstream did that failed no call (an answer dropped, an id nobody asked for), at
+ * most REPORTS_PER_WINDOW times per window; the next logged line says how many were not.
+ */
+function reporter(name: string): (error: Error) => void {
+  let windowAt = -Infinity;
+  let reports = 0;
+  let unlogged = 0;
+  return (error) => {
+    const now = Date.now();
+    if (now - windowAt >= REPORT_WINDOW_MS) {
+      windowAt = now;
+      reports = 0;
+    }
+    if (++reports > REPORTS_PER_WINDOW) {
+      unlogged++;
+      return;
+    }
+    const more = unlogged > 0 ? ` (${unlogged} earlier reports not logged)` : "";
+    unlogged = 0;
+    log(`${name}: ${clip(error.message, 300)}${more}`);
+  };
+}
+
 class GatewayUpstream implements Upstream {
   private state: State = { kind: "idle" };
   private backoffMs = BACKOFF_START_MS;
   /** Whether a connection was ever up: the next one is a restart. */
   private started = false;
 
+  private readonly report: (error: Error) => void;
+
   constructor(
     private readonly server: UpstreamServer,
     readonly name: string,
-  ) {}
+    private readonly maxAnswerBytes: number,
+  ) {
+    this.report = reporter(name);
+  }
 
   get pid(): number | null {
     return this.state.kind === "up" ? this.state.connection.pid : null;
@@ -80,7 +120,7 @@ class GatewayUpstream implements Upstream {
         },
       )) as UpstreamResult;
     } catch (error) {
-      throw await this.failure(error, connection, signal);
+      throw this.failure(error, connection, signal);
     }
     this.backoffMs = BACKOFF_START_MS;
     return resultValue(result, this.name, tool);
@@ -118,7 +158,10 @@ class GatewayUpstream implements Upstream {
     const restart = this.started;
     let connection: Connection;
     try {
-      connection = await openConnection(expandServer(this.server, process.env));
+      connection = await openConnection(expandServer(this.server, process.env), {
+        maxAnswerBytes: this.maxAnswerBytes,
+        onError: this.report,
+      });
     } catch (error) {
       const why = `could not be started: ${(error as Error).message}`;
       if (this.state.kind === "connecting") this.down(why);
@@ -152,26 +195,29 @@ class GatewayUpstream implements Upstream {
     log(`${this.name} ${why}; restarting on the next call after ${delayMs} ms`);
   }
 
-  /** What a failed `tools/call` rejects with: the `cancelled`, `upstream_error`, or `upstream_unavailable`. */
-  private async failure(
-    error: unknown,
-    connection: Connection,
-    signal: AbortSignal,
-  ): Promise<unknown> {
+  /**
+   * What a failed `tools/call` rejects with: `cancelled`; `upstream_unavailable` when the
+   * connection is gone (the only case that restarts it); else the call's own failure:
+   * `upstream_too_large`, `upstream_invalid`, `upstream_error`.
+   */
+  private failure(error: unknown, connection: Connection, signal: AbortSignal): unknown {
     if (signal.aborted) return aborted(signal);
-    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed)
-      return new ToolError("upstream_error", clip(error.message, 300));
-    if ((error as Error | undefined)?.name === "ZodError")
-      return new ToolError(
-        "upstream_error",
-        `${this.name} answered an invalid result to tools/call`,
-      );
-    // The connection failed. A closed child: its exit status came with the close that rejected
-    // the call; a failed HTTP request: the error says why.
+    // The connection's own state says whether it died (a child's close rejects the calls in
+    // flight after it is recorded), never an error code an upstream could answer itself.
+    if (connection.endedWhy === null) {
+      const fault = faultOf(error);
+      if (fault)
+        return new ToolError(
+          fault.code,
+          `${this.name} answered ${fault.what} to tools/call; the answer was dropped`,
+        );
+      if (error instanceof McpError)
+        return new ToolError("upstream_error", clip(error.message, 300));
+    }
+    // The connection failed. A closed child: its exit status; a failed HTTP request: the error says why.
     const why =
-      error instanceof McpError
-        ? await Promise.race([connection.ended, delayed(500, "closed")])
-        : `failed (${clip(String((error as Error | undefined)?.message ?? error), 200)})`;
+      connection.endedWhy ??
+      `failed (${clip(String((error as Error | undefined)?.message ?? error), 200)})`;
     this.lost(connection, why);
     return unavailable(`the upstream MCP server ${this.name} ${why}; restarting`);
   }
@@ -188,9 +234,6 @@ const aborted = (signal: AbortSignal) =>
   );
 
 const unavailable = (hint: string) => new ToolError("upstream_unavailable", hint);
-
-const delayed = <T>(ms: number, value: T) =>
-  new Promise<T>((resolve) => setTimeout(() => resolve(value), ms).unref());
 
 /** `promise`, or the signal's reason as soon as it aborts. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
