@@ -21,6 +21,11 @@ export interface RedisStoreOptions {
   readonly prefix?: string;
   /** A session's stored state lives this long after its last load/save (default 30 min). */
   readonly sessionIdleMs?: number;
+  /**
+   * Session states kept at most, of all replicas together (default 10,000): a new session's
+   * state past it evicts the least recently used ones (those sessions end).
+   */
+  readonly maxSessions?: number;
   /** How long the first connection may take before connectRedisStore rejects (default 5000). */
   readonly connectTimeoutMs?: number;
   /**
@@ -109,6 +114,7 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
     sessions: new RedisSessionStore(redis, {
       prefix,
       ...(options.sessionIdleMs === undefined ? {} : { idleMs: options.sessionIdleMs }),
+      ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
     }),
     async ping() {
       await redis.sendCommand(["PING"]);

@@ -119,10 +119,13 @@ describe.skipIf(unavailable)("Redis stopped mid-run", () => {
     expect(await session.call("zcp.handle", { op: "read", handle: "#T1" })).toMatchObject({
       error: "expired:#T1",
     });
-    await session.save();
-    expect((await runtime.resume(session.id))!.stage).toBe("operate");
-    session.setStage("discover");
-    expect(await session.call("tables.load", { name: "t" })).toMatchObject({ handle: "#T1" });
+    // Its state too: the session ended with it, and a save does not bring it back.
+    expect(await session.save()).toBe(false);
+    expect(await runtime.resume(session.id)).toBeUndefined();
+    const fresh = runtime.session({ stage: "discover" });
+    expect(await fresh.call("tables.load", { name: "t" })).toMatchObject({ handle: "#T1" });
+    expect(await fresh.save()).toBe(true);
+    expect((await runtime.resume(fresh.id))!.stage).toBe("discover");
   });
 });
 

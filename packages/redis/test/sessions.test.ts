@@ -2,7 +2,7 @@
  * `RedisSessionStore` on a real Redis: states shared by replicas, their idle time-to-live, and
  * the runtime's resume/save/refresh/close over it with two connections (two replicas).
  */
-import { createRuntime, type SessionState } from "@zcp/runtime";
+import { createRuntime, stateJson, type SessionState } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
 import kitchen from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import { RedisSessionStore } from "../src/index.js";
@@ -19,22 +19,32 @@ const state: SessionState = {
 describe.skipIf(unavailable)("RedisSessionStore", () => {
   const redis = useRedis();
 
-  it("saves, loads (last write wins) and deletes; ping answers", async () => {
+  it("saves only over the state a save was made from, loads and deletes; ping answers", async () => {
     const prefix = redis.prefix();
     const one = (await redis.connect({ prefix })).sessions;
     const two = (await redis.connect({ prefix })).sessions;
+    const next = { ...state, stage: null };
     expect(await two.load("s")).toBeUndefined();
-    await one.save("s", state);
+    expect(await one.save("s", state, undefined)).toEqual({ status: "saved" });
     expect(await two.load("s")).toEqual(state);
-    await two.save("s", { ...state, stage: null });
-    expect(await one.load("s")).toEqual({ ...state, stage: null });
+    // A second new session by that id, or a save made from another state: not written.
+    expect(await two.save("s", next, undefined)).toEqual({ status: "changed", stored: state });
+    expect(await two.save("s", next, stateJson(next))).toEqual({
+      status: "changed",
+      stored: state,
+    });
+    expect(await two.save("s", next, stateJson(state))).toEqual({ status: "saved" });
+    expect(await one.load("s")).toEqual(next);
     await one.delete("s");
     await one.delete("s");
     expect(await two.load("s")).toBeUndefined();
+    // A save in flight when the session ended does not bring it back.
+    expect(await two.save("s", state, stateJson(next))).toEqual({ status: "gone" });
+    expect(await one.load("s")).toBeUndefined();
     await expect(one.ping()).resolves.toBeUndefined();
     const raw = await redis.raw();
-    await one.save("s", state);
-    expect(JSON.parse((await raw.get(`${prefix}:session:s`))!)).toEqual(state);
+    await one.save("t", state, undefined);
+    expect(await raw.get(`${prefix}:session:t`)).toBe(stateJson(state));
   });
 
   it("forgets a state sessionIdleMs after its last load or save", async () => {
@@ -43,14 +53,16 @@ describe.skipIf(unavailable)("RedisSessionStore", () => {
     const raw = await redis.raw();
     const key = `${prefix}:session:s`;
     const ttl = async () => raw.pTTL(key);
-    await store.save("s", state);
+    await store.save("s", state, undefined);
     expect(await ttl()).toBeGreaterThan(59_000);
     // Time passes (the TTL runs down); a load restarts it, as a save does.
     await raw.pExpire(key, 5000);
     expect(await store.load("s")).toEqual(state);
     expect(await ttl()).toBeGreaterThan(59_000);
     await raw.pExpire(key, 5000);
-    await store.save("s", { ...state, stage: null });
+    expect(await store.save("s", { ...state, stage: null }, stateJson(state))).toEqual({
+      status: "saved",
+    });
     expect(await ttl()).toBeGreaterThan(59_000);
     // The TTL ran out: gone.
     await raw.pExpire(key, 1);
@@ -58,13 +70,50 @@ describe.skipIf(unavailable)("RedisSessionStore", () => {
     expect(await store.load("s")).toBeUndefined();
   });
 
-  it("refuses an idle time that is not positive", () => {
-    expect(() => new RedisSessionStore({ sendCommand: async () => null }, { idleMs: -1 })).toThrow(
+  it("counts the states of all replicas: past maxSessions a new one evicts the least recently used", async () => {
+    const prefix = redis.prefix();
+    const one = (await redis.connect({ prefix, maxSessions: 3 })).sessions;
+    const two = (await redis.connect({ prefix, maxSessions: 3 })).sessions;
+    const raw = await redis.raw();
+    for (const id of ["s1", "s2", "s3"]) await one.save(id, state, undefined);
+    // s1 used again (on the other replica): s2 is now the least recently used.
+    expect(await two.load("s1")).toEqual(state);
+    expect(await two.save("s4", state, undefined)).toEqual({ status: "saved" });
+    expect(await raw.zRange(`${prefix}:sessions`, 0, -1)).toEqual(["s3", "s1", "s4"]);
+    expect(await one.load("s2")).toBeUndefined();
+    expect(await raw.exists(`${prefix}:session:s2`)).toBe(0);
+    // The evicted session stays ended: a save made from its state brings nothing back.
+    expect(await one.save("s2", state, stateJson(state))).toEqual({ status: "gone" });
+    await one.delete("s3");
+    expect(await raw.zRange(`${prefix}:sessions`, 0, -1)).toEqual(["s1", "s4"]);
+  });
+
+  it("drops expired states from the count when a new session is saved", async () => {
+    const prefix = redis.prefix();
+    const store = (await redis.connect({ prefix, sessionIdleMs: 100 })).sessions;
+    const raw = await redis.raw();
+    await store.save("old1", state, undefined);
+    await store.save("old2", state, undefined);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await store.save("new", state, undefined);
+    expect(await raw.zRange(`${prefix}:sessions`, 0, -1)).toEqual(["new"]);
+  });
+
+  it("refuses an idle time that is not positive, and a maxSessions that is not a positive integer", () => {
+    const redis = { sendCommand: async () => null };
+    expect(() => new RedisSessionStore(redis, { idleMs: -1 })).toThrow(
       "@zcp/redis: sessionIdleMs must be a positive number, got -1",
+    );
+    expect(() => new RedisSessionStore(redis, { maxSessions: 0 })).toThrow(
+      "@zcp/redis: maxSessions must be a positive number, got 0",
+    );
+    expect(() => new RedisSessionStore(redis, { maxSessions: 1.5 })).toThrow(
+      "@zcp/redis: maxSessions must be an integer, got 1.5",
     );
   });
 
-  it("lets one runtime resume, refresh and end the sessions of another", async () => {
+  /** Two runtimes of the kitchen sink (discover profile), each on its own connection to one prefix. */
+  async function replicas() {
     const prefix = redis.prefix();
     const replica = async () => {
       const store = await redis.connect({ prefix });
@@ -74,7 +123,11 @@ describe.skipIf(unavailable)("RedisSessionStore", () => {
         sessions: store.sessions,
       });
     };
-    const [a, b] = [await replica(), await replica()];
+    return [await replica(), await replica(), prefix] as const;
+  }
+
+  it("lets one runtime resume, refresh and end the sessions of another", async () => {
+    const [a, b] = await replicas();
     const session = a.session({ surface: "mcp", data: "hello" });
     await session.call("zcp.find_tools", { query: "load a table of rows", limit: 1 });
     expect(await session.call("tables.load", { name: "t" })).toMatchObject({ handle: "#T1" });
@@ -95,5 +148,28 @@ describe.skipIf(unavailable)("RedisSessionStore", () => {
     await there.close();
     expect(await session.refresh()).toBe(false);
     expect(await a.handles.usage(session.id)).toEqual({ bytes: 0, handles: 0 });
+  });
+
+  it("two replicas finding tools at once keep both finds; a save after the end brings nothing back", async () => {
+    const [a, b, prefix] = await replicas();
+    const idOf = (alias: string) => kitchen.registry.tools.find((tool) => tool.alias === alias)!.id;
+    const here = a.session({ surface: "mcp" });
+    await here.save();
+    const there = (await b.resume(here.id))!;
+    await here.call("zcp.find_tools", { query: "load a table of rows", limit: 1 });
+    await there.call("zcp.find_tools", { query: "sum a column of a table handle", limit: 1 });
+    // Both saves sent at once, each made from the same stored state.
+    expect(await Promise.all([here.save(), there.save()])).toEqual([true, true]);
+    const both = [idOf("tables.load"), idOf("tables.sum")].sort();
+    const fresh = (await a.resume(here.id))!;
+    expect([...fresh.state.found].sort()).toEqual(both);
+
+    // Ended on `a`; a save on `b` made before it lands after it.
+    await fresh.close();
+    there.setStage("operate");
+    expect(await there.save()).toBe(false);
+    expect(await a.resume(here.id)).toBeUndefined();
+    const raw = await redis.raw();
+    expect(await raw.exists(`${prefix}:session:${here.id}`)).toBe(0);
   });
 });

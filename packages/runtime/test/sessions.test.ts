@@ -16,6 +16,7 @@ import {
   type HandleStorage,
   type RuntimeOptions,
   type SessionState,
+  stateJson,
   type SessionStore,
   type View,
 } from "../src/index.js";
@@ -33,9 +34,9 @@ function replicas(generated: GeneratedModule, options: RuntimeOptions = {}) {
 /** Counts the saves that reach the store. */
 class CountingStore extends MemorySessionStore {
   saves = 0;
-  override async save(id: string, state: SessionState): Promise<void> {
+  override async save(id: string, state: SessionState, base: string | undefined) {
     this.saves++;
-    await super.save(id, state);
+    return super.save(id, state, base);
   }
 }
 
@@ -89,12 +90,16 @@ describe("resume", () => {
 
   it("leaves out found tools this registry does not know", async () => {
     const sessions = new MemorySessionStore();
-    await sessions.save("s1", {
-      surface: "mcp",
-      stage: null,
-      found: ["gone", weather.registry.tools[0]!.id],
-      findFormat: "mcp",
-    });
+    await sessions.save(
+      "s1",
+      {
+        surface: "mcp",
+        stage: null,
+        found: ["gone", weather.registry.tools[0]!.id],
+        findFormat: "mcp",
+      },
+      undefined,
+    );
     const session = await createRuntime(weather, { ...discover, sessions }).resume("s1");
     expect(session!.state.found).toEqual([weather.registry.tools[0]!.id]);
     expect(aliases(session!.exposed)).toEqual(["zcp.find_tools", "math.average"]);
@@ -144,7 +149,7 @@ describe("save", () => {
 
   it("is a no-op without a store", async () => {
     const session = createRuntime(weather).session();
-    await expect(session.save()).resolves.toBeUndefined();
+    await expect(session.save()).resolves.toBe(true);
     await expect(session.refresh()).resolves.toBe(true);
   });
 });
@@ -219,7 +224,109 @@ describe("close", () => {
   });
 });
 
+describe("replicas saving one session at once (issue 27, item 8)", () => {
+  const idOf = (alias: string) => kitchen.registry.tools.find((tool) => tool.alias === alias)!.id;
+
+  it("keeps what both found: the later save merges with the earlier one and saves the union", async () => {
+    const { a, b, sessions } = replicas(kitchen, discover);
+    const here = a.session({ surface: "mcp" });
+    await here.save();
+    const there = (await b.resume(here.id))!;
+    // Both find before either saves: each save is made from the same stored state.
+    await here.call("zcp.find_tools", { query: "load table rows", limit: 1 });
+    await there.call("zcp.find_tools", { query: "sum a column of a table handle", limit: 1 });
+    there.setStage("operate");
+    const views: string[][] = [];
+    here.onChange((view) => views.push(aliases(view)));
+    expect(await there.save()).toBe(true);
+    expect(await here.save()).toBe(true);
+    const both = [idOf("tables.sum"), idOf("tables.load")];
+    expect((await sessions.load(here.id))!).toMatchObject({ stage: "operate", found: both });
+    // The later saver took in the other's changes (its view changed: the listeners heard it).
+    expect(here.state).toMatchObject({ stage: "operate", found: both });
+    expect(views).toHaveLength(1);
+    expect(await there.refresh()).toBe(true);
+    expect(there.state).toEqual(here.state);
+  });
+
+  it("keeps unsaved finds across a refresh", async () => {
+    const { a, b } = replicas(kitchen, discover);
+    const here = a.session({ surface: "mcp" });
+    await here.save();
+    const there = (await b.resume(here.id))!;
+    await there.call("zcp.find_tools", { query: "sum a column of a table handle", limit: 1 });
+    await there.save();
+    await here.call("zcp.find_tools", { query: "load table rows", limit: 1 });
+    expect(await here.refresh()).toBe(true);
+    expect(here.state.found).toEqual([idOf("tables.sum"), idOf("tables.load")]);
+    await here.save();
+    expect(await there.refresh()).toBe(true);
+    expect(there.state.found).toEqual(here.state.found);
+  });
+
+  it("does not bring back a session ended elsewhere: the late save answers false and ends it here", async () => {
+    const { a, b, sessions, storage } = replicas(kitchen, discover);
+    const here = a.session({ surface: "mcp", stage: "discover" });
+    await here.call("zcp.find_tools", { query: "load table rows", limit: 1 });
+    await here.save();
+    const there = (await b.resume(here.id))!;
+    // A call on `here` runs on after the session ended on `there`, makes a handle, then saves.
+    await there.close();
+    await here.call("zcp.find_tools", { query: "sum a column of a table handle", limit: 1 });
+    expect(await here.call("tables.load", { name: "t" })).toMatchObject({ ok: true });
+    expect(await here.save()).toBe(false);
+    expect(await sessions.load(here.id)).toBeUndefined();
+    expect(await storage.usage(here.id)).toEqual({ bytes: 0, handles: 0 });
+    expect(await here.call("tables.load", { name: "t" })).toEqual({
+      ok: false,
+      error: "cancelled",
+      hint: "the session is closed",
+    });
+    expect(await b.resume(here.id)).toBeUndefined();
+  });
+
+  it("gives up when the stored state changes under every try", async () => {
+    const sessions = new MemorySessionStore();
+    const restless: SessionStore = {
+      load: (id) => sessions.load(id),
+      delete: (id) => sessions.delete(id),
+      ping: () => sessions.ping(),
+      save: async (_id, state) => ({
+        status: "changed",
+        stored: { ...state, stage: `s${Math.random()}` },
+      }),
+    };
+    const session = createRuntime(weather, { sessions: restless }).session();
+    session.setStage("mine");
+    await expect(session.save()).rejects.toThrow(
+      `session ${session.id}: its stored state changed under each of 8 tries to save it`,
+    );
+  });
+});
+
 describe("MemorySessionStore", () => {
+  it("writes only over the state a save was made from, and never over an ended one", async () => {
+    const store = new MemorySessionStore();
+    const state: SessionState = {
+      surface: "native",
+      stage: null,
+      found: [],
+      findFormat: "planner",
+    };
+    const next = { ...state, stage: "b" };
+    expect(await store.save("s", state, undefined)).toEqual({ status: "saved" });
+    // A second new session by that id, or a save made from another state: not written.
+    expect(await store.save("s", next, undefined)).toEqual({ status: "changed", stored: state });
+    expect(await store.save("s", next, stateJson(next))).toEqual({
+      status: "changed",
+      stored: state,
+    });
+    expect(await store.save("s", next, stateJson(state))).toEqual({ status: "saved" });
+    await store.delete("s");
+    expect(await store.save("s", state, stateJson(next))).toEqual({ status: "gone" });
+    expect(await store.load("s")).toBeUndefined();
+  });
+
   it("expires a state idleMs after its last load or save", async () => {
     let now = 0;
     const store = new MemorySessionStore({ idleMs: 100, now: () => now });
@@ -229,14 +336,14 @@ describe("MemorySessionStore", () => {
       found: [],
       findFormat: "planner",
     };
-    await store.save("s", state);
+    await store.save("s", state, undefined);
     now = 99;
     expect(await store.load("s")).toEqual(state);
     now = 198;
     expect(await store.load("s")).toEqual(state);
     now = 298;
     expect(await store.load("s")).toBeUndefined();
-    await store.save("s", state);
+    await store.save("s", state, undefined);
     await store.delete("s");
     expect(await store.load("s")).toBeUndefined();
     await expect(store.ping()).resolves.toBeUndefined();
@@ -248,7 +355,11 @@ describe("MemorySessionStore", () => {
   it("keeps a copy: changing what was saved or loaded changes nothing stored", async () => {
     const store = new MemorySessionStore();
     const found = ["a"];
-    await store.save("s", { surface: "native", stage: null, found, findFormat: "planner" });
+    await store.save(
+      "s",
+      { surface: "native", stage: null, found, findFormat: "planner" },
+      undefined,
+    );
     found.push("b");
     const loaded = await store.load("s");
     (loaded!.found as string[]).push("c");

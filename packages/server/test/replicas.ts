@@ -7,6 +7,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createConnection } from "node:net";
 import { expect } from "vitest";
 import { post, type HttpAnswer, type HttpServed, type Processes } from "./faults/harness.js";
 
@@ -131,4 +132,48 @@ export function linkOf(content: unknown): string {
   );
   if (link?.uri === undefined) throw new Error(`no resource_link in ${JSON.stringify(content)}`);
   return link.uri;
+}
+
+/**
+ * Sends one command to the Redis on `port` (as a plain client, `password` its AUTH) and
+ * resolves with its reply: an integer reply as a number, a status or bulk reply as a string;
+ * an error reply rejects. Enough for the tests to look at what the replicas stored.
+ */
+export function redisCommand(
+  port: number,
+  args: readonly string[],
+  password?: string,
+): Promise<number | string> {
+  const encode = (command: readonly string[]) =>
+    `*${command.length}\r\n${command.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join("")}`;
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host: "127.0.0.1", port }, () =>
+      socket.write((password === undefined ? "" : encode(["AUTH", password])) + encode(args)),
+    );
+    let replies = password === undefined ? 1 : 2;
+    let buffer = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => {
+      buffer += chunk;
+      for (let end; replies > 0 && (end = buffer.indexOf("\r\n")) >= 0;) {
+        const line = buffer.slice(0, end);
+        let rest = buffer.slice(end + 2);
+        let value: number | string | Error;
+        if (line[0] === "$" && line !== "$-1") {
+          const length = Number(line.slice(1));
+          if (Buffer.byteLength(rest) < length + 2) return;
+          value = rest.slice(0, length);
+          rest = rest.slice(length + 2);
+        } else if (line[0] === ":") value = Number(line.slice(1));
+        else if (line[0] === "-") value = new Error(line.slice(1));
+        else value = line.slice(1);
+        buffer = rest;
+        if (--replies > 0 && !(value instanceof Error)) continue;
+        socket.end();
+        if (value instanceof Error) reject(value);
+        else resolve(value);
+        return;
+      }
+    });
+    socket.on("error", reject);
+  });
 }

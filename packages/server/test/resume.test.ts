@@ -44,10 +44,10 @@ class FlakyStore implements SessionStore {
     this.#check();
     return this.inner.load(id);
   }
-  async save(id: string, state: SessionState) {
+  async save(id: string, state: SessionState, base: string | undefined) {
     this.#check();
     if (this.savesFail) throw new Error("connection reset");
-    return this.inner.save(id, state);
+    return this.inner.save(id, state, base);
   }
   async delete(id: string) {
     this.#check();
@@ -162,6 +162,67 @@ describe("MCP sessions across replicas sharing a store", () => {
         id: null,
       });
     }
+  });
+
+  it("keeps only what resuming needs of initialize, and refuses one whose kept part is over 4 KiB", async () => {
+    const { fetch, store } = replicas(2);
+    const initialize = (params: object, to: number) =>
+      fetch(
+        `${ORIGIN}/mcp`,
+        {
+          method: "POST",
+          headers: POST_HEADERS,
+          body: JSON.stringify({ ...INITIALIZE, params: { ...INITIALIZE.params, ...params } }),
+        },
+        to,
+      );
+    const pad = "x".repeat(200_000);
+    const padded = await initialize(
+      {
+        _meta: { pad },
+        extra: pad,
+        capabilities: { roots: { listChanged: true } },
+        clientInfo: { name: "raw", title: "Raw", version: "0", description: pad, icons: [] },
+      },
+      0,
+    );
+    expect(padded.status).toBe(200);
+    await padded.text();
+    const id = padded.headers.get("mcp-session-id")!;
+    expect((await store.inner.load(id))!.data).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { roots: { listChanged: true } },
+        clientInfo: { name: "raw", title: "Raw", version: "0" },
+      },
+    });
+    // What was kept is enough: the other replica resumes the session from it.
+    const listed = await fetch(
+      `${ORIGIN}/mcp`,
+      {
+        method: "POST",
+        headers: { ...POST_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+      },
+      1,
+    );
+    expect(listed.status).toBe(200);
+    expect(await listed.text()).toContain("zcp_find_tools");
+
+    const refused = await initialize({ capabilities: { experimental: { pad: { pad } } } }, 0);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      jsonrpc: "2.0",
+      error: {
+        code: -32602,
+        message:
+          "Invalid params: the initialize request's id, protocolVersion, capabilities and clientInfo take 200181 bytes as JSON; a session shared by replicas keeps at most 4096",
+      },
+      id: null,
+    });
   });
 
   it("answers 503 while the store is unreachable and serves again once it is back", async () => {

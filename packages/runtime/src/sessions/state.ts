@@ -17,13 +17,33 @@ export interface SessionState {
   readonly data?: JsonValue;
 }
 
-/** Where session states live: in this process, or shared by replicas (e.g. `@zcp/redis`). */
+/**
+ * What `SessionStore.save` did: wrote the state; wrote nothing because the stored state is no
+ * longer the one it was made from (`stored`: what another writer saved since; merge and retry);
+ * or wrote nothing because there is no stored state to replace (the session was closed, or
+ * expired: a save never brings it back).
+ */
+export type SaveResult =
+  | { readonly status: "saved" }
+  | { readonly status: "changed"; readonly stored: SessionState }
+  | { readonly status: "gone" };
+
+/**
+ * Where session states live: in this process, or shared by replicas (e.g. `@zcp/redis`). Writes
+ * are conditional, so that replicas saving the same session at once lose nothing and a closed
+ * session stays closed.
+ */
 export interface SessionStore {
   /** The stored state, refreshing its idle time-to-live; undefined when absent or expired. Rejects when unreachable. */
   load(id: string): Promise<SessionState | undefined>;
-  /** Creates or replaces the state (last write wins), time-to-live restarted. */
-  save(id: string, state: SessionState): Promise<void>;
-  /** Removes it; nothing when absent. */
+  /**
+   * Replaces the stored state with `state` (time-to-live restarted) only when it is still the
+   * one `base` describes (`stateJson` of what `load` gave or the last save wrote); `base`
+   * undefined: a new session, stored only when nothing is stored under `id`. Rejects when
+   * unreachable.
+   */
+  save(id: string, state: SessionState, base: string | undefined): Promise<SaveResult>;
+  /** Removes it (the session ended: no later save stores it again); nothing when absent. */
   delete(id: string): Promise<void>;
   /** Resolves when the store answers; rejects otherwise (for /readyz). */
   ping(): Promise<void>;
@@ -81,13 +101,19 @@ export class MemorySessionStore implements SessionStore {
     return JSON.parse(entry.json) as SessionState;
   }
 
-  async save(id: string, state: SessionState): Promise<void> {
+  async save(id: string, state: SessionState, base: string | undefined): Promise<SaveResult> {
     const now = this.#now();
     for (const [key, entry] of this.#states) {
       if (now < entry.expires) break;
       this.#states.delete(key);
     }
+    const current = this.#states.get(id)?.json;
+    if (current !== base)
+      return current === undefined
+        ? { status: "gone" }
+        : { status: "changed", stored: JSON.parse(current) as SessionState };
     this.#set(id, stateJson(state), now);
+    return { status: "saved" };
   }
 
   async delete(id: string): Promise<void> {

@@ -2,9 +2,10 @@
  * What both HTTP surfaces share when the runtime keeps its sessions in a store
  * (`RuntimeOptions.sessions`, e.g. Redis): a session unknown here is resumed from the store, once
  * per id however many of its requests arrive together; the answer when the store is unreachable;
- * and the readiness probe's check of the store.
+ * the readiness probe's check of the store; and what an MCP session keeps of its `initialize`.
  */
-import type { SessionStore } from "@zcp/runtime";
+import type { InitializeRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonValue, SessionStore } from "@zcp/runtime";
 
 /** The message of the 503 a request gets when the store it needs does not answer. */
 export const STORE_UNREACHABLE = "Service Unavailable: the session store is unreachable";
@@ -43,4 +44,36 @@ export class Resumptions<T> {
     this.#pending.set(id, started);
     return started;
   }
+}
+
+/** The JSON bytes of an MCP session's `initialize` a store keeps at most. */
+const MAX_KEPT_INITIALIZE_BYTES = 4096;
+
+/**
+ * What a session shared by replicas keeps of its MCP `initialize`, which another replica
+ * replays to resume it: what the SDK server reads of it (the protocol version, the client's
+ * capabilities, its name, title and version) and the JSON-RPC frame, nothing else the request
+ * carries (`_meta`, other fields, the client's icons and description), so that the stored state
+ * stays small. Or, when even that is over `MAX_KEPT_INITIALIZE_BYTES`, the message of the
+ * refusal.
+ */
+export function keptInitialize(
+  request: InitializeRequest & { readonly id?: RequestId },
+): JsonValue | string {
+  const { protocolVersion, capabilities, clientInfo } = request.params;
+  const { name, title, version } = clientInfo;
+  const kept = {
+    jsonrpc: "2.0",
+    id: request.id ?? null,
+    method: "initialize",
+    params: {
+      protocolVersion,
+      capabilities: capabilities as JsonValue,
+      clientInfo: { name, ...(title === undefined ? {} : { title }), version },
+    },
+  };
+  const bytes = Buffer.byteLength(JSON.stringify(kept));
+  return bytes <= MAX_KEPT_INITIALIZE_BYTES
+    ? kept
+    : `Invalid params: the initialize request's id, protocolVersion, capabilities and clientInfo take ${bytes} bytes as JSON; a session shared by replicas keeps at most ${MAX_KEPT_INITIALIZE_BYTES}`;
 }

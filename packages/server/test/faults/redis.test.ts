@@ -10,6 +10,7 @@
  * - A replica SIGKILLed in the middle of a call: the call was never acknowledged; its retry on
  *   another replica runs in the same session (its stage, found tools and handles).
  */
+import { readFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { redisAvailable, startRedis, type RedisServer } from "../../../../tools/redis-server.js";
@@ -34,6 +35,7 @@ import {
   mcpClient,
   nativePost,
   openNative,
+  redisCommand,
   result,
   Router,
   rpc,
@@ -63,6 +65,10 @@ function shutdownRedis(port: number): Promise<void> {
 
 const gauge = (id: number, ms: number) =>
   rpc(id, "tools/call", { name: "gauge", arguments: { ms } });
+
+/** A `tools/call` of `zcp.find_tools` (`name`: as MCP or native names it) for the one best tool. */
+const findOne = (id: number, query: string, name = "zcp.find_tools") =>
+  rpc(id, "tools/call", { name, arguments: { query, limit: 1 } });
 
 /** A new Redis (kept in `redis`, for afterEach) and `count` replicas of the faulty fixture and the kitchen sink on it. */
 async function faultyReplicas(
@@ -242,5 +248,164 @@ describe.skipIf(skip !== null)("faults of a Redis-backed replica", () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(tools);
     expect((await client.readResource({ uri })).contents[0]).toMatchObject({ uri });
     await client.close();
+  });
+});
+
+/**
+ * Issue 27, item 8: replicas saving one session at once, a save landing after the session
+ * ended, and what an `initialize` leaves in Redis. Each race is made certain by a slow call
+ * (the faulty fixture's `gauge`) that holds one replica's save back.
+ */
+describe.skipIf(skip !== null)("replicas racing on one session", () => {
+  /** The number of session states in Redis and their bytes (their JSON), by a Lua script. */
+  async function stored(port: number): Promise<{ states: number; bytes: number }> {
+    const count = (measure: string) =>
+      redisCommand(port, [
+        "EVAL",
+        `local n = 0 for _, key in ipairs(redis.call('KEYS', 'zcp:session:*')) do n = n + ${measure} end return n`,
+        "0",
+      ]) as Promise<number>;
+    return { states: await count("1"), bytes: await count("redis.call('STRLEN', key)") };
+  }
+
+  it("(a) a close is final: a save in flight on another replica when the session ends does not bring it back", async () => {
+    const { server, replicas } = await faultyReplicas(3);
+    const [a, b, c] = replicas as [HttpServed, HttpServed, HttpServed];
+    const id = await openNative(a);
+    result(await nativePost(a, find(1, "count the calls of this tool running at once"), id));
+    // On b, a request that changes the state (a find) after a slow call: b saves after the close.
+    const late = nativePost(b, [gauge(2, 1500), find(3, "load a table of rows")], id);
+    await sleep(500);
+    result(await nativePost(c, rpc(4, "session/close"), id));
+    expect((await late).status).toBe(200);
+    for (const replica of replicas) expectNativeGone(await nativePost(replica, rpc(5, "ping"), id));
+    expect(await redisCommand(server.port, ["EXISTS", `zcp:session:${id}`])).toBe(0);
+  });
+
+  it("(b) what two replicas find at once is all kept: the later save merges", async () => {
+    const { replicas } = await faultyReplicas(3);
+    const [a, b, c] = replicas as [HttpServed, HttpServed, HttpServed];
+    const names = async (session: string, on: HttpServed) =>
+      result(await nativePost(on, rpc(9, "tools/list", { format: "json" }), session)).tools.map(
+        (tool: { name: string }) => tool.name,
+      ) as string[];
+    const sessions = await Promise.all(Array.from({ length: 5 }, () => openNative(a)));
+    await Promise.all(
+      sessions.map(async (id) => {
+        result(await nativePost(a, find(1, "count the calls of this tool running at once"), id));
+        // a's find lands after b's save, made from the state before it.
+        const [slow, fast] = await Promise.all([
+          nativePost(a, [gauge(2, 800), findOne(3, "load a table of rows")], id),
+          sleep(200).then(() => nativePost(b, findOne(4, "sum a column of a table handle"), id)),
+        ]);
+        expect(slow.messages.map((message) => message.result.ok)).toEqual([true, true]);
+        expect(result(fast).ok).toBe(true);
+      }),
+    );
+    for (const id of sessions)
+      for (const replica of [a, b, c])
+        expect(await names(id, replica)).toEqual(
+          expect.arrayContaining(["gauge", "tables_load", "tables_sum"]),
+        );
+    // The same over MCP, ten sessions each finding on two replicas at exactly the same time.
+    const mcp = await Promise.all(Array.from({ length: 10 }, () => mcpSession(a.mcp)));
+    const headers = (id: string) => ({
+      "mcp-session-id": id,
+      "mcp-protocol-version": "2025-11-25",
+    });
+    await Promise.all(
+      mcp.map(({ id }) =>
+        Promise.all([
+          post(a.mcp, findOne(1, "load a table of rows", "zcp_find_tools"), headers(id)),
+          post(b.mcp, findOne(2, "sum a column of a table handle", "zcp_find_tools"), headers(id)),
+        ]),
+      ),
+    );
+    for (const { id } of mcp) {
+      const listed = await post(c.mcp, rpc(3, "tools/list"), headers(id));
+      const tools = listed.messages[0].result.tools.map((tool: { name: string }) => tool.name);
+      expect(tools).toEqual(expect.arrayContaining(["tables_load", "tables_sum"]));
+    }
+  });
+
+  it("(c) an initialize leaves only what resuming needs in Redis, at most 4 KiB; more is refused", async () => {
+    const { server, replicas } = await faultyReplicas(2);
+    const before = await stored(server.port);
+    const pad = "x".repeat(100_000);
+    const padded = {
+      ...MCP_INITIALIZE,
+      params: {
+        ...MCP_INITIALIZE.params,
+        _meta: { pad },
+        clientInfo: { name: "faults", version: "0", description: pad },
+      },
+    };
+    for (let i = 0; i < 300; i += 10)
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, j) => {
+          const opened = await post(replicas[(i + j) % 2]!.mcp, padded);
+          expect(opened.status).toBe(200);
+        }),
+      );
+    const after = await stored(server.port);
+    expect(after.states - before.states).toBe(300);
+    // 300 × 100 KB posted; each state kept is its surface, stage, found tools and the trimmed
+    // initialize: a few hundred bytes.
+    expect(after.bytes - before.bytes).toBeLessThan(300 * 512);
+
+    const over = await post(replicas[0]!.mcp, {
+      ...MCP_INITIALIZE,
+      params: { ...MCP_INITIALIZE.params, capabilities: { experimental: { pad: { pad } } } },
+    });
+    expect(over.status).toBe(400);
+    expect(over.messages).toEqual([
+      {
+        jsonrpc: "2.0",
+        error: {
+          code: -32602,
+          message:
+            "Invalid params: the initialize request's id, protocolVersion, capabilities and clientInfo take 100184 bytes as JSON; a session shared by replicas keeps at most 4096",
+        },
+        id: null,
+      },
+    ]);
+    expect((await stored(server.port)).states).toBe(after.states);
+  });
+});
+
+describe.skipIf(skip !== null)("the Redis password", () => {
+  it("is taken from ZCP_SERVE_STORE, out of the process list and the log", async () => {
+    redis = await startRedis();
+    const password = "s3cret-pass";
+    await redisCommand(redis.port, ["CONFIG", "SET", "requirepass", password]);
+    const url = `redis://:${password}@127.0.0.1:${redis.port}`;
+    const args = ["--registry", KITCHEN_SINK, "--profile", "discover", "--isolation", "none"];
+    const [a, b] = await Promise.all([
+      processes.http(args, { env: { ZCP_SERVE_STORE: url } }),
+      processes.http(args, { env: { ZCP_SERVE_STORE: url } }),
+    ]);
+    for (const replica of [a!, b!]) {
+      expect(replica.stderr()).toContain(
+        `zcp-serve: handles and session state are kept in Redis at redis://127.0.0.1:${redis.port}\n`,
+      );
+      expect(replica.stderr()).not.toContain(password);
+      expect(readFileSync(`/proc/${replica.pid}/cmdline`, "utf8")).not.toContain(password);
+    }
+    // Both on the one Redis: a session opened on one is served by the other.
+    const id = await openNative(a!);
+    result(await nativePost(b!, find(1, "load a table of rows"), id));
+    expect(await redisCommand(redis.port, ["EXISTS", `zcp:session:${id}`], password)).toBe(1);
+    // A wrong password: the replica does not start, and says why without the password.
+    const wrong = processes.spawn(
+      ["--registry", KITCHEN_SINK, "--transport", "http", "--port", "0"],
+      { env: { ZCP_SERVE_STORE: `redis://:nope@127.0.0.1:${redis.port}` } },
+    );
+    expect(await wrong.exited).toEqual({ code: 1, signal: null });
+    expect(wrong.stderr()).toMatch(
+      new RegExp(
+        `^zcp-serve: cannot reach Redis at redis://127\\.0\\.0\\.1:${redis.port}: WRONGPASS`,
+      ),
+    );
+    expect(wrong.stderr()).not.toContain("nope");
   });
 });
