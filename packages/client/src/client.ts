@@ -30,8 +30,38 @@ import {
   stdioTransport,
   type ClientTransport,
   type HttpTransportOptions,
+  type RequestMessage,
   type StdioTransportOptions,
 } from "./transport.js";
+
+/**
+ * How long a request waits for its answer by default: longer than `zcp-serve`'s default call
+ * limit (`--timeout-ms`, 30 s), so that a call's own `timeout` result comes first.
+ */
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** The longest delay `setTimeout` keeps (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface ClientOptions {
+  /**
+   * How long a request waits for its answer, in ms (default 60,000). When it passes, the request
+   * rejects with `ZcpTimeoutError`, and the server is sent `notifications/cancelled` for it.
+   * `0` (or `Infinity`) waits for as long as it takes.
+   */
+  readonly timeoutMs?: number;
+}
+
+/** A request got no answer within the client's `timeoutMs`. */
+export class ZcpTimeoutError extends Error {
+  override name = "ZcpTimeoutError";
+  constructor(
+    readonly method: string,
+    readonly id: number,
+    readonly timeoutMs: number,
+  ) {
+    super(`zcp: no answer to ${method} (request ${id}) within ${timeoutMs} ms`);
+  }
+}
 
 /** A JSON-RPC error answer. */
 export class ZcpRpcError extends Error {
@@ -94,8 +124,23 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never
   /** The last listing per format: its hash goes out as `knownHash`. */
   readonly #listings = new Map<ListFormat, ToolListing>();
   #info: InitializeResult | undefined;
+  /** 0: no time limit. */
+  readonly #timeoutMs: number;
 
-  constructor(readonly transport: ClientTransport) {}
+  constructor(
+    readonly transport: ClientTransport,
+    options: ClientOptions = {},
+  ) {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (
+      timeoutMs !== Infinity &&
+      !(Number.isSafeInteger(timeoutMs) && timeoutMs >= 0 && timeoutMs <= MAX_TIMER_MS)
+    )
+      throw new RangeError(
+        `ZcpClient: timeoutMs must be 0, Infinity or an integer from 1 to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`,
+      );
+    this.#timeoutMs = timeoutMs === Infinity ? 0 : timeoutMs;
+  }
 
   /** What `initialize` answered, once it has. */
   get serverInfo(): InitializeResult | undefined {
@@ -108,7 +153,7 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never
   }
 
   async #send<R>(id: number, method: string, params?: object): Promise<R> {
-    const response: RpcResponse = await this.transport.request({
+    const response = await this.#exchange({
       jsonrpc: "2.0",
       id,
       method,
@@ -116,6 +161,40 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never
     });
     if ("error" in response) throw new ZcpRpcError(response.error);
     return response.result as R;
+  }
+
+  /**
+   * The transport's answer to `message`, within `timeoutMs`: past it, the transport is told to
+   * stop waiting (its signal aborts), the server to stop the request, and it rejects.
+   */
+  #exchange(message: RequestMessage): Promise<RpcResponse> {
+    const ms = this.#timeoutMs;
+    if (ms === 0) return this.transport.request(message);
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new ZcpTimeoutError(message.method, message.id, ms);
+        controller.abort(error);
+        this.#cancel(message.id, error.message);
+        reject(error);
+      }, ms);
+    });
+    return Promise.race([
+      this.transport.request(message, { signal: controller.signal }),
+      timedOut,
+    ]).finally(() => clearTimeout(timer));
+  }
+
+  /** Tells the server to stop request `id`; a server that is gone is the next request's news. */
+  #cancel(id: number, reason: string | undefined): void {
+    this.transport
+      .notify({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: id, ...(reason !== undefined ? { reason } : {}) },
+      })
+      .catch(() => undefined);
   }
 
   /** Opens the session; `findFormat`: how its `zcp.find_tools` lists what it found. */
@@ -176,15 +255,7 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const cancel = () => {
-        const reason = signal.reason instanceof Error ? signal.reason.message : undefined;
-        this.transport
-          .notify({
-            jsonrpc: "2.0",
-            method: "notifications/cancelled",
-            params: { requestId: id, ...(reason !== undefined ? { reason } : {}) },
-          })
-          // The call has answered already; a server that is gone is the next request's news.
-          .catch(() => undefined);
+        this.#cancel(id, signal.reason instanceof Error ? signal.reason.message : undefined);
         resolve(CANCELLED);
       };
       signal.addEventListener("abort", cancel, { once: true });
@@ -234,15 +305,15 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never
 export function connectStdio<Args extends object = AnyToolArgs, Results = Record<never, never>>(
   command: string,
   args: readonly string[] = [],
-  options: StdioTransportOptions = {},
+  options: StdioTransportOptions & ClientOptions = {},
 ): ZcpClient<Args, Results> {
-  return new ZcpClient<Args, Results>(stdioTransport(command, args, options));
+  return new ZcpClient<Args, Results>(stdioTransport(command, args, options), options);
 }
 
 /** Connects to a native HTTP endpoint (`…/zcp`). Call `initialize()` next: it opens the session. */
 export function connectHttp<Args extends object = AnyToolArgs, Results = Record<never, never>>(
   url: string | URL,
-  options: HttpTransportOptions = {},
+  options: HttpTransportOptions & ClientOptions = {},
 ): ZcpClient<Args, Results> {
-  return new ZcpClient<Args, Results>(httpTransport(url, options));
+  return new ZcpClient<Args, Results>(httpTransport(url, options), options);
 }

@@ -4,10 +4,11 @@
  * `@zcp/client`: the typed client of the native ZCP protocol, over a spawned stdio server or
  * `POST /zcp`. It depends on `@zcp/runtime` for types only, and not on the MCP SDK.
  */
-export { connectHttp, connectStdio, ZcpClient, ZcpRpcError } from "./client.js";
+export { connectHttp, connectStdio, ZcpClient, ZcpRpcError, ZcpTimeoutError } from "./client.js";
 export type {
   AnyToolArgs,
   CallOptions,
+  ClientOptions,
   InitializeOptions,
   ListingOf,
   ListOptions,
@@ -15,5 +16,10 @@ export type {
   TypedCallResult,
 } from "./client.js";
 export { httpTransport, stdioTransport, ZcpTransportError } from "./transport.js";
-export type { ClientTransport, HttpTransportOptions, StdioTransportOptions } from "./transport.js";
+export type {
+  ClientTransport,
+  HttpTransportOptions,
+  RequestMessage,
+  StdioTransportOptions,
+} from "./transport.js";
 export * from "./protocol.js";

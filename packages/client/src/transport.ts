@@ -7,14 +7,24 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { SESSION_HEADER, type RpcResponse } from "./protocol.js";
 
+/** A request as a transport sends it. */
+export interface RequestMessage {
+  readonly jsonrpc: "2.0";
+  readonly id: number;
+  readonly method: string;
+  readonly params?: object;
+}
+
 export interface ClientTransport {
-  /** Sends one request (with an id) and resolves to its response. */
-  request(message: {
-    readonly jsonrpc: "2.0";
-    readonly id: number;
-    readonly method: string;
-    readonly params?: object;
-  }): Promise<RpcResponse>;
+  /**
+   * Sends one request (with an id) and resolves to its response. When `signal` aborts (the
+   * client's time limit passed), the transport stops waiting for the answer (and forgets the
+   * request) and rejects with the signal's reason.
+   */
+  request(
+    message: RequestMessage,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<RpcResponse>;
   /** Sends one notification (no id, nothing is answered); resolves once it is sent. */
   notify(message: {
     readonly jsonrpc: "2.0";
@@ -89,10 +99,19 @@ export function stdioTransport(
   });
   return {
     child,
-    request(message) {
+    request(message, { signal } = {}) {
       if (gone) return Promise.reject(gone);
       return new Promise((resolve, reject) => {
-        waiting.set(message.id, { resolve, reject });
+        const entry = { resolve, reject };
+        waiting.set(message.id, entry);
+        signal?.addEventListener(
+          "abort",
+          () => {
+            if (waiting.get(message.id) === entry) waiting.delete(message.id);
+            reject(signal.reason);
+          },
+          { once: true },
+        );
         child.stdin!.write(`${JSON.stringify(message)}\n`);
       });
     },
@@ -121,22 +140,27 @@ export function httpTransport(
   options: HttpTransportOptions = {},
 ): ClientTransport & { readonly sessionId: string | undefined } {
   let sessionId: string | undefined;
-  const post = async (body: unknown): Promise<Response> => {
+  const post = async (body: unknown, signal?: AbortSignal): Promise<Response> => {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "application/json",
       ...options.headers,
     };
     if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
-    return fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+    return fetch(url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+      ...(signal ? { signal } : {}),
+    });
   };
   return {
     get sessionId() {
       return sessionId;
     },
-    async request(message) {
+    async request(message, { signal } = {}) {
       if (message.method === "initialize") sessionId = undefined;
-      const response = await post(message);
+      const response = await post(message, signal);
       const header = response.headers.get(SESSION_HEADER);
       if (header !== null) sessionId = header;
       const text = await response.text();

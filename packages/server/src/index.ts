@@ -11,9 +11,10 @@ export {
 } from "./mcp/resources.js";
 export { ProtocolError } from "./mcp/errors.js";
 export { serveStdio } from "./mcp/stdio.js";
-export type { StdioOptions } from "./mcp/stdio.js";
+export type { McpStdioServer, StdioOptions } from "./mcp/stdio.js";
 export { createFetchHandler } from "./http/fetch.js";
 export type { FetchHandlerOptions, ZcpFetchHandler } from "./http/fetch.js";
+export type { BodyLimits } from "./http/arriving.js";
 export { createHttpServer, serveHttp, createNativeHttpHandler } from "./http/node.js";
 export type {
   HttpOptions,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
-import { parseServeArgs, USAGE, type ServeArgs } from "../src/cli/args.js";
+import { parseServeArgs, USAGE, type Parsed, type ServeArgs } from "../src/cli/args.js";
 import { serveRuntime } from "../src/cli/registry.js";
 import { serveRuntimeOptions } from "../src/cli/runtime-options.js";
 
@@ -65,5 +65,52 @@ describe("zcp-serve's --store", () => {
         "--store applies to --transport http only (a stdio server has one session, its host's)",
     });
     expect(USAGE).toMatch(/--store <s> {11}http: where handles and session state live/);
+  });
+
+  it("is read from ZCP_SERVE_STORE too (the password out of the process list), over HTTP only", () => {
+    const env = { ZCP_SERVE_STORE: "redis://:s3cret@h:6379" };
+    const http = ["--registry", "r.js", "--transport", "http"];
+    expect(parseServeArgs(http, env)).toMatchObject({ args: { store: "redis://:s3cret@h:6379" } });
+    // The flag wins; a stdio server ignores the variable, as it does ZCP_SERVE_TOKEN.
+    expect(parseServeArgs([...http, "--store", "memory"], env)).not.toHaveProperty("args.store");
+    expect(parseServeArgs(["--registry", "r.js"], env)).toMatchObject({ kind: "serve" });
+    expect(parseServeArgs(http, { ZCP_SERVE_STORE: "" })).not.toHaveProperty("args.store");
+    // A bad value is named by where it came from, its password left out.
+    expect(parseServeArgs(http, { ZCP_SERVE_STORE: "postgres://u:s3cret@h" })).toEqual({
+      kind: "usage",
+      message:
+        'ZCP_SERVE_STORE must be memory or a redis:// or rediss:// URL, got "postgres://u:***@h"',
+    });
+    expect(USAGE).toContain("ZCP_SERVE_STORE");
+  });
+});
+
+describe("zcp-serve's wire bounds (issue 27)", () => {
+  const parse = (...argv: string[]) => parseServeArgs(["--registry", "r.js", ...argv], {});
+  const http = (...argv: string[]) => parse("--transport", "http", ...argv);
+
+  it("--max-line-bytes over stdio; --max-bodies-per-address and --body-timeout-ms over HTTP", () => {
+    expect(parse("--max-line-bytes", "4096")).toMatchObject({ args: { maxLineBytes: 4096 } });
+    expect(http("--max-bodies-per-address", "4", "--body-timeout-ms", "500")).toMatchObject({
+      args: { maxBodiesPerAddress: 4, bodyTimeoutMs: 500 },
+    });
+    const defaults = (http() as { args: ServeArgs }).args;
+    expect(defaults).not.toHaveProperty("maxBodiesPerAddress");
+    expect(defaults).not.toHaveProperty("bodyTimeoutMs");
+    const refused: [Parsed, string][] = [
+      [
+        parse("--max-line-bytes", "0"),
+        '--max-line-bytes must be an integer of at least 1, got "0"',
+      ],
+      [http("--max-line-bytes", "10"), "--max-line-bytes applies to --transport stdio only"],
+      [parse("--body-timeout-ms", "10"), "--body-timeout-ms applies to --transport http only"],
+      [
+        http("--max-bodies-per-address", "x"),
+        '--max-bodies-per-address must be an integer of at least 1, got "x"',
+      ],
+    ];
+    for (const [parsed, message] of refused) expect(parsed).toEqual({ kind: "usage", message });
+    for (const flag of ["--max-line-bytes", "--max-bodies-per-address", "--body-timeout-ms"])
+      expect(USAGE).toContain(flag);
   });
 });

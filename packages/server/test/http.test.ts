@@ -3,6 +3,7 @@
  * SDK client, and raw requests for what a client would never send.
  */
 import http from "node:http";
+import net, { type AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -13,7 +14,7 @@ import { createRuntime, type Session } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
-import { serveHttp, type McpHttpServer } from "../src/index.js";
+import { createNativeHttpHandler, serveHttp, type McpHttpServer } from "../src/index.js";
 import {
   call,
   checkHandle,
@@ -120,15 +121,14 @@ describe("MCP over Streamable HTTP", () => {
 
     const other = await connect(sinkServer.url);
     await expectRpcError(other.client.readResource({ uri }), -32002, /Resource not found/);
-    // Its own #T1 is another value under another URI.
+    // The URI names a handle of whichever session reads it: the other session's own #T1 is
+    // another value under the same URI, and neither session reads the other's.
     const mine = await call(other.client, "tables_load", { name: "stock", limit: 2 });
-    const otherUri = (mine.content[1] as { uri: string }).uri;
-    expect(otherUri).not.toBe(uri);
-    const read = (await other.client.readResource({ uri: otherUri })).contents[0] as {
-      text: string;
-    };
+    expect((mine.content[1] as { uri: string }).uri).toBe(uri);
+    const read = (await other.client.readResource({ uri })).contents[0] as { text: string };
     expect(JSON.parse(read.text)).toHaveLength(2);
-    await expectRpcError(client.readResource({ uri: otherUri }), -32002);
+    const own = (await client.readResource({ uri })).contents[0] as { text: string };
+    expect(JSON.parse(own.text)).toHaveLength(3);
 
     await checkRelease(client, uri);
     await Promise.all([client.close(), other.client.close()]);
@@ -345,5 +345,63 @@ describe("MCP over Streamable HTTP", () => {
         error: "cancelled",
       });
     await Promise.all(clients.map(({ client }) => client.close()));
+  });
+});
+
+describe("request bodies still arriving (http/arriving.ts), on createNativeHttpHandler too", () => {
+  /** A raw POST /zcp whose body (`length` bytes declared) starts with `first`; `rest` ends it. */
+  const raw = (port: number, first: string, length: number) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    let received = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (received += chunk));
+    socket.write(
+      `POST /zcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${length}\r\n\r\n${first}`,
+    );
+    const closed = new Promise<string>((resolve) => socket.once("close", () => resolve(received)));
+    return { closed, rest: (text: string) => socket.end(text) };
+  };
+  const refusal = (message: string) =>
+    JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+
+  it("one body arriving per address (maxBodiesPerAddress 1): the next POST gets 429 at once; past bodyTimeoutMs, 408", async () => {
+    const runtime = createRuntime(weather, { approve: () => true });
+    const handler = createNativeHttpHandler(runtime, {
+      maxBodiesPerAddress: 1,
+      bodyTimeoutMs: 300,
+    });
+    const server = http.createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const started = performance.now();
+      const slow = raw(port, "{", 100);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const second = await raw(port, "{", 100).closed;
+      expect(performance.now() - started).toBeLessThan(250);
+      expect(second).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
+      expect(second).toMatch(/\r\nretry-after: 1\r\n/i);
+      expect(second.split("\r\n\r\n")[1]).toBe(
+        refusal(
+          "Too Many Requests: this address has as many request bodies arriving as it may (1)",
+        ),
+      );
+      const late = await slow.closed;
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+      expect(late).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(late.split("\r\n\r\n")[1]).toBe(
+        refusal("Request Timeout: the body did not arrive within 300 ms"),
+      );
+      // The late body no longer counts: a body that arrives is served.
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize" });
+      const served = raw(port, body.slice(0, 5), Buffer.byteLength(body));
+      served.rest(body.slice(5));
+      const answer = await served.closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(JSON.parse(answer.split("\r\n\r\n")[1]!).result.protocolVersion).toBe("zcp/1");
+    } finally {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -25,23 +25,46 @@ Options:
   --store <s>           http: where handles and session state live: memory (default;
                         this process only) or redis://[user:pass@]host:port[/db]
                         (rediss:// for TLS), shared by replicas so that any of them
-                        serves any request of a session (needs @zcp/redis)
+                        serves any request of a session (needs @zcp/redis); or set
+                        ZCP_SERVE_STORE to it, which keeps the password out of the
+                        process list
   --scopes <a,b>        the scopes granted: tools needing others are hidden and refused
                         (with a token, default none: only tools without scopes are served)
   --name <name>         serverInfo.name (default zcp)
   --grace-ms <ms>       on SIGINT/SIGTERM, how long running calls may finish (default 5000)
+  --max-line-bytes <n>  stdio: the longest request line (default 1048576); a longer one is
+                        skipped and answered -32600, with its id when the line starts with it
+  --max-bodies-per-address <n>
+                        http: request bodies one remote address may be sending at once
+                        (default 16); a POST beyond gets 429 with Retry-After at once
+  --body-timeout-ms <ms>
+                        http: a request body must have arrived this long after its headers
+                        (default 30000), else 408 and the connection is closed
+  --max-response-bytes <n>
+                        bytes of answers one request (a POST or stdio line; a batch is
+                        one) may produce (default 50331648, 48 MiB: three times the
+                        largest tool result); past it, its remaining answers are the
+                        JSON-RPC error "Response too large" (-32000)
+  --max-session-response-bytes <n>
+                        bytes of answers one session may be producing or have buffered
+                        at once (default 100663296, 96 MiB), likewise
   --isolation <i>       worker (default): tools run in worker threads, so a tool that spins,
                         hangs or runs out of memory is stopped and the server goes on;
                         none: tools run on the server's own thread; gateway
                         tools (zcp gen --from-mcp) always run there
   --workers <n>         worker threads, hence calls running at once (default: CPUs, at least 2)
   --tool-memory-mb <n>  heap limit of each worker, in MiB (default 512; at least 64)
-  --timeout-ms <ms>     a call's time limit (default 30000)
+  --timeout-ms <ms>     a call's time limit (default 30000), from when it gets a worker;
+                        waiting for one is not part of it: workers are shared fairly
+                        among sessions, and a call that waited 2 x (limit + 1000) ms
+                        for one answers busy
   --max-concurrent <n>  calls one session may run at once (default 8)
   --code                code mode: every listing has zcp.run, which runs a short
                         JavaScript program against the session's tools in a QuickJS
                         sandbox (@zcp/code), in its own worker threads
-  --code-timeout <ms>   --code: a program's wall-clock limit (default 5000)
+  --code-timeout <ms>   --code: a program's wall-clock limit (default 5000, or
+                        --timeout-ms when that is lower; a program is one call, so at
+                        most --timeout-ms)
   -h, --help            show this help
 `;
 
@@ -70,10 +93,23 @@ export interface ServeArgs {
   readonly maxConcurrent: number;
   /** `--code`: the runtime gets a `CodeRunner` (`@zcp/code`), and every view lists `zcp.run`. */
   readonly code: boolean;
-  /** `--code-timeout`: a program's wall-clock limit; undefined: `@zcp/code`'s default. */
+  /**
+   * `--code-timeout`: a program's wall-clock limit, at most `timeoutMs`; undefined: `@zcp/code`'s
+   * default, or `timeoutMs` when that is lower.
+   */
   readonly codeTimeoutMs?: number;
   /** `--store redis://…`: the Redis URL handles and session state live in; undefined: memory. */
   readonly store?: string;
+  /** `--max-line-bytes` (stdio); undefined: the servers' default (1 MiB). */
+  readonly maxLineBytes?: number;
+  /** `--max-bodies-per-address` (http); undefined: the server's default. */
+  readonly maxBodiesPerAddress?: number;
+  /** `--body-timeout-ms` (http); undefined: the server's default. */
+  readonly bodyTimeoutMs?: number;
+  /** `--max-response-bytes`; undefined: the servers' default (48 MiB). */
+  readonly maxResponseBytes?: number;
+  /** `--max-session-response-bytes`; undefined: the servers' default (96 MiB). */
+  readonly maxSessionResponseBytes?: number;
 }
 
 export type Parsed =
@@ -100,14 +136,19 @@ const OPTIONS = {
   "max-concurrent": { type: "string", default: "8" },
   code: { type: "boolean", default: false },
   "code-timeout": { type: "string" },
-  store: { type: "string", default: "memory" },
+  store: { type: "string" },
+  "max-line-bytes": { type: "string" },
+  "max-bodies-per-address": { type: "string" },
+  "body-timeout-ms": { type: "string" },
+  "max-response-bytes": { type: "string" },
+  "max-session-response-bytes": { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
 /** A worker's heap below this leaves too little room to load a registry. */
 const MIN_TOOL_MEMORY_MB = 64;
 
-/** The options of `argv`; `env` supplies `ZCP_SERVE_TOKEN`. */
+/** The options of `argv`; `env` supplies `ZCP_SERVE_TOKEN` and `ZCP_SERVE_STORE`. */
 export function parseServeArgs(
   argv: readonly string[],
   env: { readonly [name: string]: string | undefined },
@@ -162,13 +203,25 @@ export function parseServeArgs(
       ? undefined
       : integer("--code-timeout", values["code-timeout"], 1);
   if (typeof codeTimeoutMs === "string") return usage(codeTimeoutMs);
-  const { store } = values;
-  if (store !== "memory" && !/^rediss?:\/\/./.test(store))
-    return usage(`--store must be memory or a redis:// or rediss:// URL, got "${store}"`);
-  if (store !== "memory" && transport === "stdio")
+  if (codeTimeoutMs !== undefined && codeTimeoutMs > timeoutMs)
+    return usage(
+      `--code-timeout must not exceed --timeout-ms (${timeoutMs}): a program is one call`,
+    );
+  // From the environment for http only, as the token: a stdio server ignores what it inherits.
+  const fromEnv = values.store === undefined && transport === "http";
+  const store = values.store ?? (fromEnv ? env["ZCP_SERVE_STORE"] || undefined : undefined);
+  if (store !== undefined && store !== "memory" && !/^rediss?:\/\/./.test(store))
+    return usage(
+      `${fromEnv ? "ZCP_SERVE_STORE" : "--store"} must be memory or a redis:// or rediss:// URL, got "${store.replace(/:[^:@/]*@/, ":***@")}"`,
+    );
+  if (store !== undefined && store !== "memory" && transport === "stdio")
     return usage(
       "--store applies to --transport http only (a stdio server has one session, its host's)",
     );
+  const wire = wireLimits(values, transport);
+  if (typeof wire === "string") return usage(wire);
+  const responses = responseLimits(values);
+  if (typeof responses === "string") return usage(responses);
   const token =
     values.token ?? (transport === "http" ? env["ZCP_SERVE_TOKEN"] || undefined : undefined);
   if (token !== undefined && token.trim() === "") return usage("--token must not be empty");
@@ -207,9 +260,55 @@ export function parseServeArgs(
       maxConcurrent,
       code: values.code,
       ...(codeTimeoutMs !== undefined ? { codeTimeoutMs } : {}),
-      ...(store !== "memory" ? { store } : {}),
+      ...(store !== undefined && store !== "memory" ? { store } : {}),
+      ...wire,
+      ...responses,
     },
   };
+}
+
+/** The response budgets (both transports, both surfaces). */
+function responseLimits(values: {
+  readonly "max-response-bytes"?: string;
+  readonly "max-session-response-bytes"?: string;
+}): Pick<ServeArgs, "maxResponseBytes" | "maxSessionResponseBytes"> | string {
+  const limits: { maxResponseBytes?: number; maxSessionResponseBytes?: number } = {};
+  for (const [option, key] of [
+    ["max-response-bytes", "maxResponseBytes"],
+    ["max-session-response-bytes", "maxSessionResponseBytes"],
+  ] as const) {
+    const text = values[option];
+    if (text === undefined) continue;
+    const value = integer(`--${option}`, text, 1);
+    if (typeof value === "string") return value;
+    limits[key] = value;
+  }
+  return limits;
+}
+
+/** The bounds of the wire: a stdio line's (stdio only), and the HTTP request bodies' (http only). */
+function wireLimits(
+  values: {
+    readonly "max-line-bytes"?: string;
+    readonly "max-bodies-per-address"?: string;
+    readonly "body-timeout-ms"?: string;
+  },
+  transport: "stdio" | "http",
+): Pick<ServeArgs, "maxLineBytes" | "maxBodiesPerAddress" | "bodyTimeoutMs"> | string {
+  const given = [
+    ["--max-line-bytes", values["max-line-bytes"], "stdio", "maxLineBytes"],
+    ["--max-bodies-per-address", values["max-bodies-per-address"], "http", "maxBodiesPerAddress"],
+    ["--body-timeout-ms", values["body-timeout-ms"], "http", "bodyTimeoutMs"],
+  ] as const;
+  const limits: { -readonly [K in (typeof given)[number][3]]?: number } = {};
+  for (const [option, text, applies, key] of given) {
+    if (text === undefined) continue;
+    if (transport !== applies) return `${option} applies to --transport ${applies} only`;
+    const value = integer(option, text, 1);
+    if (typeof value === "string") return value;
+    limits[key] = value;
+  }
+  return limits;
 }
 
 /** The integer an option gives, or the usage error when it is not one of at least `min`. */

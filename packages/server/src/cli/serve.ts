@@ -5,6 +5,7 @@
  */
 import process from "node:process";
 import type { Runtime } from "@zcp/runtime";
+import { responseLimitsOf } from "../budget.js";
 import { FLUSH_MS, SHUTTING_DOWN } from "../http/drain.js";
 import { LOOPBACK } from "../http/guards.js";
 import { serveHttp } from "../http/node.js";
@@ -35,7 +36,11 @@ export async function serveNativeOnStdio(
   args: ServeArgs,
   signal: Promise<NodeJS.Signals>,
 ): Promise<number> {
-  const served = serveNativeStdio(runtime, { name: args.name });
+  const served = serveNativeStdio(runtime, {
+    name: args.name,
+    ...(args.maxLineBytes !== undefined ? { maxLineBytes: args.maxLineBytes } : {}),
+    ...responseLimitsOf(args),
+  });
   log("serving native ZCP on stdio");
   const why = await Promise.race([served.done.then(() => "end" as const), signal]);
   if (why !== "end")
@@ -55,10 +60,15 @@ export async function serveMcpOnStdio(
   args: ServeArgs,
   signal: Promise<NodeJS.Signals>,
 ): Promise<number> {
-  const mcp = await serveStdio(runtime, { name: args.name, surface: args.surfaces[0]! });
+  const mcp = await serveStdio(runtime, {
+    name: args.name,
+    surface: args.surfaces[0]!,
+    ...(args.maxLineBytes !== undefined ? { maxLineBytes: args.maxLineBytes } : {}),
+    ...responseLimitsOf(args),
+  });
   log(`serving MCP on stdio`);
-  const ended = new Promise<"end">((resolve) => process.stdin.once("end", () => resolve("end")));
-  const why = await Promise.race([ended, signal]);
+  // Stdin ended and every request read before was answered.
+  const why = await Promise.race([mcp.done.then(() => "end" as const), signal]);
   // The runtime session first (the SDK server after it), so the calls' answers still go out.
   if (why !== "end")
     await stopStdio(
@@ -96,6 +106,11 @@ export async function serveOnHttp(
       host,
       port,
       ...(token !== undefined ? { token } : {}),
+      ...(args.maxBodiesPerAddress !== undefined
+        ? { maxBodiesPerAddress: args.maxBodiesPerAddress }
+        : {}),
+      ...(args.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: args.bodyTimeoutMs } : {}),
+      ...responseLimitsOf(args),
       // A server on another interface is reached under its own name (and, on a wildcard, any the machine has: pass them in front of a proxy).
       allowedHosts: LOOPBACK.includes(hostName) || wildcard ? LOOPBACK : [...LOOPBACK, hostName],
       onError: (error) =>

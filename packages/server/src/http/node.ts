@@ -6,11 +6,13 @@
  * `createNativeHttpHandler` is the native route alone (native/http.ts) as a `(req, res)` handler.
  * Their options and behaviour are the handlers', plus an `identity(req)` that reads the
  * `IncomingMessage`, and the remote address as the default `clientKey` (per-client session caps).
+ * Both bound the request bodies still arriving, per remote address and in time (arriving.ts).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Runtime } from "@zcp/runtime";
 import { createNativeFetchHandler, type NativeFetchOptions } from "../native/http.js";
+import { ArrivingBodies, type BodyLimits } from "./arriving.js";
 import { json, jsonRpcError } from "./body.js";
 import { FLUSH_MS, InFlight } from "./drain.js";
 import { createFetchHandler, type FetchHandlerOptions } from "./fetch.js";
@@ -33,7 +35,7 @@ export interface NativeHttpHandler {
   close(): Promise<void>;
 }
 
-export interface HttpOptions extends Omit<FetchHandlerOptions, "native"> {
+export interface HttpOptions extends Omit<FetchHandlerOptions, "native">, BodyLimits {
   /**
    * Serve the native ZCP surface too, on `POST /zcp` (or `nativePath`), behind the same Host,
    * Origin and token checks. With a token, native sessions are bound to its holder.
@@ -89,6 +91,7 @@ export function createHttpServer(runtime: Runtime, options: HttpOptions = {}): M
         return handler.fetch(request);
       },
       onError,
+      new ArrivingBodies(options),
       writing,
     ),
   ) as McpHttpServer;
@@ -141,7 +144,7 @@ export async function serveHttp(
 /** A `(req, res)` handler for `POST /zcp`; the caller mounts it on its `node:http` server (no Host/Origin checks: mount it behind yours). */
 export function createNativeHttpHandler(
   runtime: Runtime,
-  options: NativeHttpOptions = {},
+  options: NativeHttpOptions & BodyLimits = {},
 ): NativeHttpHandler {
   const incoming = new WeakMap<Request, http.IncomingMessage>();
   const native = createNativeFetchHandler(runtime, {
@@ -149,10 +152,14 @@ export function createNativeHttpHandler(
     clientKey: options.clientKey ?? remoteAddress(incoming),
   });
   const onError = options.onError ?? ((error: unknown) => console.error("zcp native:", error));
-  const handler = nodeListener((request, req) => {
-    incoming.set(request, req);
-    return native.fetch(request);
-  }, onError) as NativeHttpHandler;
+  const handler = nodeListener(
+    (request, req) => {
+      incoming.set(request, req);
+      return native.fetch(request);
+    },
+    onError,
+    new ArrivingBodies(options),
+  ) as NativeHttpHandler;
   Object.defineProperty(handler, "sessionCount", { get: () => native.sessionCount });
   handler.close = () => native.close();
   return handler;
@@ -174,14 +181,19 @@ function remoteAddress(
   return (request) => incoming.get(request)?.socket.remoteAddress ?? "";
 }
 
-/** A `node:http` request listener that answers with `fetch`; `writing` counts the responses until written. */
+/**
+ * A `node:http` request listener that answers with `fetch`, once `bodies` admits the request;
+ * `writing` counts the responses until written.
+ */
 function nodeListener(
   fetch: (request: Request, req: http.IncomingMessage) => Promise<Response>,
   onError: (error: unknown) => void,
+  bodies: ArrivingBodies,
   writing?: InFlight,
 ): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   return (req, res) => {
     if (writing) res.once("close", writing.begin());
+    if (!bodies.admit(req, res)) return;
     let request: IncomingRequest;
     try {
       request = toRequest(req);
@@ -197,7 +209,12 @@ function nodeListener(
       if (!res.writableFinished) request.clientGone();
     });
     fetch(request, req)
-      .then((response) => writeResponse(response, res))
+      // A late body was answered 408 already (arriving.ts): the handler's answer has no one to go to.
+      .then((response) =>
+        res.headersSent
+          ? response.body?.cancel().catch(() => undefined)
+          : writeResponse(response, res),
+      )
       .catch((error: unknown) => {
         onError(error);
         if (!res.headersSent)

@@ -6,6 +6,11 @@
  * a line and, past it, drops the buffer mid-line and stops answering. Ours reads through the
  * bounded line reader the native stdio server uses, so a long line costs at most `maxLineBytes`
  * of memory and one error answer, and the next line is served.
+ *
+ * At the end of input the transport closes only once every request it read has been answered
+ * (or cancelled by the client: the SDK answers nothing then), so that a host that writes its
+ * requests and closes stdin at once still gets every answer; closing earlier would make the SDK
+ * abort the handlers still running, and their answers would be lost.
  */
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
@@ -16,53 +21,92 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Runtime } from "@zcp/runtime";
+import {
+  SessionBudget,
+  type BudgetedTransport,
+  type RequestBudget,
+  type ResponseLimits,
+} from "../budget.js";
 import { DEFAULT_MAX_LINE_BYTES, readJsonLines } from "../stdio/lines.js";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "./server.js";
+
+/** The MCP server on stdio. */
+export interface McpStdioServer extends ZcpMcpServer {
+  /**
+   * Resolves once stdin has ended and every request read before its end was answered (or
+   * cancelled), and the transport closed; or once the server was closed.
+   */
+  readonly done: Promise<void>;
+}
 
 export interface StdioOptions extends McpServerOptions {
   /** Default `process.stdin`. */
   readonly stdin?: Readable;
   /** Default `process.stdout`. Nothing else may write to it. */
   readonly stdout?: Writable;
-  /** Longest line in bytes (default 1 MiB); a longer one is discarded and answered with -32600. */
+  /**
+   * Longest line in bytes (default 1 MiB); a longer one is discarded and answered with -32600
+   * (with its id when the line starts with one).
+   */
   readonly maxLineBytes?: number;
 }
 
 /**
- * Serves `runtime` on stdin/stdout until stdin ends (then the session closes and its handles
- * are dropped). A line that is not JSON gets a -32700 error; one that is JSON but no JSON-RPC
- * message, or is longer than `maxLineBytes`, a -32600 error (with the line's id when it has a
- * usable one, else `id: null`; a malformed notification gets no answer); the server goes on
- * reading.
+ * Serves `runtime` on stdin/stdout until stdin ends and the requests read before were answered
+ * (then the session closes and its handles are dropped; `done` resolves). A line that is not
+ * JSON gets a -32700 error; one that is JSON but no JSON-RPC message, or is longer than
+ * `maxLineBytes`, a -32600 error (with the line's id when it has a usable one, else `id: null`;
+ * a malformed notification gets no answer); the server goes on reading.
  */
 export async function serveStdio(
   runtime: Runtime,
   options: StdioOptions = {},
-): Promise<ZcpMcpServer> {
+): Promise<McpStdioServer> {
   const mcp = createMcpServer(runtime, options);
-  await mcp.server.connect(
-    new LineTransport(
-      options.stdin ?? process.stdin,
-      options.stdout ?? process.stdout,
-      options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-    ),
+  const transport = new LineTransport(
+    options.stdin ?? process.stdin,
+    options.stdout ?? process.stdout,
+    options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    options,
   );
-  return mcp;
+  await mcp.server.connect(transport);
+  // Assigned, not spread: `running` is a getter.
+  return Object.assign(mcp, { done: transport.closed });
 }
 
-/** The SDK `Transport` over newline-delimited stdin/stdout; it closes when stdin ends. */
-class LineTransport implements Transport {
+/**
+ * The SDK `Transport` over newline-delimited stdin/stdout; it closes once stdin has ended and
+ * the requests it read are answered.
+ */
+class LineTransport implements Transport, BudgetedTransport {
   onmessage?: Transport["onmessage"];
   onerror?: Transport["onerror"];
   onclose?: Transport["onclose"];
   #stop: (() => void) | undefined;
   #closed = false;
+  #ended = false;
+  /** The requests passed on and not answered yet, by id (a count: a client may repeat an id). */
+  readonly #unanswered = new Map<string | number, number>();
+  #resolveClosed!: () => void;
+  /** Resolves once the transport has closed. */
+  readonly closed = new Promise<void>((resolve) => (this.#resolveClosed = resolve));
+
+  /** Each line is a request of the session's response budget (budget.ts), until its answer is written. */
+  readonly #budget: SessionBudget;
+  readonly #budgets = new Map<string | number, RequestBudget>();
 
   constructor(
     private readonly stdin: Readable,
     private readonly stdout: Writable,
     private readonly maxLineBytes: number,
-  ) {}
+    limits: ResponseLimits,
+  ) {
+    this.#budget = new SessionBudget(limits);
+  }
+
+  requestBudget(id: unknown): RequestBudget | undefined {
+    return this.#budgets.get(id as string | number);
+  }
 
   async start(): Promise<void> {
     if (this.#stop) throw new Error("zcp: the stdio transport is started already");
@@ -71,12 +115,22 @@ class LineTransport implements Transport {
       maxLineBytes: this.maxLineBytes,
       onValue: (value) => this.#onValue(value),
       onRefused: (answer) => void this.#write(answer),
-      onEnd: () => void this.close(),
+      onEnd: () => {
+        this.#ended = true;
+        this.#closeWhenAnswered();
+      },
     });
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
-    return this.#write(message);
+  async send(message: JSONRPCMessage): Promise<void> {
+    const id = "result" in message || "error" in message ? message.id : undefined;
+    const budget = id === undefined ? undefined : this.#budgets.get(id);
+    if (id !== undefined) this.#budgets.delete(id);
+    // Counted (serialized and encoded once), and held from the session until stdout has taken it.
+    await this.#write(budget ? budget.encode(id, message) : message);
+    budget?.end();
+    if (("result" in message || "error" in message) && message.id !== undefined)
+      this.#answered(message.id);
   }
 
   async close(): Promise<void> {
@@ -87,6 +141,20 @@ class LineTransport implements Transport {
     // Stop reading unless someone else reads stdin too.
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
     this.onclose?.();
+    this.#resolveClosed();
+  }
+
+  /** A request with this id was answered, or cancelled by the client (the SDK answers nothing then). */
+  #answered(id: string | number): void {
+    const count = this.#unanswered.get(id);
+    if (count === undefined) return;
+    if (count > 1) this.#unanswered.set(id, count - 1);
+    else this.#unanswered.delete(id);
+    this.#closeWhenAnswered();
+  }
+
+  #closeWhenAnswered(): void {
+    if (this.#ended && this.#unanswered.size === 0) void this.close();
   }
 
   readonly #onError = (error: Error): void => this.onerror?.(error);
@@ -98,7 +166,22 @@ class LineTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) {
-      this.onmessage?.(parsed.data);
+      const message = parsed.data;
+      if ("method" in message && "id" in message) {
+        this.#unanswered.set(message.id, (this.#unanswered.get(message.id) ?? 0) + 1);
+        this.#budgets.get(message.id)?.end();
+        this.#budgets.set(message.id, this.#budget.request());
+      }
+      this.onmessage?.(message);
+      if ("method" in message && message.method === CANCELLED) {
+        const id = (message.params as { readonly requestId?: unknown } | undefined)?.requestId;
+        if (typeof id === "string" || typeof id === "number") {
+          this.#answered(id);
+          // Never answered: what its handler reserved goes back to the session.
+          this.#budgets.get(id)?.end();
+          this.#budgets.delete(id);
+        }
+      }
       return;
     }
     const { id, notification } = shape(value);
@@ -111,12 +194,20 @@ class LineTransport implements Transport {
 
   /** Writes one message as a line; resolves once the stream took it (after `drain` if it must). */
   #write(message: unknown): Promise<void> {
+    // An answer the budget encoded comes as its bytes already.
+    const line =
+      message instanceof Uint8Array
+        ? Buffer.concat([message, NEWLINE])
+        : `${JSON.stringify(message)}\n`;
     return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (this.stdout.write(line)) resolve();
       else this.stdout.once("drain", resolve);
     });
   }
 }
+
+const CANCELLED = "notifications/cancelled";
+const NEWLINE = Buffer.from("\n");
 
 /** An error answer to a line; `id: null` when it carries no usable id. */
 function refusal(code: number, message: string, id: string | number | null = null): unknown {

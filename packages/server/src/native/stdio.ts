@@ -9,12 +9,17 @@ import type { Runtime } from "@zcp/runtime";
 import { DEFAULT_MAX_LINE_BYTES, readJsonLines } from "../stdio/lines.js";
 import { createNativeSession, type NativeSession, type NativeSessionOptions } from "./session.js";
 
+const NEWLINE = Buffer.from("\n");
+
 export interface NativeStdioOptions extends NativeSessionOptions {
   /** Default `process.stdin`. */
   readonly stdin?: Readable;
   /** Default `process.stdout`. Nothing else may write to it. */
   readonly stdout?: Writable;
-  /** Longest line in bytes (default 1 MiB); a longer one is discarded and answered with -32600. */
+  /**
+   * Longest line in bytes (default 1 MiB); a longer one is discarded and answered with -32600
+   * (with its id when the line starts with one).
+   */
   readonly maxLineBytes?: number;
 }
 
@@ -29,7 +34,8 @@ export interface NativeStdioServer {
 /**
  * Serves `runtime` on stdin/stdout until stdin ends; then the pending requests are answered and
  * the session closes (its handles are dropped). A line that is not JSON gets -32700 with id
- * null, a line over `maxLineBytes` -32600; the server goes on reading either way.
+ * null, a line over `maxLineBytes` -32600 (with the id the line starts with, else null); the
+ * server goes on reading either way.
  * `notifications/cancelled` on a later line cancels a running `tools/call`.
  */
 export function serveNativeStdio(
@@ -42,13 +48,29 @@ export function serveNativeStdio(
   const native = createNativeSession(runtime, options);
   const pending = new Set<Promise<void>>();
 
-  const send = (response: unknown): void => {
-    if (response === undefined) return;
-    stdout.write(`${JSON.stringify(response)}\n`);
+  /** Writes a line: a refusal of the line reader's, or an answer's JSON in parts; `written` runs once stdout has taken it. */
+  const send = (response: unknown, written?: () => void): void => {
+    if (response === undefined) {
+      written?.();
+      return;
+    }
+    if (!Array.isArray(response)) {
+      stdout.write(`${JSON.stringify(response)}\n`, written && (() => written()));
+      return;
+    }
+    // Written as they are (no copy into one buffer), one after another on the stream.
+    for (const part of response as readonly Buffer[]) stdout.write(part);
+    stdout.write(NEWLINE, written && (() => written()));
   };
 
   const onValue = (message: unknown): void => {
-    const task = native.handle(message).then(send, () => undefined);
+    // The line's answers hold the session's response budget until stdout has taken them: a
+    // client that does not read its answers gets refusals, not an ever larger write buffer.
+    const budget = native.budget.request();
+    const task = native.handleJson(message, { budget }).then(
+      (response) => send(response, () => budget.end()),
+      () => budget.end(),
+    );
     pending.add(task);
     void task.finally(() => pending.delete(task));
   };

@@ -2,18 +2,26 @@
  * Newline-delimited input with a bound: the stdio servers (MCP and native) read their messages
  * through this reader. A line longer than `maxLineBytes` is never held in memory: what was
  * kept of it is dropped, the rest is skipped up to the next newline, and `onTooLong` is called
- * once for it; reading goes on with the next line. `readJsonLines` is what both servers read
- * with: the JSON value of each non-blank line, and the answers to the lines that are refused.
+ * once for it with the line's first bytes (its head, at most HEAD_BYTES); reading goes on with
+ * the next line. `readJsonLines` is what both servers read with: the JSON value of each
+ * non-blank line, and the answers to the lines that are refused (a skipped request's with its id
+ * when its head tells it, head-id.ts).
  */
 import type { Readable } from "node:stream";
+import { HEAD_BYTES, idOfHead } from "./head-id.js";
 
 export interface LineReaderOptions {
   /** Longest line in bytes, without its newline. */
   readonly maxLineBytes: number;
   /** A complete line, decoded as UTF-8, without its newline (nor a `\r` before it). */
   readonly onLine: (line: string) => void;
-  /** A line over `maxLineBytes` was skipped. */
-  readonly onTooLong: () => void;
+  /**
+   * A line over `maxLineBytes` was skipped; `head` is its first HEAD_BYTES bytes, `tail` its last
+   * HEAD_BYTES bytes (where peers that write the id last put it), decoded.
+   */
+  readonly onTooLong: (head: string, tail: string) => void;
+  /** A line just went past `maxLineBytes` and is skipped from here on: its head, at once. */
+  readonly onSkipping?: (head: string) => void;
   /** The input ended; a last line without a newline was passed on first. */
   readonly onEnd: () => void;
 }
@@ -23,11 +31,14 @@ export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
-/** What both stdio servers answer to a skipped line (there is no id to answer to). */
-function lineTooLong(maxLineBytes: number): unknown {
+/**
+ * What both stdio servers answer to a skipped line: with the id its head gives (so that the
+ * client can match it), else `id: null`.
+ */
+function lineTooLong(maxLineBytes: number, head: string): unknown {
   return {
     jsonrpc: "2.0",
-    id: null,
+    id: idOfHead(head) ?? null,
     error: {
       code: -32600,
       message: `Invalid Request: the line is longer than ${maxLineBytes} bytes`,
@@ -40,7 +51,10 @@ export interface JsonLineReaderOptions {
   readonly maxLineBytes: number;
   /** The JSON value of a non-blank line. */
   readonly onValue: (value: unknown) => void;
-  /** The answer to a refused line: over `maxLineBytes` (-32600) or not JSON (-32700), `id: null`. */
+  /**
+   * The answer to a refused line: not JSON (-32700, `id: null`), or over `maxLineBytes` (-32600,
+   * with the id the line starts with when it can be read, else `id: null`).
+   */
   readonly onRefused: (answer: unknown) => void;
   /** The input ended. */
   readonly onEnd: () => void;
@@ -67,22 +81,42 @@ export function readJsonLines(input: Readable, options: JsonLineReaderOptions): 
       }
       onValue(value);
     },
-    onTooLong: () => onRefused(lineTooLong(maxLineBytes)),
+    onTooLong: (head) => onRefused(lineTooLong(maxLineBytes, head)),
     onEnd,
   });
 }
 
 /** Reads `input` line by line until it ends or the returned `stop` is called. */
 export function readLines(input: Readable, options: LineReaderOptions): () => void {
-  const { maxLineBytes, onLine, onTooLong, onEnd } = options;
+  const { maxLineBytes, onLine, onTooLong, onSkipping, onEnd } = options;
   let parts: Buffer[] = [];
   let size = 0;
   let skipping = false;
+  /** The start of the line being skipped: its first HEAD_BYTES bytes, as they come. */
+  let head: Buffer[] = [];
+  let headSize = 0;
+  const keepHead = (piece: Buffer): void => {
+    if (headSize >= HEAD_BYTES) return;
+    const taken = piece.subarray(0, HEAD_BYTES - headSize);
+    head.push(taken);
+    headSize += taken.length;
+  };
+  const headText = (): string => Buffer.concat(head, headSize).toString("utf8");
+  /** The last HEAD_BYTES bytes skipped so far. */
+  let tail = Buffer.alloc(0);
+  const keepTail = (piece: Buffer): void => {
+    tail = Buffer.from(Buffer.concat([tail, piece.subarray(-HEAD_BYTES)]).subarray(-HEAD_BYTES));
+  };
 
   const emit = (): void => {
     if (skipping) {
       skipping = false;
-      onTooLong();
+      const skipped = tail.toString("utf8");
+      const start = headText();
+      tail = Buffer.alloc(0);
+      head = [];
+      headSize = 0;
+      onTooLong(start, skipped);
       return;
     }
     const line = Buffer.concat(parts, size).toString("utf8");
@@ -99,9 +133,17 @@ export function readLines(input: Readable, options: LineReaderOptions): () => vo
       const piece = data.subarray(start, newline === -1 ? data.length : newline);
       if (!skipping && size + piece.length > maxLineBytes) {
         skipping = true;
+        for (const part of [...parts, piece]) {
+          keepHead(part);
+          keepTail(part);
+        }
         parts = [];
         size = 0;
-      } else if (!skipping && piece.length > 0) {
+        onSkipping?.(headText());
+      } else if (skipping) {
+        keepHead(piece);
+        keepTail(piece);
+      } else if (piece.length > 0) {
         parts.push(piece);
         size += piece.length;
       }
