@@ -46,6 +46,8 @@ export const CODES = {
   ZCP1704: "an environment variable the upstream server names is not set",
   ZCP1705: "a fromMcp tool override names a tool the upstream does not list",
   ZCP1706: "the upstream's tool listing changed since zcp gen wrote the output",
+  ZCP1710: "an upstream tool's schema has a pattern that is not a u-flag regular expression",
+  ZCP1711: "an upstream tool's input schema cannot be compiled into a validator",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -582,7 +582,17 @@ describe("run-level diagnostics", () => {
     // The composition codes (a package that cannot be composed) are test/compose/compose.test.ts's.
     const composition = new Set(["ZCP1601", "ZCP1602", "ZCP1603", "ZCP1604", "ZCP1605"]);
     // The gateway codes (an upstream MCP server) are test/upstream-*.test.ts's.
-    for (const code of ["ZCP1701", "ZCP1702", "ZCP1703", "ZCP1704", "ZCP1705", "ZCP1706"])
+    // ZCP1710 and ZCP1711 (an upstream schema that cannot be compiled) are test/hostile-input.test.ts's.
+    for (const code of [
+      "ZCP1701",
+      "ZCP1702",
+      "ZCP1703",
+      "ZCP1704",
+      "ZCP1705",
+      "ZCP1706",
+      "ZCP1710",
+      "ZCP1711",
+    ])
       composition.add(code);
     // A tool-level @example that does not fit is test/examples.test.ts's.
     composition.add("ZCP1306");

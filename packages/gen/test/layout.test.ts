@@ -7,7 +7,7 @@
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";
 import type { FunctionCode, Statement } from "../src/compile/index.js";
-import { printAssignment, printFunction, printImport } from "../src/emit/layout.js";
+import { printFunction, printImport, printPattern } from "../src/emit/layout.js";
 import { PRETTIER_STYLE } from "../src/emit/print.js";
 
 const fn = (
@@ -157,10 +157,7 @@ describe("validator code layout", () => {
       const names = Array.from({ length: Math.ceil(n / 8) }, (_, i) => `helper${i}`);
       const imports = printImport("import", names, "@zcp/runtime/codegen");
       expect(imports, `width ${n}`).toBe(await prettier.format(imports, PRETTIER_STYLE));
-      const assignment = printAssignment(
-        `const PATTERN_${"p".repeat(8)} =`,
-        `/^${"[a-z]".repeat(n / 5)}$/u`,
-      );
+      const assignment = printPattern(`PATTERN_${"p".repeat(8)}`, `^${"[a-z]".repeat(n / 5)}$`);
       expect(assignment, `width ${n}`).toBe(await prettier.format(assignment, PRETTIER_STYLE));
     }
   });

@@ -2,6 +2,7 @@
  * The canonical keyword order of the schemas `zcp gen` writes, and of the provider entries
  * compiled from them: fixed keywords first in `KEY_ORDER`, then the rest alphabetically.
  */
+import { setOwn } from "./own.js";
 
 const KEY_ORDER = [
   "$ref",
@@ -66,7 +67,8 @@ function reorder(schema: Node): Node {
       const map: { [name: string]: unknown } = {};
       const entries = Object.entries(value as Node);
       if (key === "$defs") entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      for (const [name, sub] of entries) map[name] = orderKeys(sub as Node);
+      // Own properties: a property named `__proto__` is a property, not the map's prototype.
+      for (const [name, sub] of entries) setOwn(map, name, orderKeys(sub as Node));
       out[key] = map;
     } else if (key === "anyOf" || key === "allOf" || key === "prefixItems") {
       out[key] = (value as Node[]).map(orderKeys);

@@ -113,8 +113,12 @@ function packageCheck(pkg: ComposedPackage, bindings: ReadonlyMap<string, string
 }
 
 function dispatcher(tool: ToolDefinition, name: string, module: string): string {
-  const fn = `${module}.${tool.source.export}`;
-  const typed = (value: string, index: number) => `${value} as Parameters<typeof ${fn}>[${index}]`;
+  // An export name that is not an identifier (`export { f as "a b" }`) is read as a string.
+  const plain = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(tool.source.export);
+  const key = printString(tool.source.export);
+  const fn = plain ? `${module}.${tool.source.export}` : `${module}[${key}]`;
+  const type = plain ? `typeof ${fn}` : `(typeof ${module})[${key}]`;
+  const typed = (value: string, index: number) => `${value} as Parameters<${type}>[${index}]`;
   const args: string[] = [];
   if (tool.call.kind === "object") {
     // Through unknown: TypeScript refuses a direct cast from an index signature to an interface
@@ -158,7 +162,7 @@ function dispatcher(tool: ToolDefinition, name: string, module: string): string 
 /** An argument on a line of its own; a cast too long for it breaks inside `Parameters<...>`, as prettier does. */
 function brokenArgument(arg: string): string {
   const line = `    ${arg},`;
-  const cast = /^(.*) as Parameters<(typeof .*)>(\[\d+\])$/.exec(arg);
+  const cast = /^(.*) as Parameters<(\(?typeof .*)>(\[\d+\])$/.exec(arg);
   if (line.length <= PRINT_WIDTH || !cast) return line;
   return `    ${cast[1]} as Parameters<\n      ${cast[2]}\n    >${cast[3]},`;
 }

@@ -28,10 +28,19 @@ export function printFunction(fn: FunctionCode): string {
   return `${fn.doc === null ? "" : `/** ${comment(fn.doc)} */\n`}${head}\n${lines.join("\n")}\n}\n`;
 }
 
-/** A module-level `prefix value;`, broken after "=" when too long (prettier's layout). */
-export function printAssignment(prefix: string, value: string): string {
-  const flat = `${prefix} ${value};`;
-  return width(flat) <= PRINT_WIDTH ? `${flat}\n` : `${prefix}\n  ${value};\n`;
+/**
+ * `const <name> = new RegExp("<source>", "u");`, one argument per line when too long (prettier's
+ * layout). The source is a string literal (`printString`, the one escaping function of generated
+ * code), never a regular expression literal, whose escaping would be a second one: an upstream
+ * controls the source. Compile refuses one that `new RegExp(source, "u")` does not accept (an
+ * upstream tool with one is left out: ZCP1710), so the module never throws when it loads.
+ */
+export function printPattern(name: string, source: string): string {
+  const args = [printString(source), '"u"'];
+  const flat = `const ${name} = new RegExp(${args.join(", ")});`;
+  return width(flat) <= PRINT_WIDTH
+    ? `${flat}\n`
+    : `const ${name} = new RegExp(\n${args.map((arg) => `  ${arg},\n`).join("")});\n`;
 }
 
 /** `keyword { a, b } from "module";`, one name per line when too long. */

@@ -6,7 +6,7 @@
  * would be equal.
  */
 /** Words that cannot name a binding in a strict-mode module, and globals not to shadow. */
-const RESERVED = new Set([
+export const RESERVED: ReadonlySet<string> = new Set([
   ...[
     "break",
     "case",

@@ -10,7 +10,7 @@
  *   2+ multi-entry objects or arrays always break.
  * - A string value that does not fit moves to the next line when its key is at least 5 columns.
  * - Strings take double quotes unless they contain more double than single quotes.
- * - Keys are bare when they are identifier names, else quoted.
+ * - Keys are bare when they are identifier names, else quoted (`__proto__` is computed).
  */
 import { PRINT_WIDTH, printKey, printString, width, type JsonValue } from "@zcp/runtime/codegen";
 
@@ -64,6 +64,14 @@ export function printNumber(value: number): string {
   return JSON.stringify(value).replace("e+", "e");
 }
 
+/**
+ * A key of an object literal. `__proto__` is computed (`["__proto__"]`): written bare or quoted
+ * it would set the literal's prototype instead of a property (a tool id in a dispatch table).
+ */
+function objectKey(key: string): string {
+  return key === "__proto__" ? `[${printString(key)}]` : printKey(key);
+}
+
 function printObject(object: { readonly [key: string]: Printable }, indent: number): string {
   const keys = Object.keys(object).filter((key) => object[key] !== undefined);
   if (keys.length === 0) return "{}";
@@ -72,7 +80,7 @@ function printObject(object: { readonly [key: string]: Printable }, indent: numb
   let out = "{\n";
   for (const key of keys) {
     const value = object[key]!;
-    const printedKey = printKey(key);
+    const printedKey = objectKey(key);
     const keyWidth = width(printedKey);
     if (typeof value === "string") {
       const text = printString(value);
@@ -158,7 +166,7 @@ function flatText(value: Printable, budget: number): string | null {
   for (const key in object) {
     const item = object[key];
     if (item === undefined) continue;
-    const head = `${first ? "" : ", "}${printKey(key)}: `;
+    const head = `${first ? "" : ", "}${objectKey(key)}: `;
     used += width(head);
     const part = used <= budget ? flatText(item, budget - used) : null;
     if (part === null) return null;

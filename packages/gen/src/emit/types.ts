@@ -17,11 +17,24 @@ import {
   type SchemaNode as Node,
   type ToolDefinition,
 } from "@zcp/runtime/codegen";
+import { RESERVED } from "./names.js";
 import { tsFile, type EmitContext } from "./ts-file.js";
+
+/** The names the file declares besides the tools' types, and TypeScript's predefined types. */
+const TAKEN = [
+  "ToolArgs",
+  "ToolResults",
+  "ToolAlias",
+  ...["any", "unknown", "never", "void", "object", "string", "number", "bigint", "boolean"],
+  ...["symbol", "type", "keyof", "readonly", "unique", "infer", "is", "asserts", "namespace"],
+];
 
 /** The text of `types.ts` for `tools`. */
 export function typesFile(context: EmitContext, tools: readonly ToolDefinition[]): string {
   const printer = new TypePrinter();
+  // An object's title names its interface: never one of the file's own names, a reserved word
+  // or a predefined type (a title is an upstream's text in a gateway).
+  for (const name of [...TAKEN, ...RESERVED]) printer.reserve(name, "");
   const argsMap: [string, string][] = [];
   const resultMap: [string, string][] = [];
   for (const tool of tools) {

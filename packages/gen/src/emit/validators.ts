@@ -13,7 +13,8 @@ import {
   packageToolIds,
 } from "../compose/imports.js";
 import type { ValidatorCode, ValidatorSet } from "../compile/index.js";
-import { printAssignment, printFunction, printImport } from "./layout.js";
+import { setOwn } from "../own.js";
+import { printFunction, printImport, printPattern } from "./layout.js";
 import { Identifier, printStatement } from "./print.js";
 import { tsFile, type EmitContext } from "./ts-file.js";
 
@@ -50,7 +51,7 @@ export function validatorsFile(
     for (const [name, source] of code.patterns) patterns.set(name, source);
   }
   const table: { [id: string]: Identifier } = {};
-  for (const tool of set.tools) table[tool.id] = new Identifier(tool.fn);
+  for (const tool of set.tools) setOwn(table, tool.id, new Identifier(tool.fn));
   const bindings = packageBindings(
     packages,
     new Set([
@@ -62,7 +63,7 @@ export function validatorsFile(
     ]),
   );
   for (const [id, { pkg, id: own }] of packageToolIds(packages))
-    table[id] = new Identifier(packageEntry(bindings.get(pkg.name)!, "validators", own));
+    setOwn(table, id, new Identifier(packageEntry(bindings.get(pkg.name)!, "validators", own)));
 
   let head = printImport(
     "import type",
@@ -74,31 +75,11 @@ export function validatorsFile(
   const statements = [head];
   if (patterns.size > 0) {
     let text = "";
-    for (const name of [...patterns.keys()].sort())
-      text += printAssignment(`const ${name} =`, regexLiteral(patterns.get(name)!));
+    for (const name of [...patterns.keys()].sort()) text += printPattern(name, patterns.get(name)!);
     statements.push(text);
   }
   for (const tool of set.tools) statements.push(textOf(tool.code));
   for (const name of [...set.shared.keys()].sort()) statements.push(textOf(set.shared.get(name)!));
   statements.push(printStatement("export const validators: ValidatorTable = ", table));
   return tsFile(context, statements);
-}
-
-/** A `u`-flag regular expression literal with the same meaning as `new RegExp(source, "u")`. */
-function regexLiteral(source: string): string {
-  if (source === "") return "/(?:)/u";
-  let out = "";
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
-    if (ch === "\\" && i + 1 < source.length) {
-      out += ch + source[++i];
-    } else if (ch === "/") {
-      out += "\\/";
-    } else if (ch === "\n" || ch === "\r" || ch === "\u2028" || ch === "\u2029") {
-      out += ch === "\n" ? "\\n" : ch === "\r" ? "\\r" : ch === "\u2028" ? "\\u2028" : "\\u2029";
-    } else {
-      out += ch;
-    }
-  }
-  return `/${out}/u`;
 }

@@ -22,6 +22,7 @@ import {
   objectName,
   unionMembers,
 } from "./type-facts.js";
+import { setOwn } from "../own.js";
 
 export function unionSchema(
   c: ConvertContext,
@@ -167,7 +168,7 @@ export function indexKeywords(
     if (!(info.keyType.flags & ts.TypeFlags.TemplateLiteral)) continue;
     if (info.type.flags & ts.TypeFlags.Never) continue;
     const source = templatePattern(info.keyType);
-    if (source !== null) patterns[source] = valueOf(info);
+    if (source !== null) setOwn(patterns, source, valueOf(info));
   }
   const templates = Object.keys(patterns).length > 0;
   const stringIndex = checker.getIndexInfoOfType(type, ts.IndexKind.String);

@@ -5,6 +5,7 @@
 import { ts } from "@ts-morph/common";
 import type { JsonValue } from "@zcp/runtime/codegen";
 import type { Code, Severity } from "../diagnostics.js";
+import { setOwn } from "../own.js";
 
 export const NOT_LITERAL = Symbol("not a literal");
 
@@ -84,7 +85,7 @@ export function bindingPatternDefaults(
         `default of "${name}" is not a literal; the parameter is optional without a recorded default`,
         "warning",
       );
-    } else if (value !== undefined) defaults[name] = value;
+    } else if (value !== undefined) setOwn(defaults, name, value);
   }
   return defaults;
 }

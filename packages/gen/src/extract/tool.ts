@@ -22,6 +22,7 @@ import { arrayLike, indexKeywords } from "./compounds.js";
 import { bindingPatternDefaults, literal, NOT_LITERAL } from "./literals.js";
 import { faithful, includesUndefined } from "./type-facts.js";
 import { SchemaConverter } from "./types.js";
+import { setOwn } from "../own.js";
 
 /** Everything extract learns about one tool; `model` turns it into a ToolDefinition. */
 export interface ExtractedTool {
@@ -204,12 +205,12 @@ function extractParameters(
       : {};
     for (const [name, schema] of Object.entries(props)) {
       let described = describeFromTag(schema, outer ? [`${outer}.${name}`, name] : [name]);
-      if (name in bindingDefaults) {
-        defaults[name] = bindingDefaults[name]!;
+      if (Object.hasOwn(bindingDefaults, name)) {
+        setOwn(defaults, name, bindingDefaults[name]!);
         described = { ...described, default: bindingDefaults[name] };
       }
-      properties[name] = described;
-      if (req.includes(name) && !(name in bindingDefaults)) required.push(name);
+      setOwn(properties, name, described);
+      if (req.includes(name) && !Object.hasOwn(bindingDefaults, name)) required.push(name);
     }
     if (outer) used.add(outer);
     call = { kind: "object", context };
@@ -234,7 +235,7 @@ function extractParameters(
       const special = converter.special(valueType);
       let schema: Schema;
       if (special?.kind === "handle") {
-        handleParams[name] = special.handleKind;
+        setOwn(handleParams, name, special.handleKind);
         const what = special.handleKind === "*" ? "a result" : `a "${special.handleKind}" result`;
         schema = {
           type: "string",
@@ -263,11 +264,11 @@ function extractParameters(
             "warning",
           );
         } else if (value !== undefined) {
-          defaults[name] = value;
+          setOwn(defaults, name, value);
           schema = { ...schema, default: value };
         }
       }
-      properties[name] = schema;
+      setOwn(properties, name, schema);
       if (!optional) required.push(name);
     }
     call = { kind: "positional", params: names, context };

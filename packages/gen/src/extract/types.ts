@@ -32,6 +32,7 @@ import {
   isLibSymbol,
   typeText,
 } from "./type-facts.js";
+import { setOwn } from "../own.js";
 
 interface Pending {
   readonly name: string;
@@ -438,7 +439,7 @@ export class SchemaConverter implements ConvertContext {
       const schema = this.at(property.getName(), () =>
         this.convert(propertyType, faithful(checker, written, propertyType), written ?? at),
       );
-      properties[property.getName()] = this.describe(schema, declaration, at);
+      setOwn(properties, property.getName(), this.describe(schema, declaration, at));
       if (!optional) required.push(property.getName());
     }
     return { properties, required };

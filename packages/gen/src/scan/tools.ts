@@ -206,9 +206,10 @@ function exportedNames(sourceFile: ts.SourceFile): Map<string, string> {
       ts.isNamedExports(statement.exportClause)
     ) {
       for (const element of statement.exportClause.elements) {
-        const local = (element.propertyName ?? element.name).getText(sourceFile);
-        if (!names.has(local) && element.name.getText(sourceFile) !== "default")
-          names.set(local, element.name.getText(sourceFile));
+        // `.text`: an export name can be a string (`export { f as "a b" }`), quotes not included.
+        const local = (element.propertyName ?? element.name).text;
+        if (!names.has(local) && element.name.text !== "default")
+          names.set(local, element.name.text);
       }
     }
   }

@@ -18,6 +18,7 @@ import {
 import { diagnostic, type Code, type Diagnostic } from "../diagnostics.js";
 import { completeDefinition, shortDescription } from "../model/define.js";
 import { BUILTIN_IDS, type Site } from "../model/index.js";
+import { schemaProblems } from "./check.js";
 import type { Listing, UpstreamTool } from "./list.js";
 import type { FromMcp, ToolOverride } from "./options.js";
 
@@ -101,6 +102,16 @@ export function modelUpstream(
   for (const draft of drafts) {
     if (rejected.has(draft.alias)) continue;
     const definition = defineUpstreamTool(draft.tool, draft.alias, name, options, draft.override);
+    const problems = schemaProblems(definition);
+    for (const problem of problems)
+      report(
+        "error",
+        problem.kind === "pattern" ? "ZCP1710" : "ZCP1711",
+        problem.kind === "pattern"
+          ? `the upstream tool ${JSON.stringify(draft.tool.name)} declares the pattern ${JSON.stringify(problem.source)} at ${problem.path} of its input schema, which is not a regular expression with the u flag (${problem.error}); the tool is left out`
+          : `the input schema of the upstream tool ${JSON.stringify(draft.tool.name)} cannot be compiled into a validator: ${problem.error}; the tool is left out`,
+      );
+    if (problems.length > 0) continue;
     if (definition.description === "")
       report("warning", "ZCP1305", `the upstream tool "${draft.tool.name}" has no description`);
     definitions.push(definition);

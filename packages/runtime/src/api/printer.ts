@@ -199,11 +199,12 @@ export class TypePrinter {
     if (known && !root) return known;
     if (this.style === "declarations" && typeof schema.title !== "string")
       return inlineFlat(this.literalMembers(schema, hint, {}));
+    // A title is text (an upstream's, in a gateway): it names a type only when it is a name.
     const title =
       !root && typeof schema.title === "string"
-        ? this.style === "declarations" && !TYPE_NAME.test(schema.title)
-          ? pascalCase(schema.title)
-          : schema.title
+        ? TYPE_NAME.test(schema.title)
+          ? schema.title
+          : pascalCase(schema.title)
         : hint;
     const name = this.reserve(title, "shape");
     this.shapes.set(key, name);

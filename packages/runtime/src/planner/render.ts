@@ -58,7 +58,8 @@ export function renderPlannerLine(tool: PlannerInput, options: PlannerLineOption
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((schema.required ?? []) as string[]);
   const params = Object.entries(properties).map(([name, property]) => {
-    const handleKind = tool.handleParams[name];
+    // Own keys only: a parameter named `__proto__` or `constructor` is not inherited.
+    const handleKind = Object.hasOwn(tool.handleParams, name) ? tool.handleParams[name] : undefined;
     const type =
       handleKind !== undefined
         ? handleKind === "*"
@@ -66,7 +67,8 @@ export function renderPlannerLine(tool: PlannerInput, options: PlannerLineOption
           : `h:${handleKind}`
         : renderType(property);
     const doc = paramDocs ? renderDoc(property, " ") : "";
-    if (name in tool.defaults) return `${name}:${type}=${renderValue(tool.defaults[name]!)}${doc}`;
+    if (Object.hasOwn(tool.defaults, name))
+      return `${name}:${type}=${renderValue(tool.defaults[name]!)}${doc}`;
     return `${name}:${type}${required.has(name) ? "" : "?"}${doc}`;
   });
   if (isSchema(schema.additionalProperties))

@@ -5,7 +5,7 @@
  * need no copy on write.
  */
 import type { JsonValue } from "@zcp/runtime/codegen";
-import { isSchema, typeList, type Schema } from "./schema.js";
+import { defName, isSchema, typeList, type Schema } from "./schema.js";
 import type { Unit } from "./unit.js";
 
 /** Whether `schema` can coerce. The `$defs` are settled first (`settleDefCoercion`), since they can refer to each other. */
@@ -25,11 +25,7 @@ function coercesNow(tool: Unit, schema: Schema): boolean {
     (types.includes("number") || types.includes("integer") || types.includes("boolean"))
   )
     return true;
-  if (
-    typeof schema.$ref === "string" &&
-    tool.defs.get(schema.$ref.slice("#/$defs/".length))?.coerces
-  )
-    return true;
+  if (typeof schema.$ref === "string" && tool.defs.get(defName(schema.$ref))?.coerces) return true;
   const properties = schema.properties;
   if (isSchema(properties))
     for (const name in properties) if (subCoerces(tool, properties[name])) return true;

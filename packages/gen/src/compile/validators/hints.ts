@@ -4,7 +4,16 @@
  * constraint learns it from the refusal.
  */
 import type { JsonValue } from "@zcp/runtime/codegen";
-import { count, isSchema, keywordBits, KIND_BITS, KINDS, typeList, type Schema } from "./schema.js";
+import {
+  count,
+  defName,
+  isSchema,
+  keywordBits,
+  KIND_BITS,
+  KINDS,
+  typeList,
+  type Schema,
+} from "./schema.js";
 import type { Unit } from "./unit.js";
 
 /** What `schema` expects, in a few words. */
@@ -20,7 +29,7 @@ export function describe(tool: Unit, schema: JsonValue | undefined, depth = 0): 
 
 function describeNow(tool: Unit, schema: Schema, depth: number): string {
   if (typeof schema.$ref === "string") {
-    const name = schema.$ref.slice("#/$defs/".length);
+    const name = defName(schema.$ref);
     const def = tool.defs.get(name)?.schema;
     if (depth > 2 || !isSchema(def)) return name;
     return describe(tool, def, depth + 1);

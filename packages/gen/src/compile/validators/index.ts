@@ -49,7 +49,8 @@ export const VALIDATOR_STEPS: ValidatorSteps = {
 
 /**
  * Every tool's validator (in tool order) and the functions of the shared types they reach. Two
- * different types that get one function name are an error: they would call each other's code.
+ * different types that get one function name are an error: they would call each other's code;
+ * so are two different patterns that get one constant (a hash prefix: only a crafted pair does).
  */
 export function compileValidators(
   tools: readonly ToolDefinition[],
@@ -63,7 +64,15 @@ export function compileValidators(
   const shared = new Map<string, ValidatorCode>();
   const schemas = new Map<string, Schema>();
   const queue: ValidatorCode[] = compiled.map((entry) => entry.code);
+  const patterns = new Map<string, string>();
   for (let i = 0; i < queue.length; i++) {
+    for (const [name, source] of queue[i]!.patterns) {
+      if ((patterns.get(name) ?? source) !== source)
+        throw new Error(
+          `zcp gen: the patterns ${JSON.stringify(patterns.get(name))} and ${JSON.stringify(source)} hash to the same name ${name}`,
+        );
+      patterns.set(name, source);
+    }
     for (const [name, schema] of queue[i]!.shared) {
       const seen = schemas.get(name);
       if (seen !== undefined) {
@@ -85,15 +94,20 @@ export function compileValidators(
 
 /**
  * A tool's validator, `fn` (`validate_<name>`), then a function per `$defs` entry
- * (`validate_<name>$Name`), then its outlined functions (`validate_<name>$1`...). Tool names and
- * `$defs` names have no `$`.
+ * (`defFunctionName`: `validate_<name>$Name`), then its outlined functions
+ * (`validate_<name>$1`...). Tool names have no `$`.
  */
 export function compileToolValidator(tool: ToolDefinition, fn: string): ValidatorCode {
   const root = tool.inputSchema as Schema;
   const state = unit(fn, tool.alias);
   if (isSchema(root.$defs)) {
+    let index = 0;
     for (const name in root.$defs)
-      state.defs.set(name, { fn: `${fn}$${name}`, schema: root.$defs[name]!, coerces: false });
+      state.defs.set(name, {
+        fn: defFunctionName(fn, name, index++),
+        schema: root.$defs[name]!,
+        coerces: false,
+      });
   }
   settleDefCoercion(state);
   const main = new CodeBuilder(state, node);
@@ -106,6 +120,20 @@ export function compileToolValidator(tool: ToolDefinition, fn: string): Validato
     functions.push(pathFunction(state, def.fn, def.schema, `${tool.alias}: $defs/${name}`));
   outlinedFunctions(state, functions);
   return validatorCode(state, functions);
+}
+
+/** A plain identifier part: a `$defs` name that can be part of a function name as it is. */
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The function of the `index`-th `$defs` entry `name` of the tool validated by `fn`: the one way
+ * a `$defs` name (which an upstream listing controls) becomes part of an identifier.
+ * `<fn>$<name>` for a plain name, else `<fn>$$<index>`: never equal for two names (a plain name
+ * has no `$`; indexes differ), nor equal to an outlined function (`<fn>$<n>`: a plain name
+ * does not start with a digit).
+ */
+function defFunctionName(fn: string, name: string, index: number): string {
+  return PLAIN_NAME.test(name) ? `${fn}$${name}` : `${fn}$$${index}`;
 }
 
 /** The function of a named object type, used wherever the type occurs, and its outlined ones. */

@@ -192,8 +192,19 @@ function enumCheck(
   w.enumCheck(value, literals, () => fail(w, to, "invalid", path, hint));
 }
 
-/** Conditions that are all true when `value` has none of `types`. */
+/** The type names of JSON Schema. */
+const TYPES = new Set(["string", "number", "integer", "boolean", "null", "array", "object"]);
+
+/**
+ * Conditions that are all true when `value` has none of `types`. An unknown type name, or none,
+ * is an error: there would be no condition to test.
+ */
 function typeFailures(w: CodeBuilder, types: readonly string[], value: string): string[] {
+  const unknown = types.find((type) => !TYPES.has(type));
+  if (types.length === 0 || unknown !== undefined)
+    throw new Error(
+      `zcp gen: ${types.length === 0 ? "an empty type list" : `the type ${JSON.stringify(unknown)}`} is not a JSON Schema type (${w.unit.owner})`,
+    );
   const out: string[] = [];
   const number = types.includes("number");
   for (const type of types) {

@@ -46,7 +46,11 @@ export function kindFailures(
     if (max !== null) out.push(`codePoints(${value}) > ${max}`);
     if (typeof schema.pattern === "string")
       out.push(`!${pattern(w, schema.pattern)}.test(${value})`);
-    const format = typeof schema.format === "string" ? FORMAT_FUNCTIONS[schema.format] : undefined;
+    // Own keys only: a format named "constructor" is not a checker.
+    const format =
+      typeof schema.format === "string" && Object.hasOwn(FORMAT_FUNCTIONS, schema.format)
+        ? FORMAT_FUNCTIONS[schema.format]
+        : undefined;
     if (format) {
       w.needs.formats.add(format);
       out.push(`!${format}(${value})`);
@@ -66,9 +70,26 @@ export function kindFailures(
   }
 }
 
-/** The module-level RegExp of a pattern: `PATTERN_` and a hash of its source. */
+/**
+ * The module-level RegExp of a pattern: `PATTERN_` and a hash of its source. A source that is
+ * not a `u`-flag regular expression is an error (model refuses such a tool before: ZCP1710),
+ * never a module that throws when it loads.
+ */
 export function pattern(w: CodeBuilder, source: string): string {
+  const invalid = patternError(source);
+  if (invalid !== null)
+    throw new Error(`zcp gen: ${JSON.stringify(source)} is not a valid pattern: ${invalid}`);
   const name = `PATTERN_${hash8(source)}`;
   w.needs.patterns.set(name, source);
   return name;
+}
+
+/** Why `source` is not a regular expression with the `u` flag, or null when it is one. */
+export function patternError(source: string): string | null {
+  try {
+    new RegExp(source, "u");
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }

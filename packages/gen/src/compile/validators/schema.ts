@@ -37,6 +37,9 @@ const KEYWORDS = new Map<string, number>([
     "$comment",
     "readOnly",
     "writeOnly",
+    // Labels: a `$ref` is resolved in the tool's own `$defs` only (`defName`), whatever they say.
+    "$id",
+    "$anchor",
   ].map((keyword) => [keyword, ANNOTATION] as const),
   ...["minLength", "maxLength", "pattern", "format"].map(
     (keyword) => [keyword, KIND_BITS.string] as const,
@@ -128,9 +131,15 @@ export function count(value: JsonValue | undefined): number | null {
   return typeof value === "number" ? value : null;
 }
 
-/** The `$defs` name of a local reference (`#/$defs/Name`); other references are errors. */
+/**
+ * The `$defs` name of a local reference (`#/$defs/Name`, a JSON Pointer: `~1` is `/`, `~0` is
+ * `~`); other references are errors.
+ */
 export function defName(ref: string): string {
-  if (!ref.startsWith("#/$defs/"))
-    throw new Error(`zcp gen: only "#/$defs/..." references are supported, got "${ref}"`);
-  return ref.slice("#/$defs/".length);
+  const name = ref.startsWith("#/$defs/") ? ref.slice("#/$defs/".length) : null;
+  if (name === null || name.includes("/"))
+    throw new Error(
+      `zcp gen: only "#/$defs/..." references are supported, got ${JSON.stringify(ref)}`,
+    );
+  return name.replace(/~1/g, "/").replace(/~0/g, "~");
 }
