@@ -1,11 +1,17 @@
 /**
  * The limits of a program run (`CodeOptions`) and their defaults, resolved once per runner.
  */
+import { DEFAULT_MAX_ARGUMENT_DEPTH } from "@zcp/runtime";
 
 /** `createCodeRunner`'s options: the pool and the limits of each run. */
 export interface CodeOptions {
-  /** Worker threads running programs at once; more wait in the queue (default 2, one started at once). */
+  /**
+   * Worker threads running programs at once (default 2, one started at once); more wait their
+   * turn, shared fairly among sessions (see `FairWorkers` in @zcp/runtime).
+   */
   readonly workers?: number;
+  /** Programs of one session waiting for a worker at most; more answer `busy` (default 64). */
+  readonly maxQueuedPerSession?: number;
   /** Wall-clock limit of a whole run, tool calls included, in ms (default 5000). */
   readonly timeoutMs?: number;
   /** Heap limit of a run's QuickJS runtime, in bytes (default 64 MiB). */
@@ -20,6 +26,14 @@ export interface CodeOptions {
   readonly logBytes?: number;
   /** Bytes of the returned value's JSON at most (default 64 KiB). */
   readonly resultBytes?: number;
+  /**
+   * Bytes of one tool call's arguments (their JSON) at most: a request's limit, as a server
+   * takes one (zcp-serve passes its message limit; default 1 MiB). Larger ones reject with
+   * `invalid:$` in the program, before the server's thread parses them.
+   */
+  readonly argumentBytes?: number;
+  /** Nesting of one tool call's arguments at most (default: the runtime's, 64), checked likewise. */
+  readonly argumentDepth?: number;
 }
 
 /** The limits a worker applies to one run (every `CodeOptions` limit, resolved). */
@@ -31,6 +45,8 @@ export interface RunLimits {
   readonly maxParallelCalls: number;
   readonly logBytes: number;
   readonly resultBytes: number;
+  readonly argumentBytes: number;
+  readonly argumentDepth: number;
 }
 
 /** The defaults of every limit. */
@@ -42,6 +58,8 @@ export const DEFAULT_LIMITS: RunLimits = Object.freeze({
   maxParallelCalls: 4,
   logBytes: 16 * 1024,
   resultBytes: 64 * 1024,
+  argumentBytes: 1024 * 1024,
+  argumentDepth: DEFAULT_MAX_ARGUMENT_DEPTH,
 });
 
 export const DEFAULT_WORKERS = 2;

@@ -3,10 +3,19 @@
  * (piscina), so that a program that spins never blocks the server's event loop. The worker
  * asks for tool calls over a MessagePort and `host.call` runs them here, in the server's
  * thread; a worker that does not answer within `timeoutMs` + 1 s of its start (or of a cancel)
- * is terminated and replaced.
+ * is terminated and replaced. Programs get workers fairly across sessions (`FairWorkers`): a
+ * program's limit runs from its start, and waiting for a worker is bounded by
+ * `waitLimitMs(timeoutMs, WATCHDOG_GRACE_MS)`, past which the call answers `busy`.
  */
 import { MessageChannel } from "node:worker_threads";
-import { failure, type CallResult, type CodeRunner, type ProgramHost } from "@zcp/runtime";
+import {
+  FairWorkers,
+  failure,
+  waitLimitMs,
+  type CallResult,
+  type CodeRunner,
+  type ProgramHost,
+} from "@zcp/runtime";
 import { Piscina } from "piscina";
 import { CANCELLED, timedOut } from "./errors.js";
 import { DEFAULT_WORKERS, resolveLimits, type CodeOptions, type RunLimits } from "./options.js";
@@ -52,9 +61,26 @@ export function createCodeRunner(options: CodeOptions = {}): PooledCodeRunner {
   });
   // A worker that fails between tasks is replaced; an unheard 'error' would end the process.
   pool.on("error", (error: unknown) => console.error("zcp: a program worker failed:", error));
+  const fair = new FairWorkers({
+    workers,
+    ...(options.maxQueuedPerSession !== undefined
+      ? { maxQueuedPerSession: options.maxQueuedPerSession }
+      : {}),
+  });
+  const maxWaitMs = waitLimitMs(limits.timeoutMs, WATCHDOG_GRACE_MS);
   let closing = false;
-  const runner = (code: string, host: ProgramHost) =>
-    closing ? Promise.resolve(CANCELLED) : runInPool(pool, limits, code, host);
+  const runner = async (code: string, host: ProgramHost) => {
+    if (closing) return CANCELLED;
+    const admission = await fair.acquire(host.sessionId, host.signal, maxWaitMs);
+    if ("refused" in admission) return host.signal.aborted ? CANCELLED : admission.refused;
+    try {
+      // Closed while it waited: the pool is gone.
+      if (closing) return CANCELLED;
+      return await runInPool(pool, limits, code, host);
+    } finally {
+      admission.release();
+    }
+  };
   return Object.assign(runner, {
     close: () => {
       closing = true;

@@ -13,6 +13,7 @@ import type {
   QuickJSDeferredPromise,
   QuickJSHandle,
 } from "quickjs-emscripten-core";
+import { argumentsRefusal } from "./arguments.js";
 import { discardQuickjs, quickjs } from "./engine.js";
 import {
   CANCELLED,
@@ -61,9 +62,9 @@ export async function runProgram(request: RunRequest): Promise<CallResult> {
   const runtime = module.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
-  runtime.setInterruptHandler(() => stopped() || Date.now() > deadline);
   const context = runtime.newContext();
   const run = new Run(context, request, deadline, stripped.code);
+  runtime.setInterruptHandler(() => run.interrupt(stopped() || Date.now() > deadline));
   try {
     return await run.result();
   } catch (error) {
@@ -96,6 +97,12 @@ class Run {
   private calls = 0;
   private wake: (() => void) | undefined;
   private finished = false;
+  /**
+   * The interrupt handler stopped the program's JavaScript once: the run is over, whatever
+   * state the program is left in (a microtask loop that was cut leaves its promise pending,
+   * as if nothing could settle it).
+   */
+  private interrupted = false;
 
   constructor(
     private readonly context: QuickJSContext,
@@ -104,6 +111,12 @@ class Run {
     private readonly code: string,
   ) {
     this.logs = new LogBuffer(request.limits.logBytes);
+  }
+
+  /** The interrupt handler's answer, `stop`, remembered once true. */
+  interrupt(stop: boolean): boolean {
+    if (stop) this.interrupted = true;
+    return stop;
   }
 
   async result(): Promise<CallResult> {
@@ -116,6 +129,10 @@ class Run {
     for (;;) {
       for (const apply of this.arrived.splice(0)) apply();
       const jobs = context.runtime.executePendingJobs(-1);
+      if (this.interrupted) {
+        if (jobs.error) this.take(jobs.error);
+        return this.stoppedOrTimedOut();
+      }
       if (jobs.error) return this.failed(this.take(jobs.error));
       const state = context.getPromiseState(promise);
       if (state.type === "rejected") return this.failed(this.take(state.error));
@@ -173,12 +190,12 @@ class Run {
     this.deferreds.add(deferred);
     // The library disposes what the function returns: the deferred keeps its own handle.
     const promise = deferred.handle.dup();
-    const { maxCalls } = this.request.limits;
-    if (++this.calls > maxCalls)
-      this.settle(
-        deferred,
-        failure("program_calls", `a program may make at most ${maxCalls} tool calls`),
-      );
+    const { limits } = this.request;
+    const refused =
+      ++this.calls > limits.maxCalls
+        ? failure("program_calls", `a program may make at most ${limits.maxCalls} tool calls`)
+        : argumentsRefusal(args, limits);
+    if (refused) this.settle(deferred, refused);
     else {
       this.queue.push({ alias, args, deferred });
       this.pump();
@@ -264,14 +281,18 @@ class Run {
   /** The failure a dumped error answers; `compiling`: the program's own compilation. */
   private failed(dumped: unknown, compiling = false): CallResult {
     const { limits } = this.request;
-    if (isInterrupted(dumped))
-      return this.request.stopped?.() ? CANCELLED : timedOut(limits.timeoutMs);
+    if (isInterrupted(dumped)) return this.stoppedOrTimedOut();
     if (isOutOfMemory(dumped)) return outOfMemory(limits.memoryBytes);
     if (compiling) {
       const syntax = syntaxFailure(dumped);
       if (syntax) return syntax;
     }
     return programError(dumped);
+  }
+
+  /** What an interrupted run answers: `cancelled` when it was stopped, else `timeout`. */
+  private stoppedOrTimedOut(): CallResult {
+    return this.request.stopped?.() ? CANCELLED : timedOut(this.request.limits.timeoutMs);
   }
 
   /** The dumped value of a handle, which is disposed. */

@@ -236,7 +236,12 @@ describe("the runner", () => {
     const closed = createCodeRunner();
     await closed.close();
     const runner: CodeRunner = closed;
-    const host = { aliases: [], signal: new AbortController().signal, call: async () => null! };
+    const host = {
+      sessionId: "s",
+      aliases: [],
+      signal: new AbortController().signal,
+      call: async () => null!,
+    };
     expect(await runner("return 1", host)).toEqual<CallResult>({
       ok: false,
       error: "cancelled",

@@ -144,6 +144,30 @@ describe("resources", () => {
     expect(await run("for (;;) { try { while (true) {} } finally { continue } }")).toEqual(timeout);
   });
 
+  it("an endless microtask loop times out (issue 27, item 10), also when the program has returned", async () => {
+    const timeout = {
+      ok: false,
+      error: "timeout",
+      hint: `the program ran longer than ${TIMEOUT_MS} ms`,
+    };
+    expect(await run("for (;;) await null")).toEqual(timeout);
+    expect(await run("for (;;) { try { await null } catch {} }")).toEqual(timeout);
+    expect(await run("(async () => { for (;;) await null })(); return 1")).toEqual(timeout);
+    // A loop of promises that each wait for the next: cut by the time limit, not misread as a
+    // program awaiting what nothing can settle. (Every promise of it stays pending, so it grows:
+    // a short limit, so that time is the limit it meets.)
+    const quick = createCodeRunner({ timeoutMs: 300 });
+    try {
+      expect(
+        await createRuntime(weather, { code: quick }).session().call("zcp.run", {
+          code: "const f = () => Promise.resolve().then(f); f(); await new Promise(() => {})",
+        }),
+      ).toEqual({ ok: false, error: "timeout", hint: "the program ran longer than 300 ms" });
+    } finally {
+      await quick.close();
+    }
+  });
+
   it("a memory bomb answers program_memory", async () => {
     const outOfMemory = {
       ok: false,
@@ -207,6 +231,37 @@ describe("resources", () => {
       error: "program_result",
       hint: "the returned value is 10000002 bytes of JSON; at most 65536",
     });
+  });
+
+  it("tool arguments over a request's bounds are refused in the worker (issue 27, item 5)", async () => {
+    const { argumentBytes, argumentDepth } = DEFAULT_LIMITS;
+    // 12 MB of one string: its JSON is the argument object around it.
+    expect(
+      await run(
+        'try { await tools.math.average({ numbers: [], pad: "x".repeat(12e6) }) } catch (e) { return [e.name, e.code, e.hint] }',
+      ),
+    ).toEqual(
+      value([
+        "ToolError",
+        "invalid:$",
+        `the arguments are ${12e6 + '{"numbers":[],"pad":""}'.length} bytes of JSON; at most ${argumentBytes}`,
+      ]),
+    );
+    const nested = (depth: number) =>
+      `let v = 1; for (let i = 0; i < ${depth}; i++) v = [v]; try { return await tools.math.average({ numbers: v }) } catch (e) { return [e.code, e.hint] }`;
+    expect(await run(nested(argumentDepth + 1))).toEqual(
+      value(["invalid:$", `nested deeper than ${argumentDepth} levels`]),
+    );
+    // At the limit the arguments reach the tool's validator, which names the path.
+    expect(await run(nested(argumentDepth))).toMatchObject(
+      value(["invalid:$.numbers[0]", expect.any(String)]),
+    );
+    // Brackets inside strings are text, not nesting.
+    expect(
+      await run(
+        `try { await tools.weather.get_current({ city: "${"[".repeat(100)}" }) } catch (e) { return e.code }`,
+      ),
+    ).toEqual(value("invalid:$.city"));
   });
 
   it("the runner still serves after all of it", async () => {

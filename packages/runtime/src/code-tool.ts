@@ -19,6 +19,8 @@ export const CODE_MAX = 20_000;
  * exist, and know when to stop.
  */
 export interface ProgramHost {
+  /** The session that runs the program (a runner shares its workers fairly among sessions). */
+  readonly sessionId: string;
   /** Calls a tool as the session would (exposure, approval, scopes, validation all apply). */
   call(alias: string, args: unknown, options?: { signal?: AbortSignal }): Promise<CallResult>;
   /** The aliases the program may call (the session's exposed view, built-ins included, zcp.run excluded). */
@@ -110,6 +112,7 @@ export function codeToolArguments(args: unknown): string | CallError {
 
 /** What a session gives `programHost`: its own `call`, its view, and the runtime's names. */
 export interface ProgramSession {
+  readonly id: string;
   call(
     name: string,
     args: unknown,
@@ -132,6 +135,7 @@ const NESTED = Object.freeze(
  */
 export function programHost(session: ProgramSession, signal: AbortSignal): ProgramHost {
   return {
+    sessionId: session.id,
     signal,
     get aliases() {
       return session.aliases.filter((alias) => alias !== definition.alias);

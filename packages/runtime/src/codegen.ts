@@ -61,6 +61,7 @@ export type {
 export { orderKeys } from "./schema-order.js";
 export { RUNTIME_VERSION } from "./version.js";
 export { reviveDates } from "./dispatch.js";
+export { unwrapSummary } from "./summary.js";
 export type { DispatchTable, Dispatcher, ToolArguments } from "./dispatch.js";
 export {
   FORMAT_CHECKERS,

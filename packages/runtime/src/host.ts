@@ -93,12 +93,30 @@ export interface ToolExecutor {
    * Runs one call of `tool` elsewhere (e.g. a worker thread) and resolves with what its
    * dispatcher returned, or rejects with what it threw (a ToolError included). `context.signal`
    * aborts on cancel, timeout or session close: the executor must then stop the work and settle.
+   * `call` (always given by the runtime) carries the call's limits, and lets an executor that
+   * queues calls keep the time limit from running while the call waits.
    */
   execute(
     tool: ToolDefinition,
     args: { readonly [name: string]: unknown },
     context: ToolContext,
+    call?: ExecutedCall,
   ): Promise<unknown>;
+}
+
+/** What the pipeline tells an executor about one call, and what the executor tells it back. */
+export interface ExecutedCall {
+  /** The call's time limit, in ms (it runs from `started()`, or from the call's start). */
+  readonly timeoutMs: number;
+  /**
+   * The result's limit (`maxResultBytes`): an executor that runs the tool in another thread
+   * refuses a larger result there (`exec:too_large`), before it crosses.
+   */
+  readonly maxResultBytes: number;
+  /** The call waits (e.g. for a worker): its time limit does not run until `started()`. */
+  queued(): void;
+  /** The tool starts: a `queued()` call's time limit runs from now. */
+  started(): void;
 }
 
 /**

@@ -17,6 +17,7 @@ import { applySelection, type Selection } from "./view.js";
 
 export type {
   Caller,
+  ExecutedCall,
   ExposurePolicy,
   FindFormat,
   GeneratedModule,

@@ -40,6 +40,16 @@ describe("zcp-serve's code options", () => {
       '--code-timeout must be an integer of at least 1, got "0"',
     );
   });
+
+  it("keep a program's limit within --timeout-ms: a program is one call (issue 27, item 6)", () => {
+    expect(message("--code", "--timeout-ms", "1000", "--code-timeout", "1001")).toBe(
+      "--code-timeout must not exceed --timeout-ms (1000): a program is one call",
+    );
+    expect(parse("--code", "--timeout-ms", "1000", "--code-timeout", "1000")).toMatchObject({
+      args: { codeTimeoutMs: 1000 },
+    });
+    expect(USAGE).toContain("--timeout-ms when that is lower");
+  });
 });
 
 describe("zcp-serve --code", () => {
@@ -94,5 +104,32 @@ describe("zcp-serve --code", () => {
     expect(await run("return 2")).toEqual({ ok: true, value: { value: 2 } });
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
+  });
+
+  it("limits a program by --timeout-ms when that is lower, and its tool calls' arguments by the message limit (issue 27, items 5 and 6)", async () => {
+    const server = await serve("--timeout-ms", "800");
+    expect(server.stderr()).toContain(
+      "programs (zcp.run) run in a QuickJS sandbox in their own worker threads, 800 ms each at most",
+    );
+    const run = (code: string) => server.native.call("zcp.run", { code });
+    expect(await run("while (true) {}")).toEqual({
+      ok: false,
+      error: "timeout",
+      hint: "the program ran longer than 800 ms",
+    });
+    // 2 MB of arguments: refused in the program's worker, before the server's thread parses them.
+    expect(
+      await run(
+        'try { await tools.math.average({ numbers: [], pad: "x".repeat(2e6) }) } catch (e) { return [e.code, e.hint] }',
+      ),
+    ).toEqual({
+      ok: true,
+      value: {
+        value: [
+          "invalid:$",
+          `the arguments are ${2e6 + '{"numbers":[],"pad":""}'.length} bytes of JSON; at most 1048576`,
+        ],
+      },
+    });
   });
 });

@@ -22,7 +22,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { createWorkerExecutor, type WorkerExecutor } from "../dist/isolation/executor.js";
+import fc from "fast-check";
 import { parseServeArgs } from "../src/cli/args.js";
+import { jsonBytes } from "../src/isolation/measure.js";
 import { whilePolling } from "./checks.js";
 import { serveHttp } from "./serve-http.js";
 
@@ -56,7 +58,9 @@ function context(signal = new AbortController().signal) {
 
 // The misbehaving tools: a generated module written by hand (plain JavaScript, so that the
 // workers need no TypeScript loader), its ToolError the runtime's own class.
-const FAULTY_TOOLS: { [id: string]: { context: number | null; handles?: object; body: string } } = {
+const FAULTY_TOOLS: {
+  [id: string]: { context: number | null; handles?: object; outputMode?: string; body: string };
+} = {
   spin: { context: null, body: "() => { for (;;) {} }" },
   hog: {
     context: null,
@@ -72,6 +76,16 @@ const FAULTY_TOOLS: { [id: string]: { context: number | null; handles?: object; 
     body: '(args, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(`stopped: ${ctx.signal.reason.message}`)))',
   },
   count: { context: null, body: "() => ++count" },
+  big: { context: null, body: '(args) => "x".repeat(args.n)' },
+  summarized: {
+    context: null,
+    outputMode: "handle",
+    body: '() => withSummary([1, 2, 3], "three numbers")',
+  },
+  slow: {
+    context: null,
+    body: "(args) => new Promise((resolve) => setTimeout(() => resolve(args.ms), args.ms))",
+  },
   fn: { context: null, body: "() => ({ f() {} })" },
   brand: {
     context: null,
@@ -90,10 +104,11 @@ function faultyModuleText(): string {
     inputSchema: { type: "object" },
     outputSchema: null,
     handleParams: (tool.handles ?? {}) as { [param: string]: string },
+    outputMode: (tool.outputMode ?? template.outputMode) as ToolDefinition["outputMode"],
     call: { kind: "object", context: tool.context },
   }));
   const runtime = new URL("../../runtime/dist/index.js", import.meta.url).href;
-  return `import { ToolError } from ${JSON.stringify(runtime)};
+  return `import { ToolError, withSummary } from ${JSON.stringify(runtime)};
 let count = 0;
 const bodies = { ${Object.entries(FAULTY_TOOLS)
     .map(([id, tool]) => `${id}: ${tool.body}`)
@@ -234,6 +249,117 @@ describe("createWorkerExecutor: contexts, handles and errors cross the boundary"
       /^Error: the tool returned a value that cannot be sent to the server's thread: .*could not be cloned/,
     );
     expect(await session.call("faulty.count", {})).toEqual({ ok: true, value: 1 });
+  });
+});
+
+describe("createWorkerExecutor: results and turns (issue 27, items 4 and 6)", () => {
+  const call = (maxResultBytes: number) => ({
+    timeoutMs: 1000,
+    maxResultBytes,
+    queued: () => {},
+    started: () => {},
+  });
+
+  it("refuses a result over maxResultBytes in the worker: the call rejects, the value never crosses", async () => {
+    const pool = executor({ module: FAULTY, workers: 1 });
+    const big = tool(faulty, "faulty.big");
+    const thrown = await pool
+      .execute(big, { n: 2000 }, context().ctx, call(1000))
+      .catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(ToolError);
+    expect(thrown).toMatchObject({
+      code: "exec:too_large",
+      message: "the result is 2002 bytes; at most 1000",
+    });
+    expect(await pool.execute(big, { n: 998 }, context().ctx, call(1000))).toBe("x".repeat(998));
+    // Through a runtime: the same answer as in process, from the runtime's own limit.
+    const options = { maxResultBytes: 1000 };
+    const inProcess = createRuntime(faulty, options).session();
+    const isolated = createRuntime(faulty, { ...options, executor: pool }).session();
+    expect(await isolated.call("faulty.big", { n: 2000 })).toEqual({
+      ok: false,
+      error: "exec:too_large",
+      hint: "the result is 2002 bytes; at most 1000",
+    });
+    expect(await isolated.call("faulty.big", { n: 2000 })).toEqual(
+      await inProcess.call("faulty.big", { n: 2000 }),
+    );
+  });
+
+  it("keeps a tool's withSummary across the boundary", async () => {
+    const session = createRuntime(faulty, {
+      executor: executor({ module: FAULTY, workers: 1 }),
+    }).session();
+    expect(await session.call("faulty.summarized", {})).toMatchObject({
+      ok: true,
+      summary: "three numbers",
+    });
+  });
+
+  it("runs a call's time limit from when it gets a worker, and gives another session the next one", async () => {
+    const runtime = createRuntime(faulty, {
+      executor: executor({ module: FAULTY, workers: 1 }),
+      timeoutMs: 400,
+    });
+    const [a, b] = [runtime.session(), runtime.session()];
+    expect(await a.call("faulty.count", {})).toMatchObject({ ok: true });
+    const order: string[] = [];
+    const slow = [1, 2, 3].map((i) =>
+      a.call("faulty.slow", { ms: 300 }).then((result) => (order.push(`a${i}`), result)),
+    );
+    const quick = b.call("faulty.count", {}).then((result) => (order.push("b"), result));
+    // Each of a's calls takes 300 ms of its 400: the third waits 600 ms first, and still answers.
+    for (const result of await Promise.all(slow)) expect(result).toEqual({ ok: true, value: 300 });
+    expect(await quick).toMatchObject({ ok: true });
+    expect(order).toEqual(["a1", "b", "a2", "a3"]);
+  });
+});
+
+describe("jsonBytes: a result's size without its JSON", () => {
+  const oracle = (value: unknown) => {
+    const json = JSON.stringify(value);
+    return json === undefined ? undefined : Buffer.byteLength(json);
+  };
+
+  it("is the UTF-8 length of JSON.stringify, for any JSON-like value (fast-check)", () => {
+    const text = fc.string({ unit: "binary" });
+    const leaf = fc.oneof(
+      text,
+      fc.double(),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.date({ noInvalidDate: true }),
+    );
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: "small" }, leaf, tie("array"), tie("object")),
+      array: fc.array(tie("node")),
+      object: fc.dictionary(text, tie("node")),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(jsonBytes(v)).toBe(oracle(v));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("follows JSON.stringify on what it leaves out, unwraps and refuses", () => {
+    const cycle: { self?: unknown } = {};
+    cycle.self = cycle;
+    for (const value of [
+      { f() {}, s: Symbol("s"), u: undefined, n: Number.NaN, i: -Infinity },
+      [() => 1, undefined, , 1],
+      [new Number(1), new String("é\ud800"), new Boolean(false)],
+      { toJSON: (key: string) => `key ${key}` },
+      new Uint8Array([1, 2]),
+      '\u0000\u001f"\\\b\t\n\f\r\u2028😀',
+    ])
+      expect(jsonBytes(value)).toBe(oracle(value));
+    expect(jsonBytes(cycle)).toBeUndefined();
+    expect(jsonBytes({ big: 1n })).toBeUndefined();
+    expect(jsonBytes(undefined)).toBeUndefined();
   });
 });
 

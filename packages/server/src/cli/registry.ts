@@ -113,9 +113,7 @@ export async function serveRuntime(
         })
       : undefined;
   const executor = pool && gateway > 0 ? gatewayExecutor(generated, pool) : pool;
-  const loaded = args.code
-    ? await codeRunner(args.codeTimeoutMs !== undefined ? { timeoutMs: args.codeTimeoutMs } : {})
-    : undefined;
+  const loaded = args.code ? await codeRunner(args) : undefined;
   if (loaded !== undefined && "failure" in loaded) {
     await pool?.close();
     return loaded;

@@ -4,7 +4,13 @@
  * upstream connection; run in worker threads, every worker would open its own. So the executor
  * runs those tools on the server's thread and hands the others to the worker executor.
  */
-import type { GeneratedModule, ToolContext, ToolDefinition, ToolExecutor } from "@zcp/runtime";
+import type {
+  ExecutedCall,
+  GeneratedModule,
+  ToolContext,
+  ToolDefinition,
+  ToolExecutor,
+} from "@zcp/runtime";
 
 /** The `source.file` prefix of a tool generated from an upstream MCP server. */
 export const GATEWAY_SOURCE_PREFIX = "mcp:";
@@ -20,8 +26,9 @@ export function gatewayExecutor(generated: GeneratedModule, workers: ToolExecuto
       tool: ToolDefinition,
       args: { readonly [name: string]: unknown },
       context: ToolContext,
+      call?: ExecutedCall,
     ): Promise<unknown> {
-      if (!isGatewayTool(tool)) return workers.execute(tool, args, context);
+      if (!isGatewayTool(tool)) return workers.execute(tool, args, context, call);
       return Promise.resolve().then(() => generated.dispatch[tool.id]!(args, context));
     },
   };

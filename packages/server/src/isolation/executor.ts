@@ -2,13 +2,26 @@
  * `createWorkerExecutor`: a `ToolExecutor` that runs every call in a pool of worker threads
  * (piscina), so that a tool that spins, hangs or runs out of memory costs its worker, never the
  * server's thread: after an abort the tool has `stopGraceMs` to stop before its worker is
- * terminated and replaced, and a worker whose heap is full dies alone.
+ * terminated and replaced, and a worker whose heap is full dies alone. Calls get workers fairly
+ * across sessions (`FairWorkers`): the time limit runs from when a call gets one, and waiting
+ * is bounded by `waitLimitMs(time limit, stopGraceMs)`. A result over the runtime's
+ * `maxResultBytes` is refused in the worker, before it crosses.
  */
 import os from "node:os";
 import { pathToFileURL } from "node:url";
 import { MessageChannel, receiveMessageOnPort } from "node:worker_threads";
 import { Piscina } from "piscina";
-import { ToolError, type Handle, type ToolDefinition, type ToolExecutor } from "@zcp/runtime";
+import {
+  DEFAULT_MAX_RESULT_BYTES,
+  FairWorkers,
+  ToolError,
+  waitLimitMs,
+  withSummary,
+  type Handle,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolExecutor,
+} from "@zcp/runtime";
 import type {
   Abort,
   FromTool,
@@ -35,6 +48,8 @@ export interface WorkerExecutorOptions {
   readonly memoryMb?: number;
   /** How long a tool may take to stop once its signal aborted, in ms, before its worker is terminated (default 1000). */
   readonly stopGraceMs?: number;
+  /** Calls of one session waiting for a worker at most; more answer `busy` (default 64). */
+  readonly maxQueuedPerSession?: number;
 }
 
 export interface WorkerExecutor extends ToolExecutor {
@@ -74,64 +89,102 @@ export function createWorkerExecutor(options: WorkerExecutorOptions): WorkerExec
   // A worker that fails between calls (a tool's stray timer threw) is replaced; the pool reports
   // it here, and an EventEmitter's unheard 'error' would end the process.
   pool.on("error", (error: unknown) => console.error("zcp: a tool worker failed:", error));
+  const fair = new FairWorkers({
+    workers,
+    ...(options.maxQueuedPerSession !== undefined
+      ? { maxQueuedPerSession: options.maxQueuedPerSession }
+      : {}),
+  });
   let closing = false;
 
   return {
-    async execute(tool, args, context) {
+    async execute(tool, args, context, call) {
       if (context.signal.aborted) throw new Error("the call was aborted before it started");
-      const { port1, port2 } = new MessageChannel();
-      let returned: { value: unknown } | undefined;
-      const receive = (message: FromTool) => {
-        if ("done" in message) returned = { value: message.done };
-        else if ("progress" in message) context.progress(...message.progress);
-        else context.log(...message.log);
-      };
-      port1.on("message", receive);
-      const stop = new AbortController();
-      let grace: NodeJS.Timeout | undefined;
-      const onAbort = () => {
-        const reason: unknown = context.signal.reason;
-        port1.postMessage({
-          abort: reason instanceof Error ? reason.message : String(reason),
-        } satisfies Abort);
-        grace = setTimeout(() => stop.abort(), stopGraceMs);
-      };
-      context.signal.addEventListener("abort", onAbort, { once: true });
-      const handles = Object.keys(tool.handleParams).filter((name) => args[name] !== undefined);
+      call?.queued();
+      // Without the call's time limit, the caller's own signal bounds the wait.
+      const admission = await fair.acquire(
+        context.sessionId,
+        context.signal,
+        call && waitLimitMs(call.timeoutMs, stopGraceMs),
+      );
+      if ("refused" in admission)
+        throw new ToolError(admission.refused.error, admission.refused.hint);
       try {
-        await pool.run(
-          {
-            toolId: tool.id,
-            args: handles.length === 0 ? args : plainHandles(args, handles),
-            handles,
-            sessionId: context.sessionId,
-            port: port2,
-          },
-          { transferList: [port2], signal: stop.signal },
-        );
-      } catch (error) {
-        throw fromWorker(error, tool, {
-          memoryMb,
-          stopGraceMs,
-          stopped: stop.signal.aborted,
-          closing,
-        });
+        // Aborted while its turn came: no abort event will reach the worker any more. (The call
+        // has answered already; a ToolError is not reported as the tool's failure.)
+        if (context.signal.aborted) throw new ToolError("cancelled", "the call was cancelled");
+        call?.started();
+        return await runInWorker(tool, args, context, call?.maxResultBytes);
       } finally {
-        clearTimeout(grace);
-        context.signal.removeEventListener("abort", onAbort);
-        // What the tool sent before its task ended is on the port already.
-        for (let left = receiveMessageOnPort(port1); left; left = receiveMessageOnPort(port1))
-          receive(left.message as FromTool);
-        port1.close();
+        admission.release();
       }
-      if (!returned) throw new Error(`the worker sent no result for ${tool.alias}`);
-      return returned.value;
     },
     close: () => {
       closing = true;
       return pool.destroy();
     },
   };
+
+  /** One call on a worker of the pool (it has one: `fair` admitted it). */
+  async function runInWorker(
+    tool: ToolDefinition,
+    args: { readonly [name: string]: unknown },
+    context: ToolContext,
+    maxResultBytes = DEFAULT_MAX_RESULT_BYTES,
+  ): Promise<unknown> {
+    const { port1, port2 } = new MessageChannel();
+    let returned: { value: unknown } | undefined;
+    const receive = (message: FromTool) => {
+      if ("done" in message)
+        returned = {
+          value:
+            message.summary === null ? message.done : withSummary(message.done, message.summary),
+        };
+      else if ("progress" in message) context.progress(...message.progress);
+      else context.log(...message.log);
+    };
+    port1.on("message", receive);
+    const stop = new AbortController();
+    let grace: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      const reason: unknown = context.signal.reason;
+      port1.postMessage({
+        abort: reason instanceof Error ? reason.message : String(reason),
+      } satisfies Abort);
+      grace = setTimeout(() => stop.abort(), stopGraceMs);
+    };
+    context.signal.addEventListener("abort", onAbort, { once: true });
+    const handles = Object.keys(tool.handleParams).filter((name) => args[name] !== undefined);
+    try {
+      await pool.run(
+        {
+          toolId: tool.id,
+          args: handles.length === 0 ? args : plainHandles(args, handles),
+          handles,
+          sessionId: context.sessionId,
+          maxResultBytes,
+          port: port2,
+        },
+        { transferList: [port2], signal: stop.signal },
+      );
+    } catch (error) {
+      throw fromWorker(error, tool, {
+        memoryMb,
+        stopGraceMs,
+        stopped: stop.signal.aborted,
+        closing,
+      });
+    } finally {
+      clearTimeout(grace);
+      context.signal.removeEventListener("abort", onAbort);
+      // What the tool sent before its task ended is on the port already.
+      for (let left = receiveMessageOnPort(port1); left; left = receiveMessageOnPort(port1))
+        receive(left.message as FromTool);
+      port1.close();
+    }
+    if (!returned) throw new Error(`the worker sent no result for ${tool.alias}`);
+    return returned.value;
+  }
 }
 
 function fileUrl(module: string | URL): string {

@@ -27,6 +27,11 @@ export interface WorkerTask {
   /** Names of the arguments that are handles, sent as `PlainHandle`s. */
   readonly handles: readonly string[];
   readonly sessionId: string;
+  /**
+   * The result's limit (`maxResultBytes`): a larger result is refused in the worker with the
+   * runtime's `exec:too_large`, so that it never crosses to the server's thread.
+   */
+  readonly maxResultBytes: number;
   /** The call's channel: an `Abort` may come in, `FromTool` messages go out. */
   readonly port: MessagePort;
 }
@@ -45,10 +50,11 @@ export interface Abort {
 /**
  * What a running tool sends its caller: progress and log lines, and last what it returned (on
  * this port rather than as the pool's task result: a value that cannot be cloned then fails in
- * the tool's `postMessage`, where it is caught, not in the pool's, which would end the worker).
+ * the tool's `postMessage`, where it is caught, not in the pool's, which would end the worker),
+ * with the summary it set apart (`withSummary`'s symbol key does not survive the clone).
  */
 export type FromTool =
-  | { readonly done: unknown }
+  | { readonly done: unknown; readonly summary: string | null }
   | {
       readonly progress: readonly [
         done: number,

@@ -6,14 +6,16 @@
  */
 import { inspect } from "node:util";
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
-import { composeGenerated, type Handle } from "@zcp/runtime";
+import { composeGenerated, resultTooLarge, ToolError, type Handle } from "@zcp/runtime";
 import {
   CONTEXT_BRAND,
   HANDLE_BRAND,
+  unwrapSummary,
   type DispatchTable,
   type GeneratedModule,
   type ToolContext,
 } from "@zcp/runtime/codegen";
+import { jsonBytes } from "./measure.js";
 import type {
   Abort,
   FromTool,
@@ -90,9 +92,11 @@ async function run(dispatch: DispatchTable, task: WorkerTask): Promise<void> {
     if (controller.signal.aborted) throw new Error("the call was aborted before it started");
     const dispatcher = dispatch[task.toolId];
     if (!dispatcher) throw new Error(`the generated module has no dispatcher for ${task.toolId}`);
-    const value: unknown = await dispatcher(branded(task), context);
+    const { value, summary } = unwrapSummary(await dispatcher(branded(task), context));
+    const tooLarge = measured(value, task.maxResultBytes);
+    if (tooLarge) throw tooLarge;
     try {
-      send({ done: value });
+      send({ done: value, summary });
     } catch (error) {
       throw new Error(
         `the tool returned a value that cannot be sent to the server's thread: ${(error as Error).message}`,
@@ -103,6 +107,17 @@ async function run(dispatch: DispatchTable, task: WorkerTask): Promise<void> {
   } finally {
     port.off("message", onAbort);
   }
+}
+
+/**
+ * The runtime's `exec:too_large` (as a ToolError) for a value whose compact JSON is over
+ * `maxBytes`: measured here, in the tool's thread, so that no oversized result is cloned to the
+ * server's. A value that is not JSON crosses as it is: the server's thread says why it is refused.
+ */
+function measured(value: unknown, maxBytes: number): ToolError | undefined {
+  const bytes = jsonBytes(value ?? null);
+  const refused = bytes === undefined ? undefined : resultTooLarge(bytes, maxBytes);
+  return refused && new ToolError(refused.error, refused.hint);
 }
 
 /** The arguments with their handles as the tool expects them: `Handle`s, brand included. */
