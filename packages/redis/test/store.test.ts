@@ -10,11 +10,19 @@ import { unavailable, useRedis } from "./harness.js";
 describe.skipIf(unavailable)("HandleStore over Redis", () => {
   const redis = useRedis();
 
-  /** Two HandleStores on one Redis prefix, each with its own connection. */
+  /**
+   * Two HandleStores on one Redis prefix, each with its own connection. The budgets below are
+   * arithmetic on value bytes, so no per-handle overhead is counted unless a test asks for it
+   * (the runtime's handles.test.ts covers the overhead; "counts each handle's overhead" here).
+   */
   async function replicas(options: Omit<HandleStoreOptions, "storage"> = {}) {
     const prefix = redis.prefix();
     const make = async () =>
-      new HandleStore({ ...options, storage: (await redis.connect({ prefix })).handles });
+      new HandleStore({
+        handleOverheadBytes: 0,
+        ...options,
+        storage: (await redis.connect({ prefix })).handles,
+      });
     return [await make(), await make(), prefix] as const;
   }
 
@@ -97,6 +105,15 @@ describe.skipIf(unavailable)("HandleStore over Redis", () => {
     expect(await a.usage("s")).toEqual({ bytes: 30, handles: 3 });
     expect(await a.get("s", "#T2")).toMatchObject({ error: "expired:#T2" });
     for (const id of ["#T1", "#T3", "#T4"]) expect((await a.get("s", id)).ok).toBe(true);
+  });
+
+  it("counts each handle's overhead against the budgets, whichever replica made it", async () => {
+    const [a, b] = await replicas({ handleOverheadBytes: 100, sessionMaxBytes: 330 });
+    for (const store of [a, b, a]) await store.create("s", "table", "x".repeat(8), ""); // 110 each
+    expect(await b.usage("s")).toEqual({ bytes: 30, handles: 3 });
+    await b.create("s", "table", "y".repeat(8), "");
+    expect(await a.get("s", "#T1")).toMatchObject({ error: "expired:#T1" });
+    expect(await a.usage("s")).toEqual({ bytes: 30, handles: 3 });
   });
 
   it("evicts the least recently used of all sessions beyond the total budget", async () => {

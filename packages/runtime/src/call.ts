@@ -14,8 +14,9 @@ import { clip } from "./clip.js";
 import type { ToolContext } from "./context.js";
 import { tooDeepAt } from "./depth.js";
 import type { Handle } from "./handle.js";
+import { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_RESULT_BYTES, resultTooLarge } from "./limits.js";
 import { handleTool, runHandleTool } from "./handle-tool.js";
-import type { Caller, SessionHost } from "./host.js";
+import type { Caller, ExecutedCall, SessionHost } from "./host.js";
 import { setOwn } from "./own.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallError, type CallResult, type HandleMeta } from "./result.js";
@@ -42,12 +43,16 @@ export interface CallOptions {
   readonly inline?: boolean;
   /** Receives the tool's log lines. */
   readonly onLog?: (level: "debug" | "info" | "warning" | "error", message: string) => void;
+  /**
+   * Called with a handle value's size before `zcp.handle` reads it (`read`, `view`): a
+   * transport's response budget may refuse the read (throw or reject: the call rejects with
+   * that error) or put it off (a promise) before the value is read.
+   */
+  readonly reserve?: (bytes: number) => void | Promise<void>;
 }
 
 export const DEFAULT_INLINE_MAX_BYTES = 512;
 const DEFAULT_TIMEOUT_MS = 30_000;
-const DEFAULT_MAX_ARGUMENT_DEPTH = 64;
-const DEFAULT_MAX_RESULT_BYTES = 16 * 1024 * 1024;
 /** Characters of an error's path (and hint) echoed back at most. */
 const MAX_PATH = 1024;
 
@@ -98,6 +103,7 @@ export class CallPipeline {
         this.host.handles,
         this.caller.id,
         args as { [name: string]: unknown },
+        options.reserve,
       );
       return new Pending(answer, answer);
     }
@@ -209,14 +215,23 @@ export class CallPipeline {
     if (this.closing.aborted) return closedAnswer(this.closing);
     const controller = executor || tool.call.context !== null ? new AbortController() : null;
     const context = controller ? this.context(controller.signal, options) : IDLE_CONTEXT;
+    const timeoutMs = options.timeoutMs ?? this.host.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const start = executor ? new TimeLimitStart() : undefined;
     let returned: unknown;
     try {
-      returned = executor ? executor.execute(tool, args, context) : dispatcher!(args, context);
+      returned = start
+        ? executor!.execute(
+            tool,
+            args,
+            context,
+            start.call(timeoutMs, this.host.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES),
+          )
+        : dispatcher!(args, context);
     } catch (error) {
       return this.failed(error, tool);
     }
     if (!isThenable(returned)) return { value: returned };
-    return this.awaitTool(tool, returned, controller, options);
+    return this.awaitTool(tool, returned, controller, options, timeoutMs, start);
   }
 
   /**
@@ -229,8 +244,9 @@ export class CallPipeline {
     returned: PromiseLike<unknown>,
     controller: AbortController | null,
     options: CallOptions,
+    timeoutMs: number,
+    start: TimeLimitStart | undefined,
   ): Pending<Outcome> {
-    const timeoutMs = options.timeoutMs ?? this.host.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const closing = this.closing;
     let answered!: (outcome: Outcome) => void;
     const answer = new Promise<Outcome>((resolve) => (answered = resolve));
@@ -247,10 +263,16 @@ export class CallPipeline {
       controller?.abort(new Error(reason));
       settle(outcome);
     };
-    const timer = setTimeout(
-      () => stop("timeout", failure("timeout", `the tool did not finish within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      if (settled) return;
+      timer = setTimeout(
+        () => stop("timeout", failure("timeout", `the tool did not finish within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    };
+    if (start) start.whenStarted(arm);
+    else arm();
     const onCancel = () => stop("cancelled", CANCELLED);
     const onClose = () => {
       const closed = closedAnswer(closing);
@@ -308,13 +330,11 @@ export class CallPipeline {
       );
       return failure("exec:error", "the tool returned a value that cannot be sent as JSON");
     }
-    const maxBytes = this.host.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit: most results are counted without encoding.
-    if (json.length * 3 > maxBytes) {
-      const bytes = Buffer.byteLength(json);
-      if (bytes > maxBytes)
-        return failure("exec:too_large", `the result is ${bytes} bytes; at most ${maxBytes}`);
-    }
+    const tooLarge = resultTooLarge(
+      json,
+      this.host.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+    );
+    if (tooLarge) return tooLarge;
     const inline =
       tool.outputMode === "scalar" ||
       (tool.outputMode === "auto" &&
@@ -449,6 +469,38 @@ function withoutNullAt(value: unknown, steps: (string | number)[] | null): unkno
   }
   const inner = withoutNullAt(record[step], rest);
   return inner === undefined ? undefined : { ...record, [step]: inner };
+}
+
+/**
+ * When a call's time limit starts to run: at once, unless its executor said the call waits
+ * (`queued`), then when the executor starts it: time spent waiting for others is not the call's.
+ */
+class TimeLimitStart {
+  private waiting = false;
+  private onStart: (() => void) | undefined;
+
+  /** The call as its executor sees it, whose `queued` and `started` report here. */
+  call(timeoutMs: number, maxResultBytes: number): ExecutedCall {
+    return {
+      timeoutMs,
+      maxResultBytes,
+      queued: () => {
+        this.waiting = true;
+      },
+      started: () => {
+        this.waiting = false;
+        const run = this.onStart;
+        this.onStart = undefined;
+        run?.();
+      },
+    };
+  }
+
+  /** Runs `arm` now, or once a waiting call starts. */
+  whenStarted(arm: () => void): void {
+    if (this.waiting) this.onStart = arm;
+    else arm();
+  }
 }
 
 /** What a dispatcher gets for a tool that takes no context: it cannot be read. */

@@ -145,11 +145,15 @@ export const handleTool: BuiltinTool = {
   leanArtifacts: entries(leanProperties),
 };
 
-/** Runs `zcp.handle` for a session. `null` stands for an absent optional argument (OpenAI strict sends it). */
+/**
+ * Runs `zcp.handle` for a session. `null` stands for an absent optional argument (OpenAI strict
+ * sends it). `reserve` is passed to the store's `read` and `view` (`CallOptions.reserve`).
+ */
 export async function runHandleTool(
   store: HandleStore,
   sessionId: string,
   args: { readonly [name: string]: unknown },
+  reserve?: (bytes: number) => void | Promise<void>,
 ): Promise<CallResult> {
   for (const key of Object.keys(args)) {
     if (!(key in properties))
@@ -189,20 +193,30 @@ export async function runHandleTool(
       case "read": {
         const item = int("item");
         const fields = strings("fields");
-        return store.read(sessionId, id, {
-          ...(item !== undefined && item !== null ? { item } : {}),
-          ...(fields ? { fields } : {}),
-        });
+        return store.read(
+          sessionId,
+          id,
+          {
+            ...(item !== undefined && item !== null ? { item } : {}),
+            ...(fields ? { fields } : {}),
+          },
+          reserve,
+        );
       }
       case "view": {
         const columns = strings("columns");
         const offset = int("offset");
         const limit = int("limit");
-        return store.view(sessionId, id, {
-          ...(columns ? { columns } : {}),
-          ...(offset !== undefined && offset !== null ? { offset } : {}),
-          ...(limit !== undefined && limit !== null ? { limit } : {}),
-        });
+        return store.view(
+          sessionId,
+          id,
+          {
+            ...(columns ? { columns } : {}),
+            ...(offset !== undefined && offset !== null ? { offset } : {}),
+            ...(limit !== undefined && limit !== null ? { limit } : {}),
+          },
+          reserve,
+        );
       }
       case "summary":
         return store.summary(sessionId, id);

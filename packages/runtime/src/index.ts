@@ -7,6 +7,7 @@
 export { createRuntime, GeneratedModuleError, Runtime } from "./runtime.js";
 export type {
   Caller,
+  ExecutedCall,
   ExposurePolicy,
   FindFormat,
   GeneratedModule,
@@ -18,8 +19,13 @@ export { composeGenerated } from "./compose.js";
 export type { ComposeEntry } from "./compose.js";
 export { Session } from "./session.js";
 export type { CallOptions, CloseOptions, FindOptions, FoundTool, SessionStart } from "./session.js";
-export { MemorySessionStore } from "./sessions/state.js";
-export type { MemorySessionStoreOptions, SessionState, SessionStore } from "./sessions/state.js";
+export { MemorySessionStore, stateJson } from "./sessions/state.js";
+export type {
+  MemorySessionStoreOptions,
+  SaveResult,
+  SessionState,
+  SessionStore,
+} from "./sessions/state.js";
 export {
   DISCOVER,
   PROFILES,
@@ -61,6 +67,9 @@ export type { FindIndex } from "./find/build.js";
 export { defaultSummary, withSummary } from "./summary.js";
 export type { Summarized } from "./summary.js";
 export { failure } from "./result.js";
+export { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_RESULT_BYTES, resultTooLarge } from "./limits.js";
+export { FairWorkers, waitLimitMs } from "./fair-workers.js";
+export type { Admission, FairWorkersOptions } from "./fair-workers.js";
 export { ToolError } from "./tool-error.js";
 export { clip } from "./clip.js";
 export type { CallError, CallResult, HandleMeta } from "./result.js";

@@ -25,6 +25,7 @@ import { handleTool } from "./handle-tool.js";
 import type { Caller, FindFormat, SessionHost } from "./host.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallResult } from "./result.js";
+import { mergeStates, parseState } from "./sessions/merge.js";
 import { stateJson, type SessionState } from "./sessions/state.js";
 import {
   applySelection,
@@ -60,6 +61,8 @@ export interface CloseOptions {
 }
 
 const DEFAULT_MAX_CONCURRENT = 8;
+/** Saves of one state that may each find it changed by another replica before `save` gives up. */
+const MAX_SAVE_ATTEMPTS = 8;
 /** The runtime's own tools, which a view adds by its rules (see `view`). */
 const BUILTINS: readonly BuiltinTool[] = [findTool, handleTool];
 
@@ -176,43 +179,63 @@ export class Session implements Caller {
 
   /**
    * Writes `state` to the runtime's session store when it differs from what was last saved or
-   * loaded; nothing without a store. Rejects when the store does.
+   * loaded; true without a store. When another replica saved the session meanwhile, its changes
+   * and this one's are merged (`mergeStates`: found tools are a union), applied here, and the
+   * merge is saved. False when the session is gone from the store (ended or expired elsewhere):
+   * it is then closed here too, and the handles made meanwhile are dropped. Rejects when the
+   * store does, or when the state kept changing under `MAX_SAVE_ATTEMPTS` tries.
    */
-  async save(): Promise<void> {
+  async save(): Promise<boolean> {
     const store = this.runtime.options.sessions;
-    if (store === undefined) return;
-    const state = this.state;
-    const json = stateJson(state);
-    if (json === this.saved) return;
-    await store.save(this.id, state);
-    this.saved = json;
+    if (store === undefined) return true;
+    for (let attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
+      const base = this.saved;
+      const state = this.state;
+      const json = stateJson(state);
+      if (json === base) return true;
+      const saved = await store.save(this.id, state, base);
+      if (saved.status === "gone") {
+        await this.close();
+        return false;
+      }
+      if (saved.status === "saved") this.saved = json;
+      else this.adopt(saved.stored);
+    }
+    throw new Error(
+      `session ${this.id}: its stored state changed under each of ${MAX_SAVE_ATTEMPTS} tries to save it`,
+    );
   }
 
   /**
-   * Catches up with the stored state, which another replica may have changed: false when it is
-   * gone (the session ended or expired elsewhere), else true, with its stage, found tools, find
-   * format and data applied (the listeners told when the view changed). True without a store.
-   * Rejects when the store does.
+   * Catches up with the stored state, which another replica may have changed (merged with this
+   * session's unsaved changes, as `save` does): false when it is gone (the session ended or
+   * expired elsewhere), else true, with its stage, found tools, find format and data applied
+   * (the listeners told when the view changed). True without a store. Rejects when the store
+   * does.
    */
   async refresh(): Promise<boolean> {
     const store = this.runtime.options.sessions;
     if (store === undefined) return true;
     const state = await store.load(this.id);
     if (state === undefined) return false;
-    const json = stateJson(state);
-    if (json === this.saved || json === stateJson(this.state)) {
-      this.saved = json;
-      return true;
-    }
-    const before = this.exposedView;
-    this.setFindFormat(state.findFormat);
-    this.currentStage = state.stage;
-    this.found = state.found.flatMap((id) => this.runtime.tool(id) ?? []);
-    this.currentData = state.data;
+    this.adopt(state);
+    return true;
+  }
+
+  /** Takes `stored` as what the store holds, with this session's changes since `saved` kept. */
+  private adopt(stored: SessionState): void {
+    const json = stateJson(stored);
+    const ours = this.state;
+    const merged = json === this.saved ? ours : mergeStates(parseState(this.saved), ours, stored);
     this.saved = json;
+    if (stateJson(merged) === stateJson(ours)) return;
+    const before = this.exposedView;
+    this.setFindFormat(merged.findFormat);
+    this.currentStage = merged.stage;
+    this.found = merged.found.flatMap((id) => this.runtime.tool(id) ?? []);
+    this.currentData = merged.data;
     this.exposedView = this.computeExposed();
     if (this.exposedView.hash !== before.hash) this.notify();
-    return true;
   }
 
   /**
@@ -339,6 +362,7 @@ export class Session implements Caller {
     const aliases = () => this.exposedView.tools.map((tool) => tool.alias);
     const host = programHost(
       {
+        id: this.id,
         call: (name, args, callOptions) => this.call(name, args, callOptions),
         get aliases() {
           return aliases();

@@ -3,6 +3,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { MemoryHandleStorage } from "../src/handles/memory.js";
+import type { HandleStorage } from "../src/handles/storage.js";
 import { HandleStore, type HandleStoreOptions } from "../src/handles/store.js";
 
 /** A store on a fake clock that the test moves by hand. */
@@ -129,6 +130,50 @@ describe("isolation", () => {
     expect(await store.read("a", "#T2")).toEqual({ ok: true, value: { secret: true } });
   });
 
+  it("checks the owner a handle records: a storage that mixes owners up hands nobody another's handle", async () => {
+    const storage = new MemoryHandleStorage();
+    // A storage that finds entries by id alone, whoever asks.
+    const careless: HandleStorage = {
+      get: (_sessionId, id) => storage.get("a", id),
+      value: (_sessionId, id) => storage.value("a", id),
+      put: (handle) => storage.put(handle),
+      touch: (sessionId, id, lastUsed) => storage.touch(sessionId, id, lastUsed),
+      delete: (sessionId, id) => storage.delete(sessionId, id),
+      oldest: (sessionId) => storage.oldest(sessionId),
+      usage: (sessionId) => storage.usage(sessionId),
+      nextNumber: (sessionId) => storage.nextNumber(sessionId),
+      dropSession: (sessionId) => storage.dropSession(sessionId),
+    };
+    const store = new HandleStore({ storage: careless });
+    expect(await make(store, "a", "table", { secret: true })).toBe("#T1");
+    expect(await store.read("a", "#T1")).toEqual({ ok: true, value: { secret: true } });
+    expect(await store.read("b", "#T1")).toEqual(expired("#T1"));
+    expect(await store.json("b", "#T1")).toEqual(expired("#T1"));
+    expect(await store.summary("b", "#T1")).toEqual(expired("#T1"));
+  });
+
+  it("read, view and json call reserve with the value's size before reading it; what it throws refuses the read", async () => {
+    const store = new HandleStore();
+    const id = await make(store, "a", "table", ROWS);
+    const size = Buffer.byteLength(JSON.stringify(ROWS));
+    const reserved: number[] = [];
+    const reserve = (bytes: number) => void reserved.push(bytes);
+    expect(await store.read("a", id, { item: 0 }, reserve)).toEqual({ ok: true, value: ROWS[0] });
+    expect((await store.view("a", id, { limit: 1 }, reserve)).ok).toBe(true);
+    expect(await store.json("a", id, reserve)).toEqual({ ok: true, json: JSON.stringify(ROWS) });
+    expect(reserved).toEqual([size, size, size]);
+    const refused = new Error("too large");
+    await expect(
+      store.read("a", id, {}, () => {
+        throw refused;
+      }),
+    ).rejects.toBe(refused);
+    await expect(store.json("a", id, () => Promise.reject(refused))).rejects.toBe(refused);
+    // A handle that is not there reserves nothing.
+    expect(await store.json("a", "#T9", reserve)).toEqual(expired("#T9"));
+    expect(reserved).toHaveLength(3);
+  });
+
   it("refuses text that is not a handle id without echoing it", async () => {
     const store = new HandleStore();
     await make(store, "a", "table", 1);
@@ -210,9 +255,30 @@ describe("expiry", () => {
 describe("budgets", () => {
   // Each value is a 10-character string: 12 bytes of JSON.
   const value = (i: number) => `value-${String(i).padStart(4, "0")}`;
+  /** What a handle costs beyond its value's bytes. */
+  const OVERHEAD = new HandleStore().handleOverheadBytes;
+  /** The budget that holds `count` handles of 12 bytes, and not one more. */
+  const holding = (count: number) => count * (12 + OVERHEAD);
+
+  it("counts each handle's overhead with its value's bytes, so that many tiny handles are bounded too", async () => {
+    expect(OVERHEAD).toBe(2048);
+    const store = new HandleStore({ sessionMaxBytes: 1 << 20 });
+    for (let i = 0; i < 1000; i++) await make(store, "a", "v", i % 10);
+    // 1 MiB holds 512 handles of 1 byte, not a million.
+    const usage = await store.usage("a");
+    expect(usage).toEqual({ bytes: 511, handles: 511 });
+    expect(store.cost(usage)).toBeLessThanOrEqual(1 << 20);
+    expect(store.cost({ bytes: 512, handles: 512 })).toBeGreaterThan(1 << 20);
+  });
+
+  it("keeps a summary to 256 characters", async () => {
+    const store = new HandleStore();
+    const created = await store.create("a", "v", 1, "s".repeat(10_000));
+    expect(created).toMatchObject({ ok: true, summary: `${"s".repeat(256)}…` });
+  });
 
   it("tells onRelease listeners of evicted and expired handles too, so lists of them stay bounded", async () => {
-    const { store, clock } = fakeClock({ sessionMaxBytes: 24, ttlMs: 1000 });
+    const { store, clock } = fakeClock({ sessionMaxBytes: holding(2), ttlMs: 1000 });
     const gone: string[] = [];
     store.onRelease((session, id) => gone.push(`${session} ${id}`));
     const one = await make(store, "a", "v", value(1));
@@ -226,7 +292,7 @@ describe("budgets", () => {
   });
 
   it("evicts the session's least recently used handles beyond its budget", async () => {
-    const store = new HandleStore({ sessionMaxBytes: 36 });
+    const store = new HandleStore({ sessionMaxBytes: holding(3) });
     const [one, two, three] = [
       await make(store, "a", "v", value(1)),
       await make(store, "a", "v", value(2)),
@@ -245,7 +311,7 @@ describe("budgets", () => {
   });
 
   it("evicts the least recently used handles of all sessions beyond the runtime budget", async () => {
-    const store = new HandleStore({ sessionMaxBytes: 36, totalMaxBytes: 48 });
+    const store = new HandleStore({ sessionMaxBytes: holding(3), totalMaxBytes: holding(4) });
     const a1 = await make(store, "a", "v", value(1));
     const b1 = await make(store, "b", "v", value(2));
     const a2 = await make(store, "a", "v", value(3));
@@ -266,18 +332,19 @@ describe("budgets", () => {
   });
 
   it("refuses a value larger than a session may hold, without touching the others", async () => {
-    const store = new HandleStore({ sessionMaxBytes: 2048 });
+    // 4 KiB: one value of 2 KiB of JSON with its overhead.
+    const store = new HandleStore({ sessionMaxBytes: 2048 + OVERHEAD });
     const small = await make(store, "a", "v", "small");
     expect(await store.create("a", "v", "x".repeat(2047), "s")).toEqual(
       invalid(
         "result",
-        "the result takes 2.1 KiB, over the 2 KiB a session can keep: ask for less (filter, narrow or page it)",
+        "the result takes 4.1 KiB as a handle, over the 4 KiB a session can keep: ask for less (filter, narrow or page it)",
       ),
     );
     expect(await store.create("a", "v", "x".repeat(3000), "s")).toEqual(
       invalid(
         "result",
-        "the result takes 3 KiB, over the 2 KiB a session can keep: ask for less (filter, narrow or page it)",
+        "the result takes 5 KiB as a handle, over the 4 KiB a session can keep: ask for less (filter, narrow or page it)",
       ),
     );
     expect(await store.read("a", small)).toEqual({ ok: true, value: "small" });
@@ -292,7 +359,7 @@ describe("budgets", () => {
     expect(created).toEqual(
       invalid(
         "result",
-        "the result takes 1.1 MiB, over the 1 MiB a session can keep: ask for less (filter, narrow or page it)",
+        "the result takes 1.1 MiB as a handle, over the 1 MiB a session can keep: ask for less (filter, narrow or page it)",
       ),
     );
     expect(new HandleStore()).toMatchObject({
@@ -304,6 +371,10 @@ describe("budgets", () => {
       "HandleStore: ttlMs must be a positive number, got 0",
     );
     expect(() => new HandleStore({ totalMaxBytes: Number.NaN })).toThrow(RangeError);
+    expect(() => new HandleStore({ handleOverheadBytes: -1 })).toThrow(
+      "HandleStore: handleOverheadBytes must be a non-negative integer, got -1",
+    );
+    expect(new HandleStore({ handleOverheadBytes: 0 }).cost({ bytes: 10, handles: 5 })).toBe(10);
   });
 });
 
@@ -612,7 +683,7 @@ describe("memory", () => {
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
     const chunk = "x".repeat(1000);
-    let maxBytes = 0;
+    let maxCost = 0;
     let maxHandles = 0;
     let lastId = "";
     for (let i = 0; i < 10_000; i++) {
@@ -623,13 +694,13 @@ describe("memory", () => {
       if (!created.ok) throw new Error(`create ${i} failed: ${created.error}`);
       lastId = created.id;
       const usage = await store.usage();
-      maxBytes = Math.max(maxBytes, usage.bytes);
+      maxCost = Math.max(maxCost, store.cost(usage));
       maxHandles = Math.max(maxHandles, usage.handles);
     }
     expect(lastId).toBe("#B10000");
-    expect(maxBytes).toBeLessThanOrEqual(budget);
+    expect(maxCost).toBeLessThanOrEqual(budget);
     expect(maxHandles).toBeLessThanOrEqual(Math.floor(budget / 100_000));
-    expect(maxBytes).toBeGreaterThan(budget - 200_000);
+    expect(maxCost).toBeGreaterThan(budget - 200_000);
     expect(await store.count("s", lastId)).toEqual({ ok: true, count: 2 });
     expect(await store.read("s", "#B1")).toEqual(expired("#B1"));
     gc();

@@ -114,3 +114,25 @@ describe("zcp-serve's wire bounds (issue 27)", () => {
       expect(USAGE).toContain(flag);
   });
 });
+
+describe("zcp-serve's response budgets (issue 27)", () => {
+  const parse = (...argv: string[]) => parseServeArgs(["--registry", "r.js", ...argv], {});
+
+  it("--max-response-bytes and --max-session-response-bytes, over either transport", () => {
+    expect(
+      parse("--max-response-bytes", "1024", "--max-session-response-bytes", "4096"),
+    ).toMatchObject({ args: { maxResponseBytes: 1024, maxSessionResponseBytes: 4096 } });
+    expect(parse("--transport", "http", "--max-response-bytes", "1")).toMatchObject({
+      args: { maxResponseBytes: 1 },
+    });
+    const defaults = (parse() as { args: ServeArgs }).args;
+    expect(defaults).not.toHaveProperty("maxResponseBytes");
+    expect(defaults).not.toHaveProperty("maxSessionResponseBytes");
+    expect(parse("--max-session-response-bytes", "0")).toEqual({
+      kind: "usage",
+      message: '--max-session-response-bytes must be an integer of at least 1, got "0"',
+    });
+    for (const flag of ["--max-response-bytes", "--max-session-response-bytes"])
+      expect(USAGE).toContain(flag);
+  });
+});

@@ -151,7 +151,7 @@ export async function checkHandle(client: Client): Promise<string> {
   expect(names.at(-1)).toBe("zcp_handle");
   const templates = await client.listResourceTemplates();
   expect(templates.resourceTemplates.map((template) => template.uriTemplate)).toEqual([
-    "zcp://handle/{session}/{handle}",
+    "zcp://handle/{handle}",
   ]);
 
   const loaded = await call(client, "tables_load", { name: "orders" });
@@ -172,7 +172,8 @@ export async function checkHandle(client: Client): Promise<string> {
     mimeType: "application/json",
     description: summary.summary,
   });
-  expect(link.uri).toMatch(/^zcp:\/\/handle\/[0-9a-f-]{36}\/%23T1$/);
+  // The URI names the handle alone: no session id, nothing that grants access anywhere.
+  expect(link.uri).toBe("zcp://handle/%23T1");
 
   const read = await client.readResource({ uri: link.uri });
   expect(read.contents).toHaveLength(1);

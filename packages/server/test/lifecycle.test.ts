@@ -434,6 +434,8 @@ describe("shutdown(grace) on both surfaces (L1)", () => {
       headers: { "content-type": "application/json" },
       body: NATIVE_INITIALIZE,
     });
+    // Read, as a server reads every body it writes: a POST is in progress until its body has ended.
+    await opened.body?.cancel();
     const session = {
       "content-type": "application/json",
       "zcp-session-id": opened.headers.get("zcp-session-id")!,

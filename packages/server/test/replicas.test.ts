@@ -75,7 +75,7 @@ describe.skipIf(skip !== null)("replicas on one Redis", () => {
       for (let i = 0; i < count; i++) {
         otherRouter.at = i;
         await expect(other.readResource({ uri })).rejects.toThrow(
-          `MCP error -32002: Resource not found: ${uri}`,
+          `MCP error -32002: Resource not found: ${decodeURIComponent(uri.slice("zcp://handle/".length))} has expired or does not exist in this session: call the tool that made it again`,
         );
       }
       await other.close();

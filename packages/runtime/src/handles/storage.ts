@@ -24,7 +24,10 @@ export interface HandleRecord {
   readonly kind: string;
   /** The one-line description the model sees. */
   readonly summary: string;
-  /** UTF-8 bytes of the value's compact JSON: what the budgets count. */
+  /**
+   * UTF-8 bytes of the value's compact JSON. The budgets count these plus a fixed overhead per
+   * handle (`HandleStore.handleOverheadBytes`), from `usage`'s bytes and entry count.
+   */
   readonly size: number;
   /** First 12 hex characters of the SHA-256 of that JSON. */
   readonly hash: string;

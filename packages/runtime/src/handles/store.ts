@@ -1,8 +1,11 @@
 /**
  * The handle store: one per runtime, holding the values that tools return as handles, per
- * session. Every method takes the session id explicitly and looks handles up by (session, id),
- * so no id a session sends can reach another session's handles: ids are short (`#T1`) because
- * isolation, not guessing, is the protection.
+ * owner. Every method takes the owner explicitly (the `sessionId` parameters: today the runtime
+ * session that made the handle; the next step binds it to an authorization subject instead),
+ * every handle records its owner (`HandleRecord.sessionId`), and every operation looks handles up
+ * by (owner, id) and checks the record's owner again: no id or URI a session sends can reach
+ * another owner's handles, and such a handle answers exactly like one that never existed. Ids
+ * are short (`#T1`) for the model because this binding, not guessing, is the protection.
  *
  * Errors are values: every method resolves to its result (`ok: true`) or to `failure(...)`.
  * - `expired:<id>`: the id is not live in this session. Expired, evicted, released and never
@@ -21,14 +24,18 @@
  * handles from the least recently used end, so their bytes are freed without any timer keeping
  * the process alive.
  *
- * Budgets count the UTF-8 bytes of each value's compact JSON, which is also what is kept (a
- * string measures its own memory; parsed objects would not). After a create, the session's
- * least recently used handles are evicted until the session fits `sessionMaxBytes`, then the
- * least recently used of all sessions until the runtime fits `totalMaxBytes`. Each step is O(1)
- * with the memory storage.
+ * Budgets count what a handle costs: the UTF-8 bytes of its value's compact JSON, which is also
+ * what is kept (a string measures its own memory; parsed objects would not), plus
+ * `handleOverheadBytes` for everything else it holds (its record, summary, hash, the storage's
+ * and the MCP listing's entries), so that many small handles are bounded as well as a few large
+ * ones. The storage keeps value bytes and entry counts (`usage`); the cost is computed from
+ * both. After a create, the session's least recently used handles are evicted until the session
+ * fits `sessionMaxBytes`, then the least recently used of all sessions until the runtime fits
+ * `totalMaxBytes`. Each step is O(1) with the memory storage.
  */
 import { HANDLE_ID_PATTERN } from "../brands.js";
 import { Buffer } from "node:buffer";
+import { clip } from "../clip.js";
 import { sha12 } from "../hash.js";
 import type { JsonValue } from "../registry.js";
 import { failure, type CallError } from "../result.js";
@@ -54,6 +61,11 @@ export interface HandleStoreOptions {
   readonly sessionMaxBytes?: number;
   /** Bytes all sessions together may hold; 64 MiB by default. */
   readonly totalMaxBytes?: number;
+  /**
+   * What each handle costs in the budgets on top of its value's bytes; 2048 by default (the
+   * memory storage's, measured). A storage whose entries cost more (or less) may say so.
+   */
+  readonly handleOverheadBytes?: number;
   /** The clock, in ms; `Date.now` by default (a shared store needs the same clock everywhere). */
   readonly now?: () => number;
   /**
@@ -79,10 +91,31 @@ const ANY_KIND = "*";
 
 const HANDLE_ID = new RegExp(HANDLE_ID_PATTERN);
 
+/** Characters (code points) of a summary kept at most: one line, however long the tool's. */
+const MAX_SUMMARY = 256;
+
+/**
+ * What a handle costs beyond its value's bytes. Measured on Node 20 with the memory storage:
+ * about 600 bytes for the record, its hash and id and the storage's map and LRU entries, about
+ * 300 for the MCP `resources/list` entry; rounded up to 1 KiB, plus 1 KiB for the summary
+ * (`MAX_SUMMARY` characters take at most that in memory, as UTF-16, and in UTF-8).
+ */
+const HANDLE_OVERHEAD_BYTES = 2048;
+
+/**
+ * Called with a handle value's size in bytes before the value is read and parsed (`read`,
+ * `view`, `json`): the caller's chance to refuse (by throwing or rejecting, which the operation
+ * passes on) a read whose answer it cannot afford, before the work and the memory are spent on
+ * it, or to put it off (the operation waits for it).
+ */
+type ReadReservation = (bytes: number) => void | Promise<void>;
+
 export class HandleStore {
   readonly ttlMs: number;
   readonly sessionMaxBytes: number;
   readonly totalMaxBytes: number;
+  /** What each handle costs on top of its value's bytes, in the budgets. */
+  readonly handleOverheadBytes: number;
   /** The storage, its rejections marked (`#guard` answers those, and only those). */
   readonly #storage: Omit<HandleStorage, "dropSession">;
   /** The storage as given: `usage` and `dropSession` reject with what it threw. */
@@ -99,6 +132,11 @@ export class HandleStore {
       positive("sessionMaxBytes", options.sessionMaxBytes ?? 16 * MIB),
       this.totalMaxBytes,
     );
+    this.handleOverheadBytes = options.handleOverheadBytes ?? HANDLE_OVERHEAD_BYTES;
+    if (!Number.isSafeInteger(this.handleOverheadBytes) || this.handleOverheadBytes < 0)
+      throw new RangeError(
+        `HandleStore: handleOverheadBytes must be a non-negative integer, got ${String(options.handleOverheadBytes)}`,
+      );
     this.#raw = options.storage ?? new MemoryHandleStorage();
     this.#storage = marked(this.#raw);
     this.#now = options.now ?? Date.now;
@@ -108,7 +146,8 @@ export class HandleStore {
   /**
    * Keeps `value` (in its JSON form: dates become strings, `undefined` fields disappear) as a
    * new handle of the session, whose id is `#`, the kind's first letter upper-cased (`G` when it
-   * does not start with an ASCII letter) and the session's counter: `#T1`, `#P2`...
+   * does not start with an ASCII letter) and the session's counter: `#T1`, `#P2`... A summary
+   * longer than 256 characters is cut (with `…`).
    */
   create(
     sessionId: string,
@@ -125,10 +164,10 @@ export class HandleStore {
         );
       }
       const size = Buffer.byteLength(json, "utf8");
-      if (size > this.sessionMaxBytes) {
+      if (size + this.handleOverheadBytes > this.sessionMaxBytes) {
         return failure(
           "invalid:result",
-          `the result takes ${formatBytes(size)}, over the ${formatBytes(this.sessionMaxBytes)} a session can keep: ask for less (filter, narrow or page it)`,
+          `the result takes ${formatBytes(size + this.handleOverheadBytes)} as a handle, over the ${formatBytes(this.sessionMaxBytes)} a session can keep: ask for less (filter, narrow or page it)`,
         );
       }
       const now = this.#now();
@@ -139,7 +178,7 @@ export class HandleStore {
         sessionId,
         id,
         kind,
-        summary,
+        summary: clip(summary, MAX_SUMMARY),
         size,
         hash: sha12(json),
         lastUsed: now,
@@ -220,22 +259,43 @@ export class HandleStore {
     });
   }
 
-  /** The whole value, or one 0-based list item; with `fields`, only those fields of the record. */
+  /**
+   * The whole value, or one 0-based list item; with `fields`, only those fields of the record.
+   * `reserve` is called with the value's size before it is read.
+   */
   async read(
     sessionId: string,
     id: string,
     options: ReadOptions = {},
+    reserve?: ReadReservation,
   ): Promise<ReadResult | CallError> {
-    return this.#operate(sessionId, id, (value) => readValue(id, value, options));
+    return this.#operate(sessionId, id, reserve, (json) => readValue(id, parse(json), options));
   }
 
-  /** A page of a list handle: `{ rows, offset, limit, total }`, rows cut to `columns` if given. */
+  /**
+   * The whole value as the compact JSON it is kept in: what `read` without options answers,
+   * serialized, without parsing and serializing it again. `reserve` is called with its size
+   * before it is read.
+   */
+  async json(
+    sessionId: string,
+    id: string,
+    reserve?: ReadReservation,
+  ): Promise<{ readonly ok: true; readonly json: string } | CallError> {
+    return this.#operate(sessionId, id, reserve, (json) => ({ ok: true, json }));
+  }
+
+  /**
+   * A page of a list handle: `{ rows, offset, limit, total }`, rows cut to `columns` if given.
+   * `reserve` is called with the value's size before it is read.
+   */
   async view(
     sessionId: string,
     id: string,
     options: ViewOptions = {},
+    reserve?: ReadReservation,
   ): Promise<ViewResult | CallError> {
-    return this.#operate(sessionId, id, (value) => viewValue(id, value, options));
+    return this.#operate(sessionId, id, reserve, (json) => viewValue(id, parse(json), options));
   }
 
   /** What `create` answered, without reading the value. */
@@ -256,23 +316,31 @@ export class HandleStore {
     return `${this.ttlMs}ms`;
   }
 
-  /** Bytes and handles held by a session, or by the whole runtime. */
+  /** Value bytes and handles held by a session, or by the whole runtime. */
   async usage(sessionId?: string): Promise<HandleUsage> {
     return this.#raw.usage(sessionId);
+  }
+
+  /** What the budgets count of a usage: its value bytes and each handle's overhead. */
+  cost(usage: HandleUsage): number {
+    return usage.bytes + usage.handles * this.handleOverheadBytes;
   }
 
   #operate<R extends { readonly ok: true }>(
     sessionId: string,
     id: string,
-    operation: (value: JsonValue) => R | CallError,
+    reserve: ReadReservation | undefined,
+    operation: (json: string) => R | CallError,
   ): Promise<R | CallError> {
     return this.#guard(sessionId, async () => {
       const now = this.#now();
       const record = await this.#live(sessionId, id, now);
       if ("ok" in record) return record;
-      const value = await this.#value(record);
-      if (value === undefined) return expired(id);
-      const result = operation(value);
+      await reserve?.(record.size);
+      // Undefined when deleted since its record was read (a concurrent release or eviction).
+      const json = await this.#storage.value(record.sessionId, record.id);
+      if (json === undefined) return expired(id);
+      const result = operation(json);
       if (result.ok) await this.#use(record, now);
       return result;
     });
@@ -296,11 +364,16 @@ export class HandleStore {
     }
   }
 
-  /** The handle's record if it is live in the session; an expired one is deleted on the way. */
+  /**
+   * The handle's record if it is live and the caller owns it; an expired one is deleted on the
+   * way. The owner is checked on the record as well as used as the key, so that a storage that
+   * mixed owners up still hands nobody another's handle.
+   */
   async #live(sessionId: string, id: string, now: number): Promise<HandleRecord | CallError> {
     if (typeof id !== "string" || !HANDLE_ID.test(id))
       return failure("invalid:handle", 'handle ids look like "#T1"');
     const record = await this.#storage.get(sessionId, id);
+    if (record !== undefined && record.sessionId !== sessionId) return expired(id);
     if (record !== undefined && !this.#expired(record, now)) return record;
     if (record !== undefined) await this.#delete(sessionId, id);
     return expired(id);
@@ -343,7 +416,7 @@ export class HandleStore {
 
   /** Evicts the least recently used handles of a session (or of all) until they fit `budget`. */
   async #evictBeyond(budget: number, sessionId?: string): Promise<void> {
-    while ((await this.#storage.usage(sessionId)).bytes > budget) {
+    while (this.cost(await this.#storage.usage(sessionId)) > budget) {
       const oldest = await this.#storage.oldest(sessionId);
       if (oldest === undefined) return;
       await this.#delete(oldest.sessionId, oldest.id);
@@ -426,6 +499,11 @@ function toJson(value: unknown): string | undefined {
 function listLength(value: unknown, json: string): number {
   if (Array.isArray(value) && !("toJSON" in value)) return value.length;
   return (JSON.parse(json) as unknown[]).length;
+}
+
+/** A kept value's JSON, parsed: a tool cannot change what is kept. */
+function parse(json: string): JsonValue {
+  return JSON.parse(json) as JsonValue;
 }
 
 function formatBytes(bytes: number): string {

@@ -17,6 +17,7 @@
  */
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { Runtime } from "@zcp/runtime";
+import { responseLimitsOf } from "../budget.js";
 import type { McpServerOptions } from "../mcp/server.js";
 import { createNativeFetchHandler, type NativeFetchOptions } from "../native/http.js";
 import { json, jsonRpcError, whenEnded } from "./body.js";
@@ -106,6 +107,8 @@ export function createFetchHandler(
   const path = options.path ?? DEFAULT_PATH;
   const onError = options.onError ?? ((error: unknown) => console.error("zcp server:", error));
   const guard = createGuard(options);
+  // Both surfaces count their answers within the same limits (budget.ts).
+  const responseLimits = responseLimitsOf(options);
   // The token was checked: its holder is the one identity sessions are bound to.
   const clientKey = options.token !== undefined ? () => "token" : (options.clientKey ?? (() => ""));
   const mcp = new McpSessions(runtime, options, {
@@ -115,6 +118,7 @@ export function createFetchHandler(
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
     onError,
     clientKey,
+    ...responseLimits,
   });
   const nativeOptions = options.native === true ? {} : options.native || undefined;
   const native = nativeOptions
@@ -122,6 +126,7 @@ export function createFetchHandler(
         ...(options.name !== undefined ? { name: options.name } : {}),
         onError,
         clientKey,
+        ...responseLimits,
         ...nativeOptions,
         ...(options.token !== undefined ? { identity: () => "token" } : {}),
       })

@@ -5,19 +5,49 @@
  * stream would stay open until the session closed, holding its connection and keeping the
  * session from idling out. Here, a POST's stream ends once each of its requests is answered *or
  * cancelled* (`notifications/cancelled`, in another POST of the session).
+ *
+ * It also counts each POST's answers against the session's response budget (budget.ts): the SDK
+ * transport writes every answer of a POST to its stream through `send`, which it reaches here
+ * first, so an answer past the budget goes out as the `Response too large` error instead; the
+ * handlers of the POST's requests find its budget by request id (`requestBudget`) to reserve
+ * what they know ahead. The POST's bytes go back to the session once its body has been read.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { WebStandardStreamableHTTPServerTransportOptions } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  SessionBudget,
+  type BudgetedTransport,
+  type RequestBudget,
+  type ResponseLimits,
+} from "../budget.js";
+import { whenEnded } from "./body.js";
 
 /** The requests of one POST: those still waiting for their answer, and those cancelled. */
 interface Stream {
   readonly waiting: Set<RequestId>;
   readonly cancelled: RequestId[];
+  /** What the POST's answers may take. */
+  readonly budget: RequestBudget;
 }
 
-export class McpTransport extends WebStandardStreamableHTTPServerTransport {
+export class McpTransport
+  extends WebStandardStreamableHTTPServerTransport
+  implements BudgetedTransport
+{
   /** Each request id of an open POST stream → that stream (the same object for every id of it). */
   readonly #streams = new Map<RequestId, Stream>();
+  readonly #budget: SessionBudget;
+
+  constructor(options: WebStandardStreamableHTTPServerTransportOptions, limits: ResponseLimits) {
+    super(options);
+    this.#budget = new SessionBudget(limits);
+  }
+
+  /** The budget of the POST request `id` came in, while it is being answered. */
+  requestBudget(id: unknown): RequestBudget | undefined {
+    return this.#streams.get(id as RequestId)?.budget;
+  }
 
   /**
    * Answers one POST whose body is `messages` (already checked to be JSON-RPC messages): the
@@ -31,12 +61,16 @@ export class McpTransport extends WebStandardStreamableHTTPServerTransport {
     const ids = messages.flatMap((message) =>
       "method" in message && "id" in message ? [message.id] : [],
     );
-    const stream: Stream = { waiting: new Set(ids), cancelled: [] };
+    const budget = this.#budget.request();
+    const stream: Stream = { waiting: new Set(ids), cancelled: [], budget };
     for (const id of ids) this.#streams.set(id, stream);
     let response: Response | undefined;
     try {
       response = await this.handleRequest(request, { parsedBody: body });
-      return response;
+      return whenEnded(response, () => budget.end());
+    } catch (error) {
+      budget.end();
+      throw error;
     } finally {
       // Refused (4xx) or answered at once: there is no stream of these requests to end.
       if (response?.headers.get("content-type") !== "text/event-stream")
@@ -53,11 +87,13 @@ export class McpTransport extends WebStandardStreamableHTTPServerTransport {
     message: JSONRPCMessage,
     options?: { relatedRequestId?: RequestId },
   ): Promise<void> {
+    const id = "result" in message || "error" in message ? message.id : undefined;
+    const budget = id === undefined ? undefined : this.#streams.get(id)?.budget;
     try {
-      await super.send(message, options);
+      const counted = budget ? ((await budget.count(id, message)) as JSONRPCMessage) : message;
+      await super.send(counted, options);
     } finally {
-      if (("result" in message || "error" in message) && message.id !== undefined)
-        this.#settle(message.id, false);
+      if (id !== undefined) this.#settle(id, false);
     }
   }
 

@@ -32,7 +32,8 @@ import {
   JSONRPCMessageSchema,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { JsonValue, Runtime, Session } from "@zcp/runtime";
+import type { Runtime, Session } from "@zcp/runtime";
+import type { ResponseLimits } from "../budget.js";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "../mcp/server.js";
 import { json, jsonRpcError, readJson, whenEnded, type ErrorAnswer } from "./body.js";
 import {
@@ -45,9 +46,9 @@ import {
   type Sweep,
 } from "./idle.js";
 import { McpTransport } from "./mcp-transport.js";
-import { Resumptions, STORE_UNREACHABLE } from "./store.js";
+import { keptInitialize, Resumptions, STORE_UNREACHABLE } from "./store.js";
 
-export interface McpSessionLimits extends SessionLimits {
+export interface McpSessionLimits extends SessionLimits, ResponseLimits {
   readonly maxBodyBytes: number;
   readonly idleTimeoutMs: number;
   readonly onError: (error: unknown) => void;
@@ -222,13 +223,15 @@ export class McpSessions {
         "Bad Request: no valid mcp-session-id; start a session with initialize",
       );
     if (this.#closing) return refuse(503, -32000, "Service Unavailable: the server is closing");
+    // What another replica replays to continue the session: only what that needs, bounded.
+    const kept = this.#shared ? keptInitialize(posted.body) : undefined;
+    if (typeof kept === "string") return refuse(400, -32602, kept);
     const client = this.limits.clientKey(request);
     const room = makeRoom(this.#sessions, client, this.limits);
     if (typeof room === "string") return refuse(503, -32000, `Service Unavailable: ${room}`);
     for (const [, victim] of room) this.#end(victim);
     const entry = this.#open(client);
-    // What another replica replays to continue the session.
-    if (this.#shared) entry.mcp.session.setData(posted.body as JsonValue);
+    if (kept !== undefined) entry.mcp.session.setData(kept);
     const response = await this.#answer(entry, true, async () => {
       await entry.mcp.server.connect(entry.transport);
       return entry.transport.post(request, posted.body, posted.messages);
@@ -291,7 +294,7 @@ export class McpSessions {
   #open(client: string, session?: Session): Entry {
     const mcp = createMcpServer(this.runtime, { ...this.options, ...(session ? { session } : {}) });
     const id = mcp.session.id;
-    const transport = new McpTransport({ sessionIdGenerator: () => id });
+    const transport = new McpTransport({ sessionIdGenerator: () => id }, this.limits);
     const entry: Entry = { id, mcp, transport, ...idleActivity(client) };
     // Whatever closes the transport (DELETE, close(), the sweep, eviction) forgets the session;
     // the SDK server's onclose then closes the runtime session.

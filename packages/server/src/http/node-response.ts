@@ -50,14 +50,17 @@ export async function writeResponse(response: Response, res: http.ServerResponse
   }
   const headers = outgoingHeaders(response.headers);
   if (done) {
-    const whole = Buffer.concat(chunks);
     if (
       headers["content-length"] === undefined &&
       response.status !== 204 &&
       response.status !== 304
     )
-      headers["content-length"] = whole.byteLength;
-    res.writeHead(response.status, headers).end(whole);
+      headers["content-length"] = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+    // Corked, the chunks go out together, as they are: a body of many MiB is not copied into one.
+    res.writeHead(response.status, headers);
+    res.cork();
+    for (const chunk of chunks) res.write(chunk);
+    res.end();
     return;
   }
   res.writeHead(response.status, headers);

@@ -1,8 +1,10 @@
 /**
- * Handles as MCP resources: `zcp://handle/<runtime session id>/<url-encoded handle id>`.
- * `resources/read` serves only the handles of the session it runs in (another session's URI gets
- * the same "not found" as one that never existed), `resources/list` lists the handles this session
- * was given, `resources/templates/list` has the one URI template.
+ * Handles as MCP resources: `zcp://handle/<url-encoded handle id>`, e.g. `zcp://handle/%23T1`.
+ * A URI names a handle and nothing else: no session id, nothing that grants access anywhere. It
+ * is resolved only against the handles of the session that reads it (the store keeps them by
+ * owner), so another session's URI, or one that never existed, gets the same "not found".
+ * `resources/list` lists the handles this session was given, `resources/templates/list` has
+ * the one URI template.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -14,32 +16,31 @@ import {
   type Resource,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Runtime, Session } from "@zcp/runtime";
+import { reserveFor } from "../budget.js";
 import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 
 /** MCP's code for a resource that does not exist (spec: resources, error handling). */
 export const RESOURCE_NOT_FOUND = -32002;
 
-/** The scheme and authority of handle URIs: `zcp://handle/<runtime session id>/<url-encoded handle id>`. */
+/** The scheme and authority of handle URIs: `zcp://handle/<url-encoded handle id>`. */
 export const HANDLE_URI_PREFIX = "zcp://handle/";
 
 /** The URI template of handle resources, as `resources/templates/list` lists it. */
-export const HANDLE_URI_TEMPLATE = `${HANDLE_URI_PREFIX}{session}/{handle}`;
+export const HANDLE_URI_TEMPLATE = `${HANDLE_URI_PREFIX}{handle}`;
 
-/** The URI of a handle of a session. */
-export function handleUri(sessionId: string, handle: string): string {
-  return `${HANDLE_URI_PREFIX}${encodeURIComponent(sessionId)}/${encodeURIComponent(handle)}`;
+/** The URI of a handle (of whichever session reads it). */
+export function handleUri(handle: string): string {
+  return `${HANDLE_URI_PREFIX}${encodeURIComponent(handle)}`;
 }
 
-/** `{ sessionId, handle }` of a handle URI, or undefined when the text is not one. */
-export function parseHandleUri(
-  uri: string,
-): { readonly sessionId: string; readonly handle: string } | undefined {
+/** `{ handle }` of a handle URI, or undefined when the text is not one. */
+export function parseHandleUri(uri: string): { readonly handle: string } | undefined {
   if (!uri.startsWith(HANDLE_URI_PREFIX)) return undefined;
-  const parts = uri.slice(HANDLE_URI_PREFIX.length).split("/");
-  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  const encoded = uri.slice(HANDLE_URI_PREFIX.length);
+  if (encoded === "" || encoded.includes("/")) return undefined;
   try {
-    return { sessionId: decodeURIComponent(parts[0]), handle: decodeURIComponent(parts[1]) };
+    return { handle: decodeURIComponent(encoded) };
   } catch {
     return undefined;
   }
@@ -108,20 +109,27 @@ export function serveHandleResources(
 
   server.setRequestHandler(
     ReadResourceRequestSchema,
-    async (request): Promise<ReadResourceResult> => {
+    async (request, extra): Promise<ReadResourceResult> => {
       const { uri } = request.params;
       const parsed = parseHandleUri(uri);
-      // Another session's URI gets the same answer as one that never existed: nothing leaks.
-      if (!parsed || parsed.sessionId !== session.id)
+      if (!parsed)
         throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
-      const read = await runtime.handles.read(session.id, parsed.handle);
+      // Looked up among this session's handles only: another session's is as unknown here as
+      // one that never existed. The value's size is reserved from the request's response
+      // budget before the value is read (a refusal throws the JSON-RPC error).
+      const read = await runtime.handles.json(
+        session.id,
+        parsed.handle,
+        reserveFor(server.transport, extra.requestId),
+      );
       if (!read.ok) {
         if (read.error.startsWith("expired:")) handles.forget(parsed.handle);
         throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${read.hint}`, { uri });
       }
       return {
         contents: [
-          { uri, mimeType: "application/json", text: JSON.stringify(read.value) ?? "null" },
+          // The value's JSON as kept: compact, as `JSON.stringify` of the value would give.
+          { uri, mimeType: "application/json", text: read.json },
         ],
       };
     },

@@ -8,13 +8,15 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { Runtime, Session } from "@zcp/runtime";
+import type { ResponseLimits } from "../budget.js";
 import { invalidParams } from "./errors.js";
 import { IssuedHandles, serveHandleResources } from "./resources.js";
 import { serveTools } from "./tools.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
-export interface McpServerOptions {
+/** The MCP surface's options; its transports count answers within the `ResponseLimits` (budget.ts). */
+export interface McpServerOptions extends ResponseLimits {
   /** `serverInfo.name` (default `zcp`). */
   readonly name?: string;
   /** `serverInfo.version` (default `0.1.0`). */

@@ -4,7 +4,7 @@
  * `CallToolResult`, `logging/setLevel` sets the level of the calls' log lines.
  *
  * - value   → text: the value's compact JSON; `structuredContent`: the value when it is a plain object
- * - handle  → text: `encodeResult(result)` (id, summary, meta) + a `resource_link` to `zcp://handle/<session>/<%23T1>`
+ * - handle  → text: `encodeResult(result)` (id, summary, meta) + a `resource_link` to `zcp://handle/%23T1`
  * - error   → `isError: true`, text: `encodeResult(result)` (`{"ok":false,"error":"invalid:$.city","hint":"…"}`)
  * - unknown tool → JSON-RPC error -32602 (a protocol error in MCP's terms, not a tool result)
  *
@@ -37,6 +37,7 @@ import {
 import { clip, encodeResult, failure, type CallResult, type Session } from "@zcp/runtime";
 import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
+import { reserveFor } from "../budget.js";
 import { handleUri, type IssuedHandles } from "./resources.js";
 
 /** The `tools/call` requests of a session that are running. */
@@ -90,13 +91,14 @@ export function serveTools(
   const callTool = async (request: JSONRPCRequest, extra: Extra): Promise<CallToolResult> => {
     const { name, args } = callParams(request.params);
     let result: CallResult;
+    // `zcp.handle` reserves what it reads from this request's response budget (budget.ts).
+    const reserve = reserveFor(server.transport, extra.requestId);
     running++;
     try {
-      result = await session.call(
-        name,
-        args,
-        callOptions(name, extra, () => logLevel),
-      );
+      result = await session.call(name, args, {
+        ...callOptions(name, extra, () => logLevel),
+        ...(reserve ? { reserve } : {}),
+      });
     } finally {
       if (--running === 0) for (const resolve of idle.splice(0)) resolve();
     }
@@ -107,7 +109,7 @@ export function serveTools(
     } catch {
       result = failure("unavailable:store", "the shared store is unreachable; try again shortly");
     }
-    return toCallToolResult(result, session.id, handles);
+    return toCallToolResult(result, handles);
   };
   server.fallbackRequestHandler = async (request, extra) => {
     if (request.method === "tools/call") return callTool(request, extra);
@@ -144,15 +146,11 @@ function callParams(params: JSONRPCRequest["params"]): {
 }
 
 /** The result as MCP shows it; a handle is also remembered for `resources/list`. */
-function toCallToolResult(
-  result: CallResult,
-  sessionId: string,
-  handles: IssuedHandles,
-): CallToolResult {
+function toCallToolResult(result: CallResult, handles: IssuedHandles): CallToolResult {
   if (!result.ok) return { content: [{ type: "text", text: encodeResult(result) }], isError: true };
   if ("handle" in result) {
     const resource: Resource = {
-      uri: handleUri(sessionId, result.handle),
+      uri: handleUri(result.handle),
       name: result.handle,
       description: result.summary,
       mimeType: "application/json",

@@ -195,7 +195,7 @@ class NativeRoute {
     }
     const current = entry;
     try {
-      const response = await current.native.handle(body, { signal: request.signal });
+      const response = await current.native.handleJson(body, { signal: request.signal });
       // session/close, or close() while this request ran.
       if (current.native.closed || this.#closed) this.#forget(id!, current);
       else if (this.#shared)
@@ -208,7 +208,7 @@ class NativeRoute {
         }
       if (response === undefined)
         return new Response(null, { status: 202, headers: { [SESSION_HEADER]: id! } });
-      return json(200, response, { [SESSION_HEADER]: id! });
+      return jsonParts(response, { [SESSION_HEADER]: id! });
     } finally {
       ended!();
     }
@@ -346,6 +346,27 @@ function identityOf(data: JsonValue | undefined): string | null | undefined {
   if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
   const identity = (data as { readonly [key: string]: JsonValue })["identity"];
   return typeof identity === "string" || identity === null ? identity : undefined;
+}
+
+/**
+ * A 200 answer of the JSON the session encoded, once, while counting it (budget.ts): its parts
+ * are the body's chunks, written one after another, never copied into one buffer.
+ */
+function jsonParts(
+  parts: readonly Uint8Array[],
+  headers: { readonly [name: string]: string },
+): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
+  return new Response(body, {
+    status: 200,
+    headers: { "content-type": "application/json", "content-length": String(length), ...headers },
+  });
 }
 
 function startsWithInitialize(body: unknown): boolean {

@@ -51,8 +51,16 @@ const PROVIDERS: {
 
 const HANDLE_OPS = ["count", "read", "view", "summary", "release"] as const;
 
-/** A method's handler; `signal` aborts when the request is cancelled (used by `tools/call`). */
-export type Method = (params: Params, signal: AbortSignal | undefined) => unknown;
+/**
+ * A method's handler; `signal` aborts when the request is cancelled (used by `tools/call`);
+ * `reserve` takes bytes of the response budget ahead for an answer whose size is known before
+ * it is made (budget.ts), and throws `ResponseTooLarge` when they do not fit.
+ */
+export type Method = (
+  params: Params,
+  signal: AbortSignal | undefined,
+  reserve: (bytes: number) => Promise<void>,
+) => unknown;
 
 /** What the methods of one native session share. */
 export interface MethodContext {
@@ -102,7 +110,7 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
 
     "tools/list": (params) => listTools(session, params),
 
-    "tools/call": async (params, signal) => {
+    "tools/call": async (params, signal, reserve) => {
       const name = requiredString(params, "name");
       const args = params["arguments"];
       if (
@@ -114,18 +122,25 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
           "Invalid params: arguments must be an object of named parameters",
         );
       }
-      return session.call(name, args ?? {}, signal ? { signal } : {});
+      // `zcp.handle` reserves what it reads, as `handles/read` does.
+      return session.call(name, args ?? {}, { ...(signal ? { signal } : {}), reserve });
     },
 
     "handles/count": (params) =>
       runtime.handles.count(session.id, requiredString(params, "handle")),
-    "handles/read": (params) => {
+    // The value's size is reserved before it is read: a read the request cannot afford is refused first.
+    "handles/read": (params, _signal, reserve) => {
       const handle = requiredString(params, "handle");
-      return runtime.handles.read(session.id, handle, pick(params, ["item", "fields"]));
+      return runtime.handles.read(session.id, handle, pick(params, ["item", "fields"]), reserve);
     },
-    "handles/view": (params) => {
+    "handles/view": (params, _signal, reserve) => {
       const handle = requiredString(params, "handle");
-      return runtime.handles.view(session.id, handle, pick(params, ["columns", "offset", "limit"]));
+      return runtime.handles.view(
+        session.id,
+        handle,
+        pick(params, ["columns", "offset", "limit"]),
+        reserve,
+      );
     },
     "handles/summary": (params) =>
       runtime.handles.summary(session.id, requiredString(params, "handle")),

@@ -12,8 +12,18 @@
  *   session/close   ends the session (its handles are dropped)
  *   ping            `{}`
  *   notifications/cancelled   requestId → cancels that running `tools/call` of this session
+ *
+ * Each answer of a message or batch is counted, in order, against the session's response
+ * budget (budget.ts); past it, answers are `-32000 Response too large: …`, and a handle read
+ * that would not fit is refused before its value is read.
  */
 import { clip, SelectionError, type Runtime, type Session } from "@zcp/runtime";
+import {
+  ResponseTooLarge,
+  SessionBudget,
+  type RequestBudget,
+  type ResponseLimits,
+} from "../budget.js";
 import { nativeMethods, RpcFailure, type Params } from "./methods.js";
 import {
   DEFAULT_MAX_BATCH,
@@ -30,7 +40,7 @@ import {
   type RpcResponse,
 } from "./protocol.js";
 
-export interface NativeSessionOptions {
+export interface NativeSessionOptions extends ResponseLimits {
   /** `serverInfo.name` (default `zcp`). */
   readonly name?: string;
   /** `serverInfo.version` (default `0.1.0`). */
@@ -65,17 +75,33 @@ export interface CreateNativeSessionOptions extends NativeSessionOptions {
 export interface NativeSession {
   /** The runtime session behind this native session. */
   readonly session: Session;
+  /**
+   * The session's response budget (budget.ts). `handle` counts a message's answers against a
+   * request of it, ended when `handle` returns unless the caller gives its own (`budget`: a
+   * transport that writes the answers later ends it once they are written).
+   */
+  readonly budget: SessionBudget;
   /** True once `close()` ran (or the client sent `session/close`). */
   readonly closed: boolean;
   /**
    * Answers a parsed message or batch; `undefined` when there is nothing to answer. Never throws.
    * Aborting `options.signal` (e.g. the HTTP request's, when the client goes away) cancels
-   * every `tools/call` of the message: they answer `cancelled`.
+   * every `tools/call` of the message: they answer `cancelled`. Past the response budget,
+   * answers are the JSON-RPC error `Response too large: …`.
    */
   handle(
     message: unknown,
-    options?: { readonly signal?: AbortSignal },
+    options?: { readonly signal?: AbortSignal; readonly budget?: RequestBudget },
   ): Promise<RpcResponse | RpcResponse[] | undefined>;
+  /**
+   * `handle`, for a transport: the answer as UTF-8 JSON in parts, to write one after another
+   * (each answer of a batch serialized and encoded once, as it is counted, and not copied into
+   * one buffer); `undefined` when there is nothing to answer.
+   */
+  handleJson(
+    message: unknown,
+    options?: { readonly signal?: AbortSignal; readonly budget?: RequestBudget },
+  ): Promise<readonly Buffer[] | undefined>;
   /**
    * Ends the runtime session: its handles are dropped; running and later calls answer
    * `cancelled`, with `reason` as the hint (default "the session is closed"). With `keep`, the
@@ -104,6 +130,7 @@ export function createNativeSession(
   const clientStages = options.clientStages ?? true;
   const clientFilters = runtime.options.exposure?.clientFilters ?? true;
   const onError = options.onError ?? ((error: unknown) => console.error("zcp native:", error));
+  const budget = new SessionBudget(options);
   let closed = false;
 
   const close = async (reason?: string, closeOptions?: { readonly keep?: boolean }) => {
@@ -157,10 +184,28 @@ export function createNativeSession(
     cancel,
   });
 
+  /**
+   * One message (not a batch), answer `key` of `request`: its answer, counted by `out`, or
+   * undefined for a notification (what it reserved goes back).
+   */
+  const counted = async <T>(
+    message: unknown,
+    signal: AbortSignal | undefined,
+    request: RequestBudget,
+    key: number,
+    out: Out<T>,
+  ): Promise<T | undefined> => {
+    const response = await one(message, signal, (bytes) => request.reserve(key, bytes));
+    if (response !== undefined) return out(request, key, response);
+    request.answer(key, 0);
+    return undefined;
+  };
+
   /** One message (not a batch): a response, or undefined for a notification. */
   const one = async (
     message: unknown,
     signal: AbortSignal | undefined,
+    reserve: (bytes: number) => Promise<void>,
   ): Promise<RpcResponse | undefined> => {
     const request = readRequest(message, maxDepth);
     if ("refused" in request) return request.refused;
@@ -188,12 +233,13 @@ export function createNativeSession(
         const result =
           method === "tools/call"
             ? await cancellable(notification ? undefined : id, signal, async (callSignal) =>
-                run(given, callSignal),
+                run(given, callSignal, reserve),
               )
-            : await run(given, signal);
+            : await run(given, signal, reserve);
         response = rpcResult(id, result);
       } catch (error) {
-        if (error instanceof RpcFailure) response = rpcError(id, error.code, error.message);
+        if (error instanceof RpcFailure || error instanceof ResponseTooLarge)
+          response = rpcError(id, error.code, error.message);
         else if (error instanceof SelectionError)
           response = rpcError(id, INVALID_PARAMS, `Invalid params: ${error.message}`);
         else {
@@ -205,43 +251,85 @@ export function createNativeSession(
     return notification ? undefined : response;
   };
 
-  const handle = async (
+  /** A message or batch, each answer counted and shaped by `out`; a refusal of the whole is not counted. */
+  const dispatch = async <T>(
     message: unknown,
-    options: { readonly signal?: AbortSignal } = {},
-  ): Promise<RpcResponse | RpcResponse[] | undefined> => {
+    options: HandleOptions,
+    out: Out<T>,
+  ): Promise<T | T[] | undefined> => {
     const { signal } = options;
+    const request = options.budget ?? budget.request();
+    const whole = async (response: RpcResponse) => out(request, WHOLE, response);
     try {
-      if (!Array.isArray(message)) return await one(message, signal);
+      if (!Array.isArray(message)) return await counted(message, signal, request, 0, out);
       if (message.length === 0)
-        return rpcError(null, INVALID_REQUEST, "Invalid Request: empty batch");
+        return whole(rpcError(null, INVALID_REQUEST, "Invalid Request: empty batch"));
       if (message.length > maxBatch)
-        return rpcError(
-          null,
-          INVALID_REQUEST,
-          `Invalid Request: batch too large (at most ${maxBatch} messages)`,
+        return whole(
+          rpcError(
+            null,
+            INVALID_REQUEST,
+            `Invalid Request: batch too large (at most ${maxBatch} messages)`,
+          ),
         );
       // In order: a batch may initialize, call a tool and read its handle.
-      const responses: RpcResponse[] = [];
-      for (const element of message) {
-        const response = await one(element, signal);
-        if (response) responses.push(response);
+      const answers: T[] = [];
+      for (const [index, element] of message.entries()) {
+        const answer = await counted(element, signal, request, index, out);
+        if (answer !== undefined) answers.push(answer);
       }
-      return responses.length > 0 ? responses : undefined;
+      return answers.length > 0 ? answers : undefined;
     } catch (error) {
       onError(error);
-      return rpcError(null, INTERNAL_ERROR, "Internal error");
+      return whole(rpcError(null, INTERNAL_ERROR, "Internal error"));
+    } finally {
+      if (options.budget === undefined) request.end();
     }
+  };
+
+  const handle = (message: unknown, options: HandleOptions = {}) =>
+    dispatch<RpcResponse>(message, options, (request, key, response) =>
+      request.count(key, response),
+    );
+
+  const handleJson = async (
+    message: unknown,
+    options: HandleOptions = {},
+  ): Promise<readonly Buffer[] | undefined> => {
+    const answer = await dispatch(message, options, (request, key, response) =>
+      request.encode(key, response),
+    );
+    if (answer === undefined || !Array.isArray(answer)) return answer && [answer];
+    // A batch's answers as a JSON array, without copying them into one buffer.
+    const parts = answer.flatMap((part, index) => (index === 0 ? [part] : [COMMA, part]));
+    return [OPEN, ...parts, CLOSE];
   };
 
   return {
     session,
+    budget,
     get closed() {
       return closed;
     },
     handle,
+    handleJson,
     close,
   };
 }
+
+interface HandleOptions {
+  readonly signal?: AbortSignal;
+  readonly budget?: RequestBudget;
+}
+
+/** How an answer goes out: counted against the request as its answer `key`, as an object or as bytes. */
+type Out<T> = (request: RequestBudget, key: number, response: RpcResponse) => T | Promise<T>;
+
+/** The key of an answer to a whole message (a refusal of a batch): no item's. */
+const WHOLE = -1;
+const OPEN = Buffer.from("[");
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]");
 
 /** A message's id, method and fields, or the -32600 answer it gets. */
 function readRequest(

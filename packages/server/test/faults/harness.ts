@@ -154,11 +154,14 @@ export class Lines {
 
   constructor(readonly child: ChildProcessWithoutNullStreams) {
     child.stdout.on("data", (chunk: Buffer) => {
-      this.#buffer += chunk.toString();
+      // Only the new chunk is searched for line ends: a line of many MiB costs linear time.
+      const text = chunk.toString();
+      let start = 0;
       let end: number;
-      while ((end = this.#buffer.indexOf("\n")) >= 0) {
-        const line = this.#buffer.slice(0, end).trim();
-        this.#buffer = this.#buffer.slice(end + 1);
+      while ((end = text.indexOf("\n", start)) >= 0) {
+        const line = (this.#buffer + text.slice(start, end)).trim();
+        this.#buffer = "";
+        start = end + 1;
         if (line === "") continue;
         try {
           this.received.push(JSON.parse(line));
@@ -166,6 +169,7 @@ export class Lines {
           this.garbage.push(line);
         }
       }
+      this.#buffer += text.slice(start);
       for (const wake of this.#waiters) wake();
     });
   }
@@ -236,6 +240,19 @@ export async function post(
   headers: { readonly [name: string]: string } = {},
   signal?: AbortSignal,
 ): Promise<HttpAnswer> {
+  return (await postUnread(url, body, headers, signal)).read();
+}
+
+/**
+ * `post`, its answer received but not decoded until `read()`: decoding and parsing an answer of
+ * tens of MiB holds up this process, and with it the polls of a `watchHealth` running here.
+ */
+export async function postUnread(
+  url: URL,
+  body: unknown,
+  headers: { readonly [name: string]: string } = {},
+  signal?: AbortSignal,
+): Promise<{ read(): HttpAnswer }> {
   const response = await fetch(url, {
     method: "POST",
     headers: {
@@ -246,7 +263,11 @@ export async function post(
     body: typeof body === "string" ? body : JSON.stringify(body),
     ...(signal ? { signal } : {}),
   });
-  const text = await response.text();
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { read: () => answerOf(response, bytes.toString()) };
+}
+
+function answerOf(response: Response, text: string): HttpAnswer {
   let messages: any[] = [];
   if ((response.headers.get("content-type") ?? "").includes("text/event-stream"))
     messages = text
