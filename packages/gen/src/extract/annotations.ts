@@ -7,6 +7,7 @@
  */
 import { ts } from "@ts-morph/common";
 import type { Code, Severity } from "../diagnostics.js";
+import { patternError } from "../compile/validators/scalars.js";
 import { ownDocs, tagsOf, type Tag } from "./jsdoc.js";
 import type { Schema } from "./schema.js";
 import { faithful, isLibSymbol } from "./type-facts.js";
@@ -91,7 +92,7 @@ export function applySchemaTags(schema: Schema, tags: readonly Tag[], diagnose: 
       else if (needs(LENGTH_TAGS[name as keyof typeof LENGTH_TAGS])) schema[name] = value;
     } else if (name === "pattern") {
       if (tag.text === "") fail("ZCP1301", "expected a regular expression");
-      else if (!isRegExp(tag.text))
+      else if (patternError(tag.text) !== null)
         fail("ZCP1301", `"${tag.text}" is not a valid regular expression`);
       else if (needs("string")) schema.pattern = tag.text;
     } else if (name === "format") {
@@ -127,15 +128,6 @@ export function applySchemaTags(schema: Schema, tags: readonly Tag[], diagnose: 
       else if (!toInteger(schema))
         fail("ZCP1302", `applies to numbers, not to ${describeTypes(schema)}`);
     }
-  }
-}
-
-function isRegExp(source: string): boolean {
-  try {
-    new RegExp(source, "u");
-    return true;
-  } catch {
-    return false;
   }
 }
 
