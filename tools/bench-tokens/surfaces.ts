@@ -353,6 +353,7 @@ async function connectMcpCode(
           .map((provider) => provider.fns),
       ) as Record<string, (args: unknown) => Promise<unknown>>;
       const host: ProgramHost = {
+        sessionId: "mcp-code",
         aliases: Object.keys(fns),
         signal: new AbortController().signal,
         call: async (name, args) => {
