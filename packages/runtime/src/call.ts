@@ -183,12 +183,13 @@ export class CallPipeline {
         kind === "*" ? undefined : kind,
       );
       if (isFailure(found)) return { error: found };
-      out[name] = {
+      // An own property even for a parameter named `__proto__` (assignment would set the prototype).
+      setOwn(out, name, {
         [HANDLE_BRAND]: found.kind,
         id: found.id,
         kind: found.kind,
         value: found.value,
-      } satisfies Handle;
+      } satisfies Handle);
     }
     return { args: out };
   }

@@ -245,6 +245,29 @@ describe("createFetchHandler: guards, limits and health, as over node:http", () 
       error: { code: -32000, message: "Payload Too Large: the body must not exceed 1024 bytes" },
     });
 
+    // A batch past maxBatch (50) is refused whole before any of it is dispatched.
+    const pings = (n: number) =>
+      JSON.stringify(
+        Array.from({ length: n }, (_, id) => ({ jsonrpc: "2.0", id, method: "ping" })),
+      );
+    const batched = handler({ maxBatch: 3 });
+    const tooMany = await batched.fetch(request("/mcp", { headers: POST_HEADERS, body: pings(4) }));
+    expect([tooMany.status, await tooMany.json()]).toEqual([
+      400,
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: "Invalid Request: batch too large (at most 3 messages)" },
+      },
+    ]);
+    const byDefault = await handler().fetch(
+      request("/mcp", { headers: POST_HEADERS, body: pings(51) }),
+    );
+    expect([byDefault.status, (await read(byDefault)).error.message]).toEqual([
+      400,
+      "Invalid Request: batch too large (at most 50 messages)",
+    ]);
+
     const malformed = await served.fetch(
       request("/mcp", { headers: POST_HEADERS, body: '{"jsonrpc":' }),
     );

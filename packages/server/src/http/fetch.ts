@@ -18,6 +18,7 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { Runtime } from "@zcp/runtime";
 import { responseLimitsOf } from "../budget.js";
+import { DEFAULT_MAX_BATCH, DEFAULT_MAX_MESSAGE_BYTES } from "../limits.js";
 import type { McpServerOptions } from "../mcp/server.js";
 import { createNativeFetchHandler, type NativeFetchOptions } from "../native/http.js";
 import { json, jsonRpcError, whenEnded } from "./body.js";
@@ -43,6 +44,8 @@ export interface FetchHandlerOptions extends McpServerOptions {
   readonly allowedOrigins?: readonly string[];
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number;
+  /** Messages in one MCP batch at most (default 50, as on `/zcp`); a larger batch gets 400 -32600. */
+  readonly maxBatch?: number;
   /**
    * Open MCP sessions at most (default 1,000). An `initialize` beyond closes the least recently
    * active session without a POST in progress (its next request gets 404: its client starts
@@ -97,7 +100,6 @@ export interface ZcpFetchHandler {
 }
 
 const DEFAULT_PATH = "/mcp";
-const DEFAULT_MAX_BODY = 1024 * 1024;
 
 /** The web-standard handler of both surfaces over HTTP: `fetch(request) → Response`. */
 export function createFetchHandler(
@@ -112,7 +114,8 @@ export function createFetchHandler(
   // The token was checked: its holder is the one identity sessions are bound to.
   const clientKey = options.token !== undefined ? () => "token" : (options.clientKey ?? (() => ""));
   const mcp = new McpSessions(runtime, options, {
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    maxBatch: options.maxBatch ?? DEFAULT_MAX_BATCH,
     maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     maxSessionsPerClient: options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
     idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_MS,

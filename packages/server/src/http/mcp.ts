@@ -50,6 +50,7 @@ import { keptInitialize, Resumptions, STORE_UNREACHABLE } from "./store.js";
 
 export interface McpSessionLimits extends SessionLimits, ResponseLimits {
   readonly maxBodyBytes: number;
+  readonly maxBatch: number;
   readonly idleTimeoutMs: number;
   readonly onError: (error: unknown) => void;
   /** Whose request it is, for `maxSessionsPerClient`. */
@@ -240,7 +241,8 @@ export class McpSessions {
     if (entry.transport.sessionId === undefined) this.#end(entry);
     else if (this.#shared)
       try {
-        await entry.mcp.session.save();
+        // Closed elsewhere meanwhile (the save found it gone): closed here too, at once.
+        if (!(await entry.mcp.session.save())) this.#end(entry);
       } catch {
         // Saved nowhere, the session would exist on this replica only: it is not opened.
         await response.body?.cancel();
@@ -270,6 +272,12 @@ export class McpSessions {
     const body = read.json;
     if (Array.isArray(body) && body.length === 0)
       return refuse(400, -32600, "Invalid Request: empty batch");
+    if (Array.isArray(body) && body.length > this.limits.maxBatch)
+      return refuse(
+        400,
+        -32600,
+        `Invalid Request: batch too large (at most ${this.limits.maxBatch} messages)`,
+      );
     const messages: JSONRPCMessage[] = [];
     for (const [index, item] of (Array.isArray(body) ? body : [body]).entries()) {
       const parsed = JSONRPCMessageSchema.safeParse(item);

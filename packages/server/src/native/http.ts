@@ -200,7 +200,8 @@ class NativeRoute {
       if (current.native.closed || this.#closed) this.#forget(id!, current);
       else if (this.#shared)
         try {
-          await current.native.session.save();
+          // Closed elsewhere meanwhile (the save found it gone): closed here too, at once.
+          if (!(await current.native.session.save())) this.#forget(id!, current);
         } catch {
           // Saved nowhere, a new session would exist on this replica only: it is not opened.
           if (opening) this.#forget(id!, current);

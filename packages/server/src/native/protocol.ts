@@ -6,9 +6,8 @@
 export * from "@zcp/client/protocol";
 import type { RequestId, RpcResponse } from "@zcp/client/protocol";
 
-export const DEFAULT_MAX_BATCH = 50;
+export { DEFAULT_MAX_BATCH, DEFAULT_MAX_MESSAGE_BYTES } from "../limits.js";
 export const DEFAULT_MAX_DEPTH = 64;
-export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 
 export function rpcResult(id: RequestId, result: unknown): RpcResponse {
   return { jsonrpc: "2.0", id, result };
