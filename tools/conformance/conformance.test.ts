@@ -1,0 +1,104 @@
+/**
+ * The official MCP conformance suite against the built `zcp-serve` (Streamable HTTP: the suite's
+ * server leg drives a URL) and against a bare server on the official SDK, the oracle
+ * (`reference-server.ts`, `reference-server-v2.ts`): every check the reference passes, zcp
+ * passes, except the scenarios listed in `EXPECTED_GAPS` with their reasons. The list is exact
+ * both ways: a new gap fails the test, and so does an entry zcp has come to pass (remove it
+ * then, and update the README's figures). */
+import { spawnSync } from "node:child_process";
+import { afterAll, describe, expect, it } from "vitest";
+import { Processes, ROOT } from "../../packages/server/test/faults/harness.js";
+import { startReference, type Reference } from "./reference-server.js";
+import { startReferenceV2 } from "./reference-server-v2.js";
+import { figures, runSuite, type Requirements, type SuiteResult } from "./suite.js";
+
+/** The requirement sets run. zcp speaks the 2025 era only so far; the next one is "2026-07-28". */
+const ERAS: readonly Requirements[] = ["2025-11-25"];
+
+/** The oracle of each set: the SDK zcp serves with (v1) for 2025, the v2 SDK for 2026-07-28. */
+const REFERENCES: Record<Requirements, () => Promise<Reference>> = {
+  "2025-11-25": startReference,
+  "2026-07-28": startReferenceV2,
+};
+
+const NEXT_ISSUE = "zcp does not offer it yet (issue 30: everything a real MCP server does)";
+
+/**
+ * What the reference passes and zcp does not, by requirement set: a scenario, or one check as
+ * `scenario:check-id` (the suite's own baseline grammar), with the reason.
+ */
+const EXPECTED_GAPS: Record<Requirements, Record<string, string>> = {
+  "2025-11-25": {
+    "completion-complete": `completion: ${NEXT_ISSUE}`,
+    "tools-call-image": `image content in tool results: ${NEXT_ISSUE}`,
+    "tools-call-audio": `audio content in tool results: ${NEXT_ISSUE}`,
+    "tools-call-embedded-resource": `embedded resources in tool results: ${NEXT_ISSUE}`,
+    "tools-call-mixed-content": `image and embedded resource content in tool results: ${NEXT_ISSUE}`,
+    "tools-call-sampling": `sampling (server-to-client requests): ${NEXT_ISSUE}`,
+    "tools-call-elicitation": `elicitation: ${NEXT_ISSUE}`,
+    "elicitation-sep1034-defaults": `elicitation: ${NEXT_ISSUE}`,
+    "elicitation-sep1330-enums": `elicitation: ${NEXT_ISSUE}`,
+    "resources-read-text": `static resources (zcp's resources are its handles): ${NEXT_ISSUE}`,
+    "resources-read-binary": `static resources: ${NEXT_ISSUE}`,
+    "resources-templates-read": `resource templates other than zcp://handle/{handle}: ${NEXT_ISSUE}`,
+    "resources-subscribe": `resource subscriptions: ${NEXT_ISSUE}`,
+    "resources-unsubscribe": `resource subscriptions: ${NEXT_ISSUE}`,
+    "prompts-list": `prompts: ${NEXT_ISSUE}`,
+    "prompts-get-simple": `prompts: ${NEXT_ISSUE}`,
+    "prompts-get-with-args": `prompts: ${NEXT_ISSUE}`,
+    "prompts-get-embedded-resource": `prompts: ${NEXT_ISSUE}`,
+    "prompts-get-with-image": `prompts: ${NEXT_ISSUE}`,
+  },
+  "2026-07-28": {},
+};
+
+const REGISTRY = "tools/conformance/src/zcp.gen/index.ts";
+
+/** `scenario:check` for every check the reference passes and zcp does not (absent included). */
+function gaps(reference: SuiteResult, zcp: SuiteResult): string[] {
+  const found: string[] = [];
+  for (const [scenario, { byId }] of reference)
+    for (const [check, status] of byId)
+      if (status === "SUCCESS" && zcp.get(scenario)?.byId.get(check) !== "SUCCESS")
+        found.push(`${scenario}:${check}`);
+  return found;
+}
+
+it("serves a registry zcp gen keeps up to date (zcp gen --check)", () => {
+  const check = spawnSync(
+    process.execPath,
+    [
+      "packages/gen/dist/bin/zcp.js",
+      "gen",
+      "--check",
+      "--config",
+      "tools/conformance/zcp.config.json",
+    ],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  expect([check.status, check.stdout, check.stderr]).toEqual([0, expect.any(String), ""]);
+});
+
+describe.each(ERAS)("the MCP conformance suite, requirement set %s", (era) => {
+  const processes = new Processes();
+  afterAll(() => processes.cleanup());
+
+  it("zcp-serve passes every check the bare SDK server passes, but the listed gaps", async () => {
+    const reference = await REFERENCES[era]();
+    processes.defer(() => reference.close());
+    const zcp = await processes.http(["--registry", REGISTRY]);
+    const [ofReference, ofZcp] = await Promise.all([
+      runSuite(reference.url, era),
+      runSuite(zcp.mcp, era),
+    ]);
+    console.log(`${era}: reference ${figures(ofReference)}; zcp-serve ${figures(ofZcp)}`);
+
+    const found = gaps(ofReference, ofZcp);
+    const entries = Object.keys(EXPECTED_GAPS[era]);
+    const covers = (entry: string, gap: string) => gap === entry || gap.startsWith(`${entry}:`);
+    const unlisted = found.filter((gap) => !entries.some((entry) => covers(entry, gap)));
+    expect(unlisted, "checks the reference passes and zcp-serve fails").toEqual([]);
+    const stale = entries.filter((entry) => !found.some((gap) => covers(entry, gap)));
+    expect(stale, "EXPECTED_GAPS entries zcp-serve now passes: remove them").toEqual([]);
+  });
+});
