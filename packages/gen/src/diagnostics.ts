@@ -48,6 +48,8 @@ export const CODES = {
   ZCP1706: "the upstream's tool listing changed since zcp gen wrote the output",
   ZCP1710: "an upstream tool's schema has a pattern that is not a u-flag regular expression",
   ZCP1711: "an upstream tool's input schema cannot be compiled into a validator",
+  ZCP1712: "an upstream tool's validator does not check a keyword of its input schema",
+  ZCP1713: "an upstream tool's schema declares a JSON Schema dialect zcp does not read",
 } as const;
 
 export type Code = keyof typeof CODES;

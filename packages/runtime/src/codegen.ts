@@ -87,6 +87,7 @@ export {
   missing,
   own,
   put,
+  sameJson,
   toBoolean,
   toNumber,
 } from "./validator-helpers.js";

@@ -108,7 +108,15 @@ export function duplicateAt(items: readonly unknown[]): number {
   return -1;
 }
 
-/** JSON text with sorted keys: equal JSON values, equal texts. */
+/**
+ * Whether `value` equals (as JSON) one of the values whose sorted-key JSON texts are `texts`
+ * (`enum` and `const` values that are objects or arrays; zcp gen writes the texts).
+ */
+export function sameJson(value: unknown, ...texts: string[]): boolean {
+  return texts.includes(canonical(value));
+}
+
+/** JSON text with sorted keys: equal JSON values, equal texts (the text of `canonicalJson`). */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) {
     return `[${value.map(canonical).join(",")}]`;

@@ -18,9 +18,11 @@ import {
   missing,
   own,
   put,
+  sameJson,
   toBoolean,
   toNumber,
 } from "../src/validator-helpers.js";
+import { canonicalJson } from "../src/hash.js";
 import { mulberry32 as random } from "../../../tools/test-random.js";
 
 const HELPERS = [
@@ -34,6 +36,7 @@ const HELPERS = [
   "missing",
   "own",
   "put",
+  "sameJson",
   "toBoolean",
   "toNumber",
 ];
@@ -185,6 +188,20 @@ describe("validator helpers", () => {
     expect(second).toBe(first);
     expect(second).toEqual({ a: 10, b: 20 });
     expect(source).toEqual({ a: 1, b: 2 });
+  });
+
+  it("sameJson: equal as JSON to a value of canonicalJson's text (enum and const objects)", () => {
+    const texts = [{ a: [1, { b: null }] }, [1, 2], "s"].map((value) => canonicalJson(value));
+    expect(sameJson({ a: [1, { b: null }] }, ...texts)).toBe(true);
+    expect(sameJson({ a: [1.0, { b: null }] }, ...texts)).toBe(true);
+    expect(sameJson(JSON.parse('{"a": [1, {"b": null}]}'), ...texts)).toBe(true);
+    expect(sameJson([1, 2], ...texts)).toBe(true);
+    expect(sameJson("s", ...texts)).toBe(true);
+    expect(sameJson([2, 1], ...texts)).toBe(false);
+    expect(sameJson({ a: [1, { b: null, c: 1 }] }, ...texts)).toBe(false);
+    expect(sameJson({ a: ["1", { b: null }] }, ...texts)).toBe(false);
+    expect(sameJson(null, ...texts)).toBe(false);
+    expect(sameJson({ k: 1 })).toBe(false);
   });
 
   it("duplicateAt: the first item equal as JSON to an earlier one", () => {

@@ -3,14 +3,22 @@
  * listing is input zcp does not control: every `pattern` (and `patternProperties` key) must be
  * a regular expression with the `u` flag, as the generated validator compiles it, and the whole
  * schema must compile into a validator (`compileValidators`, with the functions of the named
- * types it reaches: known keywords, local `$ref`s, JSON Schema types, primitive enum values). A tool that fails is left out with a diagnostic; the others still
- * generate, and nothing of it reaches generated code.
+ * types it reaches: JSON Schema types, local references). A tool that fails is left out with a
+ * diagnostic; the others still generate, and nothing of it reaches generated code. What the
+ * validator does not check (`reduce`: keywords it does not compile) is a warning each: the tool
+ * is generated, and the upstream enforces those keywords.
  */
 import type { JsonValue, ToolDefinition } from "@zcp/runtime/codegen";
 import { compileValidators } from "../compile/index.js";
+import { reduce, type Dropped } from "../compile/validators/reduce.js";
 import { patternError } from "../compile/validators/scalars.js";
+import { isSchema } from "../compile/validators/schema.js";
+import { pointerPath, subschemas } from "../compile/validators/walk.js";
 
-/** Why a tool is left out: its invalid patterns (with their paths), else why it does not compile. */
+/**
+ * Why a tool is left out (its invalid patterns with their paths, else why it does not compile),
+ * or what its validator leaves to the upstream.
+ */
 export type SchemaProblem =
   | {
       readonly kind: "pattern";
@@ -18,56 +26,33 @@ export type SchemaProblem =
       readonly source: string;
       readonly error: string;
     }
-  | { readonly kind: "compile"; readonly error: string };
+  | { readonly kind: "compile"; readonly error: string }
+  | ({ readonly kind: "unchecked" } & Dropped);
 
-/** Keywords whose value is a schema, and those whose value is a list or a map of schemas. */
-const SCHEMA = ["additionalProperties", "items", "propertyNames"];
-const LISTS = ["anyOf", "allOf", "prefixItems"];
-const MAPS = ["properties", "patternProperties", "$defs"];
-
-/** The problems of `tool`'s input schema: none when it compiles. */
+/** The problems of `tool`'s input schema: none when it compiles whole. */
 export function schemaProblems(tool: ToolDefinition): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   patterns(tool.inputSchema as JsonValue, "#", problems);
   if (problems.length > 0) return problems;
   try {
     compileValidators([tool]);
-    return [];
   } catch (error) {
     return [{ kind: "compile", error: (error as Error).message.replace(/^zcp gen: /, "") }];
   }
+  return reduce(tool.inputSchema as JsonValue).dropped.map((d) => ({ kind: "unchecked", ...d }));
 }
 
 /** Collects the invalid patterns of `schema`, at `path` (a JSON Pointer fragment). */
-function patterns(schema: JsonValue | undefined, path: string, out: SchemaProblem[]): void {
-  if (!isObject(schema)) return;
+function patterns(schema: JsonValue, path: string, out: SchemaProblem[]): void {
+  if (!isSchema(schema)) return;
   const invalid = (source: string, at: string) => {
     const error = patternError(source);
     if (error !== null) out.push({ kind: "pattern", path: at, source, error });
   };
   if (typeof schema.pattern === "string") invalid(schema.pattern, `${path}/pattern`);
-  for (const keyword of SCHEMA) patterns(schema[keyword], `${path}/${keyword}`, out);
-  for (const keyword of LISTS) {
-    const list = schema[keyword];
-    if (Array.isArray(list))
-      list.forEach((item, i) => patterns(item, `${path}/${keyword}/${i}`, out));
+  for (const sub of subschemas(schema)) {
+    const at = pointerPath(path, sub.tokens);
+    if (sub.keyword === "patternProperties") invalid(sub.tokens[1]!, at);
+    patterns(sub.schema, at, out);
   }
-  for (const keyword of MAPS) {
-    const map = schema[keyword];
-    if (!isObject(map)) continue;
-    for (const key of Object.keys(map)) {
-      const at = `${path}/${keyword}/${pointer(key)}`;
-      if (keyword === "patternProperties") invalid(key, at);
-      patterns(map[key], at, out);
-    }
-  }
-}
-
-function isObject(value: JsonValue | undefined): value is { readonly [key: string]: JsonValue } {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A key as a JSON Pointer token (`~` → `~0`, `/` → `~1`). */
-function pointer(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }

@@ -4,8 +4,10 @@
  * from it, the description and title as listed, the input schema as listed (without
  * `$schema`), the output schema when the upstream declares one, output mode `auto` unless the
  * override says otherwise, flags from the MCP annotations unless the override names them, and
- * `source: { file: "mcp:<name>", export: "<tool>" }`. Every diagnostic points at the
- * configuration file, where the overrides are.
+ * `source: { file: "mcp:<name>", export: "<tool>" }`. A declared `$schema` dialect is
+ * honoured (`dialect.ts`: the schemas become draft 2020-12); a tool whose schema does not
+ * compile is left out, and what its validator leaves to the upstream is a warning
+ * (`check.ts`). Every diagnostic points at the configuration file, where the overrides are.
  */
 import {
   deriveId,
@@ -18,7 +20,8 @@ import {
 import { diagnostic, type Code, type Diagnostic } from "../diagnostics.js";
 import { completeDefinition, shortDescription } from "../model/define.js";
 import { BUILTIN_IDS, type Site } from "../model/index.js";
-import { schemaProblems } from "./check.js";
+import { schemaProblems, type SchemaProblem } from "./check.js";
+import { toDraft2020 } from "./dialect.js";
 import type { Listing, UpstreamTool } from "./list.js";
 import type { FromMcp, ToolOverride } from "./options.js";
 
@@ -101,17 +104,35 @@ export function modelUpstream(
   const definitions: ToolDefinition[] = [];
   for (const draft of drafts) {
     if (rejected.has(draft.alias)) continue;
-    const definition = defineUpstreamTool(draft.tool, draft.alias, name, options, draft.override);
-    const problems = schemaProblems(definition);
-    for (const problem of problems)
+    const toolName = JSON.stringify(draft.tool.name);
+    const input = toDraft2020(draft.tool.inputSchema);
+    const output = draft.tool.outputSchema
+      ? toDraft2020(draft.tool.outputSchema)
+      : { schema: null };
+    const unknownDialect = (which: string, declared: string) =>
       report(
         "error",
-        problem.kind === "pattern" ? "ZCP1710" : "ZCP1711",
-        problem.kind === "pattern"
-          ? `the upstream tool ${JSON.stringify(draft.tool.name)} declares the pattern ${JSON.stringify(problem.source)} at ${problem.path} of its input schema, which is not a regular expression with the u flag (${problem.error}); the tool is left out`
-          : `the input schema of the upstream tool ${JSON.stringify(draft.tool.name)} cannot be compiled into a validator: ${problem.error}; the tool is left out`,
+        "ZCP1713",
+        `the ${which} schema of the upstream tool ${toolName} declares the $schema ${declared}, which is not a JSON Schema dialect zcp reads (2020-12, 2019-09, draft-07, draft-06); the tool is left out`,
       );
-    if (problems.length > 0) continue;
+    if ("unknown" in input) {
+      unknownDialect("input", input.unknown);
+      continue;
+    }
+    if ("unknown" in output) {
+      unknownDialect("output", output.unknown);
+      continue;
+    }
+    const definition = defineUpstreamTool(draft.tool, draft.alias, name, options, draft.override, {
+      input: input.schema,
+      output: output.schema,
+    });
+    const problems = schemaProblems(definition);
+    for (const problem of problems) {
+      const [severity, code, message] = problemMessage(problem, toolName);
+      report(severity, code, message);
+    }
+    if (problems.some((problem) => problem.kind !== "unchecked")) continue;
     if (definition.description === "")
       report("warning", "ZCP1305", `the upstream tool "${draft.tool.name}" has no description`);
     definitions.push(definition);
@@ -121,15 +142,44 @@ export function modelUpstream(
   return { name, definitions, sites, diagnostics };
 }
 
-/** One upstream tool's definition. */
+/** The diagnostic of a schema problem of the upstream tool `toolName` (a JSON string). */
+function problemMessage(
+  problem: SchemaProblem,
+  toolName: string,
+): ["error" | "warning", Code, string] {
+  if (problem.kind === "pattern")
+    return [
+      "error",
+      "ZCP1710",
+      `the upstream tool ${toolName} declares the pattern ${JSON.stringify(problem.source)} at ${problem.path} of its input schema, which is not a regular expression with the u flag (${problem.error}); the tool is left out`,
+    ];
+  if (problem.kind === "compile")
+    return [
+      "error",
+      "ZCP1711",
+      `the input schema of the upstream tool ${toolName} cannot be compiled into a validator: ${problem.error}; the tool is left out`,
+    ];
+  const inner =
+    problem.inner === null
+      ? ""
+      : ` (it holds ${JSON.stringify(problem.inner.keyword)} at ${problem.inner.path})`;
+  return [
+    "warning",
+    "ZCP1712",
+    `the generated validator of the upstream tool ${toolName} does not check ${JSON.stringify(problem.keyword)} at ${problem.path} of its input schema${inner}; the upstream enforces it`,
+  ];
+}
+
+/** One upstream tool's definition, with its schemas in draft 2020-12. */
 function defineUpstreamTool(
   tool: UpstreamTool,
   alias: string,
   name: string,
   options: FromMcp,
   override: ToolOverride,
+  schemas: { readonly input: JsonSchema; readonly output: JsonSchema | null },
 ): ToolDefinition {
-  const inputSchema = withoutDialect(tool.inputSchema);
+  const inputSchema = schemas.input;
   const properties = (inputSchema.properties ?? {}) as { [name: string]: { default?: JsonValue } };
   const defaults = Object.fromEntries(
     Object.entries(properties)
@@ -146,7 +196,7 @@ function defineUpstreamTool(
     descriptionShort: shortDescription(description),
     description,
     inputSchema,
-    outputSchema: tool.outputSchema ? withoutDialect(tool.outputSchema) : null,
+    outputSchema: schemas.output,
     outputMode: override.output ?? "auto",
     handleKind: "generic",
     handleParams: {},
@@ -162,12 +212,6 @@ function defineUpstreamTool(
     source: { file: `mcp:${name}`, export: tool.name },
   };
   return completeDefinition(draft);
-}
-
-/** The schema without `$schema` (the registry's schemas are all draft 2020-12). */
-function withoutDialect(schema: { readonly [keyword: string]: unknown }): JsonSchema {
-  const { $schema: _, ...rest } = schema;
-  return rest as JsonSchema;
 }
 
 /** The flags MCP's annotations state: `readOnlyHint`, `idempotentHint`, `destructiveHint` when true. */

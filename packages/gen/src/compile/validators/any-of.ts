@@ -23,21 +23,11 @@ export function anyOf(
       check(w, [`${value} !== null`], "&&", to, path, hint);
       return value;
     }
-    const slot = w.placeholder();
-    w.open(`if (${value} !== null) {`);
-    const out =
+    return w.guarded(`${value} !== null`, value, () =>
       others.length === 1
         ? w.node(others[0], value, path, to, { hint })
-        : anyOfBlocks(w, others, value, path, to, hint);
-    if (out === value) {
-      w.close();
-      return value;
-    }
-    const result = w.name("r");
-    slot.text = `let ${result}: unknown = ${value};`;
-    w.line(`${result} = ${out};`);
-    w.close();
-    return result;
+        : anyOfBlocks(w, others, value, path, to, hint),
+    );
   }
   return anyOfBlocks(w, branches, value, path, to, hint);
 }

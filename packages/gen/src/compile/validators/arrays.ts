@@ -1,10 +1,13 @@
 /**
  * compile/validators: an array's structure: `prefixItems` (a tuple's positions, optional beyond
- * `minItems`), `items` for the rest (or none: `items: false`), and `uniqueItems` (after coercion,
- * so that `"1"` and `1` collide where a number is expected). A coerced item is copied on write.
+ * `minItems`), `items` for the rest (or none: `items: false`), `uniqueItems` (after coercion,
+ * so that `"1"` and `1` collide where a number is expected), and `contains` (how many items pass
+ * it, strictly: `minContains`, 1 by default, to `maxContains`). A coerced item is copied on
+ * write.
  */
 import { check, indexPath, type CodeBuilder, type Fail, type Path } from "./builder.js";
-import { plural } from "./hints.js";
+import { onPass } from "./conditions.js";
+import { describe, plural } from "./hints.js";
 import { count, isTrivial, type Schema } from "./schema.js";
 
 export function arrayItems(
@@ -73,7 +76,27 @@ export function arrayItems(
       "expected unique items; this one repeats an earlier one",
     );
   }
+  if (schema.contains !== undefined) contains(w, schema, out, path, to);
   return out;
+}
+
+function contains(w: CodeBuilder, schema: Schema, value: string, path: Path, to: Fail): void {
+  const min = count(schema.minContains) ?? 1;
+  const max = count(schema.maxContains);
+  if (min <= 0 && max === null) return;
+  const passed = w.name("n");
+  w.line(`let ${passed} = 0;`);
+  const i = w.name("i");
+  w.open(`for (let ${i} = 0; ${i} < ${value}.length; ${i}++) {`);
+  const item = w.name("v");
+  w.line(`const ${item}: unknown = ${value}[${i}];`);
+  onPass(w, schema.contains, item, indexPath(path, i), `${passed}++;`);
+  w.close();
+  const failures: string[] = [];
+  if (min > 0) failures.push(`${passed} < ${min}`);
+  if (max !== null) failures.push(`${passed} > ${max}`);
+  const amount = max === null ? `at least ${plural(min, "item")}` : `${min}-${max} items`;
+  check(w, failures, "||", to, path, `expected ${amount} of ${describe(w.unit, schema.contains)}`);
 }
 
 /** Copy on write of a changed array item: returns the name of the copy. */

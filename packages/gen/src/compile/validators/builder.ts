@@ -39,6 +39,10 @@ export class CodeBuilder {
   /** Columns of indentation of the current statement (2 per level: the function body is at 2). */
   indent = 2;
   private count = 0;
+  /** Above 0 while compiling a test whose outcome is all that counts (`not`, `if`...): no coercion. */
+  strict = 0;
+  /** The `$ref`s being compiled in place (a strict test does not call the coercing function). */
+  readonly inlining = new Set<string>();
 
   constructor(
     readonly unit: Unit,
@@ -58,6 +62,16 @@ export class CodeBuilder {
     options?: NodeOptions,
   ): string {
     return this.compileNode(this, schema, value, path, to, options);
+  }
+
+  /** Runs `compile` strictly: a test of the value as it is, with nothing coerced. */
+  strictly<T>(compile: () => T): T {
+    this.strict++;
+    try {
+      return compile();
+    } finally {
+      this.strict--;
+    }
   }
 
   /** A fresh local name: `v3`, `i4`, `l5`... */
@@ -120,6 +134,24 @@ export class CodeBuilder {
     fail();
     this.open_.pop();
     this.push({ kind: "enum", value, values, fail: statements });
+  }
+
+  /**
+   * The code `compile` adds, inside `if (condition) {` ... `}`; returns the name of the value
+   * after it: a `let` declared before the block when that code changed `value`, else `value`.
+   */
+  guarded(condition: string, value: string, compile: () => string): string {
+    const slot = this.placeholder();
+    this.open(`if (${condition}) {`);
+    const out = compile();
+    let result = value;
+    if (out !== value) {
+      result = this.name("r");
+      slot.text = `let ${result}: unknown = ${value};`;
+      this.line(`${result} = ${out};`);
+    }
+    this.close();
+    return result;
   }
 
   /** A line to fill in later (or leave out). */

@@ -5,7 +5,7 @@
  * need no copy on write.
  */
 import type { JsonValue } from "@zcp/runtime/codegen";
-import { defName, isSchema, typeList, type Schema } from "./schema.js";
+import { isSchema, typeList, type Schema } from "./schema.js";
 import type { Unit } from "./unit.js";
 
 /** Whether `schema` can coerce. The `$defs` are settled first (`settleDefCoercion`), since they can refer to each other. */
@@ -25,18 +25,21 @@ function coercesNow(tool: Unit, schema: Schema): boolean {
     (types.includes("number") || types.includes("integer") || types.includes("boolean"))
   )
     return true;
-  if (typeof schema.$ref === "string" && tool.defs.get(defName(schema.$ref))?.coerces) return true;
+  if (typeof schema.$ref === "string" && tool.defs.get(schema.$ref)?.coerces) return true;
   const properties = schema.properties;
   if (isSchema(properties))
     for (const name in properties) if (subCoerces(tool, properties[name])) return true;
   for (const list of [schema.anyOf, schema.allOf])
     if (Array.isArray(list)) for (const branch of list) if (subCoerces(tool, branch)) return true;
-  const patterns = schema.patternProperties;
-  if (isSchema(patterns))
-    for (const source in patterns) if (subCoerces(tool, patterns[source])) return true;
+  // The maps of schemas that apply to the value or its properties (not `not`, `if`, `oneOf`,
+  // `contains`: tests that never coerce).
+  for (const map of [schema.patternProperties, schema.dependentSchemas])
+    if (isSchema(map)) for (const key in map) if (subCoerces(tool, map[key])) return true;
   if (Array.isArray(schema.prefixItems))
     for (const item of schema.prefixItems) if (subCoerces(tool, item)) return true;
-  return subCoerces(tool, schema.items) || subCoerces(tool, schema.additionalProperties);
+  for (const sub of [schema.items, schema.additionalProperties, schema.then, schema.else])
+    if (subCoerces(tool, sub)) return true;
+  return false;
 }
 
 function subCoerces(tool: Unit, schema: JsonValue | undefined): boolean {

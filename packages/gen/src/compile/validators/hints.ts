@@ -4,16 +4,7 @@
  * constraint learns it from the refusal.
  */
 import type { JsonValue } from "@zcp/runtime/codegen";
-import {
-  count,
-  defName,
-  isSchema,
-  keywordBits,
-  KIND_BITS,
-  KINDS,
-  typeList,
-  type Schema,
-} from "./schema.js";
+import { count, isSchema, keywordBits, KIND_BITS, KINDS, typeList, type Schema } from "./schema.js";
 import type { Unit } from "./unit.js";
 
 /** What `schema` expects, in a few words. */
@@ -29,9 +20,8 @@ export function describe(tool: Unit, schema: JsonValue | undefined, depth = 0): 
 
 function describeNow(tool: Unit, schema: Schema, depth: number): string {
   if (typeof schema.$ref === "string") {
-    const name = defName(schema.$ref);
-    const def = tool.defs.get(name)?.schema;
-    if (depth > 2 || !isSchema(def)) return name;
+    const def = tool.defs.get(schema.$ref)?.schema;
+    if (depth > 2 || !isSchema(def)) return schema.$ref.replace(/^#\/\$defs\//, "");
     return describe(tool, def, depth + 1);
   }
   if (schema.const !== undefined) return JSON.stringify(schema.const);
@@ -42,10 +32,12 @@ function describeNow(tool: Unit, schema: Schema, depth: number): string {
       text += `${text ? " and " : ""}${describe(tool, member, depth + 1)}`;
     return text;
   }
-  if (Array.isArray(schema.anyOf)) {
-    let text = "";
-    for (const branch of schema.anyOf)
-      text += `${text ? " or " : ""}${describe(tool, branch, depth + 1)}`;
+  for (const keyword of ["anyOf", "oneOf"]) {
+    const branches = schema[keyword];
+    if (!Array.isArray(branches)) continue;
+    let text = keyword === "oneOf" ? "exactly one of: " : "";
+    for (let i = 0; i < branches.length; i++)
+      text += `${i > 0 ? " or " : ""}${describe(tool, branches[i], depth + 1)}`;
     return text;
   }
   let types = typeList(schema);

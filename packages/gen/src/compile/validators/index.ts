@@ -10,10 +10,12 @@
  * so that lines stay short. A tool's code depends on its definition and name only, a shared
  * type's on its schema only: watch mode reuses both (the pipeline's memo).
  *
- * Semantics are JSON Schema 2020-12's for the keywords that extract emits, plus two documented
- * coercions: a string holding a JSON number becomes that number where the schema allows a
- * number and not a string, and "true"/"false" become booleans where it allows a boolean and not
- * a string. Coerced values are copied on write; the input is never mutated.
+ * Semantics are JSON Schema 2020-12's (the keywords of `schema.ts`; an upstream's other keywords
+ * are left out by `reduce.ts`), plus two documented coercions: a string holding a JSON number
+ * becomes that number where the schema allows a number and not a string, and "true"/"false"
+ * become booleans where it allows a boolean and not a string, except inside the tests whose
+ * outcome alone counts (`not`, `if`, `oneOf`, `contains`: `conditions.ts`), which see the value
+ * as it is. Coerced values are copied on write; the input is never mutated.
  *
  * Errors are `missing:<path>` or `invalid:<path>` with a `$`-rooted path (`$.rows[2].qty`,
  * `$["a b"]`); the first error is reported: within an object, its properties in schema order
@@ -22,7 +24,8 @@
  * calls (`invalid`, `isObject`, `toNumber`...) are imported from `@zcp/runtime/codegen`.
  *
  * One module per concern: `node.ts` (any schema), `scalars.ts`, `arrays.ts`, `objects.ts`,
- * `any-of.ts` (each kind's keywords), `coercion.ts`, `hints.ts`, `shared.ts`, `builder.ts`.
+ * `any-of.ts`, `conditions.ts` (each kind's keywords), `coercion.ts`, `hints.ts`, `shared.ts`,
+ * `builder.ts`, `walk.ts` (where schemas hold schemas), `reduce.ts`.
  */
 import type { JsonValue, ToolDefinition } from "@zcp/runtime/codegen";
 import { toolNames } from "../../model/index.js";
@@ -30,9 +33,11 @@ import { CodeBuilder, ROOT, RETURN } from "./builder.js";
 import type { FunctionCode, ValidatorCode, ValidatorSet } from "./code.js";
 import { settleDefCoercion } from "./coercion.js";
 import { node } from "./node.js";
+import { reduce } from "./reduce.js";
 import { isSchema, type Schema } from "./schema.js";
 import { sharedType } from "./shared.js";
-import { unit, validatorCode, type Unit } from "./unit.js";
+import { unit, validatorCode, type Def, type Unit } from "./unit.js";
+import { pointerToken, refsIn, resolveRef } from "./walk.js";
 
 export type { FunctionCode, Part, Statement, ValidatorCode, ValidatorSet } from "./code.js";
 
@@ -94,21 +99,22 @@ export function compileValidators(
 
 /**
  * A tool's validator, `fn` (`validate_<name>`), then a function per `$defs` entry
- * (`defFunctionName`: `validate_<name>$Name`), then its outlined functions
- * (`validate_<name>$1`...). Tool names have no `$`.
+ * (`defFunctionName`: `validate_<name>$Name`) and per other schema a `$ref` points at
+ * (`validate_<name>$$<n>`), then its outlined functions (`validate_<name>$1`...), then the
+ * strict variants of referenced functions that strict tests call (`<function>$strict`). Tool
+ * names have no `$`; `$defs` names in function names have none either. A listed schema (an
+ * upstream tool's, `mcp:` source) is compiled as `reduce` leaves it, the upstream model warning
+ * of what it left out; in a TypeScript tool's schema, which extract writes, a keyword the
+ * compiler does not check is an error.
  */
 export function compileToolValidator(tool: ToolDefinition, fn: string): ValidatorCode {
-  const root = tool.inputSchema as Schema;
+  const { schema: root, dropped } = reduce(tool.inputSchema as JsonValue);
+  if (dropped.length > 0 && !tool.source.file.startsWith("mcp:"))
+    throw new Error(
+      `zcp gen: generated validators do not support "${dropped[0]!.keyword}" (${tool.alias})`,
+    );
   const state = unit(fn, tool.alias);
-  if (isSchema(root.$defs)) {
-    let index = 0;
-    for (const name in root.$defs)
-      state.defs.set(name, {
-        fn: defFunctionName(fn, name, index++),
-        schema: root.$defs[name]!,
-        coerces: false,
-      });
-  }
+  referencedFunctions(state, fn, root);
   settleDefCoercion(state);
   const main = new CodeBuilder(state, node);
   const result = node(main, root, "input", ROOT, RETURN, { root: true });
@@ -116,10 +122,51 @@ export function compileToolValidator(tool: ToolDefinition, fn: string): Validato
   const functions: FunctionCode[] = [
     { name: fn, doc: tool.alias, params: "input", body: main.body },
   ];
-  for (const [name, def] of state.defs)
-    functions.push(pathFunction(state, def.fn, def.schema, `${tool.alias}: $defs/${name}`));
+  for (const def of new Set(state.defs.values()))
+    functions.push(pathFunction(state, def.fn, def.schema, def.doc));
   outlinedFunctions(state, functions);
+  // A strict variant's code can call further ones: the map grows while it is walked.
+  for (const [def, strictFn] of state.strictDefs)
+    functions.push(pathFunction(state, strictFn, def.schema, `${def.doc} (strict)`, false, true));
   return validatorCode(state, functions);
+}
+
+/**
+ * The functions of the schemas `root`'s references point at, in `state.defs` by `$ref` text:
+ * every `$defs` entry (referenced or not), then each other target once (texts that point at
+ * one schema share its function). A reference that points nowhere is an error.
+ */
+function referencedFunctions(state: Unit, fn: string, root: JsonValue): void {
+  const bySchema = new Map<JsonValue, Def>();
+  let index = 0;
+  const defs = isSchema(root) && isSchema(root.$defs) ? root.$defs : {};
+  for (const name in defs) {
+    const def: Def = {
+      fn: defFunctionName(fn, name, index++),
+      schema: defs[name]!,
+      doc: `${state.owner}: $defs/${name}`,
+      coerces: false,
+    };
+    state.defs.set(`#/$defs/${pointerToken(name)}`, def);
+    if (isSchema(def.schema)) bySchema.set(def.schema, def);
+  }
+  for (const ref of refsIn(root)) {
+    if (state.defs.has(ref)) continue;
+    const target = resolveRef(root, ref);
+    if (target === undefined)
+      throw new Error(`zcp gen: cannot resolve ${JSON.stringify(ref)} (${state.owner})`);
+    let def = isSchema(target) ? bySchema.get(target) : undefined;
+    if (def === undefined) {
+      def = {
+        fn: `${fn}$$${index++}`,
+        schema: target,
+        doc: `${state.owner}: ${ref}`,
+        coerces: false,
+      };
+      if (isSchema(target)) bySchema.set(target, def);
+    }
+    state.defs.set(ref, def);
+  }
 }
 
 /** A plain identifier part: a `$defs` name that can be part of a function name as it is. */
@@ -159,8 +206,10 @@ function pathFunction(
   schema: JsonValue,
   doc: string | null,
   root = false,
+  strict = false,
 ): FunctionCode {
   const w = new CodeBuilder(state, node);
+  if (strict) w.strict = 1;
   const result = node(w, schema, "value", { base: "path", parts: [] }, RETURN, { root });
   w.line(`return { ok: true, value: ${result} };`);
   return { name: fn, doc, params: "value-path", body: w.body };

@@ -2,9 +2,10 @@
  * compile/validators: one schema's checks, whatever its kind. The keywords that apply to any value
  * come first (coercion, `$ref`, `anyOf`, `allOf`, `enum`/`const`, `type`), then each kind's keywords
  * (`scalars.ts`, `arrays.ts`, `objects.ts`), guarded by a type test where the schema allows other
- * types too. Failures of one node's own checks share its hint: one `if (a || b || c)`.
+ * types too, then the tests of the whole value as they left it (`oneOf`, `not`, `if`). Failures
+ * of one node's own checks share its hint: one `if (a || b || c)`.
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import { canonicalJson, type JsonValue } from "@zcp/runtime/codegen";
 import { anyOf } from "./any-of.js";
 import { arrayItems } from "./arrays.js";
 import {
@@ -17,11 +18,11 @@ import {
   type Path,
 } from "./builder.js";
 import { coerces } from "./coercion.js";
+import { ifThenElse, not, oneOf } from "./conditions.js";
 import { describe } from "./hints.js";
 import { objectProperties } from "./objects.js";
 import { kindFailures } from "./scalars.js";
 import {
-  defName,
   hasType,
   isComposite,
   isSchema,
@@ -53,7 +54,7 @@ export function node(
       `zcp gen: cannot compile the schema ${JSON.stringify(schema)} (${w.unit.owner})`,
     );
   const bits = keywordBits(schema, w.unit.owner);
-  const coerce = options.coerce !== false;
+  const coerce = options.coerce !== false && w.strict === 0;
   const shared = options.root || !coerce ? null : sharedType(schema);
   if (shared !== null) {
     w.needs.shared.set(shared.name, schema);
@@ -84,10 +85,21 @@ export function node(
       w.line(`const ${current} = ${coerced};`);
     }
   }
-  if (typeof schema.$ref === "string") {
-    const def = w.unit.defs.get(defName(schema.$ref));
-    if (!def) throw new Error(`zcp gen: cannot resolve "${schema.$ref}" (${w.unit.owner})`);
-    current = callValidator(w, def.fn, def.coerces, current, path, to);
+  const ref = schema.$ref;
+  if (typeof ref === "string") {
+    const def = w.unit.defs.get(ref);
+    if (!def) throw new Error(`zcp gen: cannot resolve ${JSON.stringify(ref)} (${w.unit.owner})`);
+    // A strict test compiles the target in place (its function coerces), once per reference
+    // on the way down: a recursive one then calls the function's strict variant.
+    if (w.strict > 0 && !w.inlining.has(ref)) {
+      w.inlining.add(ref);
+      current = w.node(def.schema, current, path, to);
+      w.inlining.delete(ref);
+    } else if (w.strict > 0) {
+      let fn = w.unit.strictDefs.get(def);
+      if (fn === undefined) w.unit.strictDefs.set(def, (fn = `${def.fn}$strict`));
+      current = callValidator(w, fn, false, current, path, to);
+    } else current = callValidator(w, def.fn, def.coerces, current, path, to);
   }
   if (Array.isArray(schema.anyOf)) current = anyOf(w, schema.anyOf, current, path, to, hint);
   // `allOf`: each member in turn, on the value the one before it coerced.
@@ -125,21 +137,20 @@ export function node(
       continue;
     }
     flush(w, failures, to, path, hint);
-    const slot = w.placeholder();
     if (kind === "object") w.needs.helpers.add("isObject");
-    w.open(`if (${kindTest(kind, current)}) {`);
-    kindFailures(w, kind, schema, current, failures);
-    flush(w, failures, to, path, hint);
-    const out = kindStructure(w, kind, schema, current, path, to);
-    if (out !== current) {
-      const result = w.name("r");
-      slot.text = `let ${result}: unknown = ${current};`;
-      w.line(`${result} = ${out};`);
-      current = result;
-    }
-    w.close();
+    const value = current;
+    current = w.guarded(kindTest(kind, value), value, () => {
+      kindFailures(w, kind, schema, value, failures);
+      flush(w, failures, to, path, hint);
+      return kindStructure(w, kind, schema, value, path, to);
+    });
   }
   flush(w, failures, to, path, hint);
+  // The tests of the whole value, on the value as this node's own keywords left it.
+  if (Array.isArray(schema.oneOf)) oneOf(w, schema.oneOf, current, path, to, hint);
+  if (schema.not !== undefined)
+    not(w, schema.not, current, path, to, `expected not ${describe(w.unit, schema.not)}`);
+  if (schema.if !== undefined) current = ifThenElse(w, schema, current, path, to);
   return current;
 }
 
@@ -172,7 +183,10 @@ function kindStructure(
   return value;
 }
 
-/** `enum` and `const`: the value must be one of `values` (primitives only). */
+/**
+ * `enum` and `const`: the value must be one of `values`: a primitive by `===`, and where one
+ * is an object or an array, each by its sorted-key JSON text (`sameJson`).
+ */
 function enumCheck(
   w: CodeBuilder,
   values: readonly JsonValue[],
@@ -182,14 +196,17 @@ function enumCheck(
   hint: string,
 ): void {
   const literals: (string | number | boolean | null)[] = [];
-  for (const item of values) {
-    if (typeof item === "object" && item !== null)
-      throw new Error(
-        `zcp gen: enum and const values must be primitives, got ${JSON.stringify(item)}`,
-      );
-    literals.push(item);
-  }
-  w.enumCheck(value, literals, () => fail(w, to, "invalid", path, hint));
+  for (const item of values) if (typeof item !== "object" || item === null) literals.push(item);
+  if (literals.length === values.length)
+    return w.enumCheck(value, literals, () => fail(w, to, "invalid", path, hint));
+  const same = w.name("e");
+  w.needs.helpers.add("sameJson");
+  w.call(
+    `const ${same} = sameJson`,
+    [value, ...values.map((item) => ({ str: canonicalJson(item) }))],
+    ";",
+  );
+  check(w, [`!${same}`], "&&", to, path, hint);
 }
 
 /** The type names of JSON Schema. */

@@ -2,8 +2,9 @@
  * compile/validators: an object's structure: its properties in schema order (missing or invalid),
  * required keys without a schema, then its other keys in input order (`propertyNames`,
  * `patternProperties` for the keys that match, and `additionalProperties` for the keys neither
- * named nor matched: none, or each checked against its schema). Properties are read as own
- * properties only; a coerced one is copied on write (`put`).
+ * named nor matched: none, or each checked against its schema), then `dependentRequired` and
+ * `dependentSchemas` for the keys present. Properties are read as own properties only; a
+ * coerced one is copied on write (`put`).
  */
 import type { Part } from "./code.js";
 import {
@@ -15,6 +16,7 @@ import {
   type Fail,
   type Path,
 } from "./builder.js";
+import { applyWhen } from "./conditions.js";
 import { describe } from "./hints.js";
 import { pattern } from "./scalars.js";
 import { isSchema, isTrivial, type Schema } from "./schema.js";
@@ -122,10 +124,47 @@ export function objectProperties(
     }
     w.close();
   }
-  if (copy === null) return value;
-  slot.text = `let ${copy}: Record<string, unknown> | undefined;`;
-  const out = w.name("v");
-  w.line(`const ${out} = ${copy} ?? ${value};`);
+  let out = value;
+  if (copy !== null) {
+    slot.text = `let ${copy}: Record<string, unknown> | undefined;`;
+    out = w.name("v");
+    w.line(`const ${out} = ${copy} ?? ${value};`);
+  }
+  return dependents(w, schema, out, path, to);
+}
+
+/** `dependentRequired` and `dependentSchemas`: what a key present brings with it. */
+function dependents(w: CodeBuilder, schema: Schema, value: string, path: Path, to: Fail): string {
+  const required = isSchema(schema.dependentRequired) ? schema.dependentRequired : {};
+  for (const key in required) {
+    const names = required[key];
+    if (!Array.isArray(names) || names.length === 0) continue;
+    const present = w.name("v");
+    w.readProperty(present, value, key);
+    w.open(`if (${present} !== undefined) {`);
+    for (const name of names) {
+      if (typeof name !== "string") continue;
+      const item = w.name("v");
+      w.readProperty(item, value, name);
+      check(
+        w,
+        [`${item} === undefined`],
+        "&&",
+        to,
+        keyPath(path, name),
+        `expected a value (with ${key})`,
+        "missing",
+      );
+    }
+    w.close();
+  }
+  const schemas = isSchema(schema.dependentSchemas) ? schema.dependentSchemas : {};
+  let out = value;
+  for (const key in schemas) {
+    const present = w.name("v");
+    w.readProperty(present, out, key);
+    out = applyWhen(w, `${present} !== undefined`, schemas[key]!, out, path, to);
+  }
   return out;
 }
 

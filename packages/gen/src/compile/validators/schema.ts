@@ -22,12 +22,26 @@ const GENERAL = 32;
 
 /**
  * Every keyword this compiler knows: the kind of value it constrains (a bit of KIND_BITS), or
- * GENERAL, or ANNOTATION. Any other keyword is an error: validators must not skip a constraint.
+ * GENERAL, or ANNOTATION. Validators must not skip a constraint silently: any other keyword is
+ * an error in a TypeScript tool's schema, and is left out of an upstream's with a warning
+ * (`reduce.ts`).
  */
 const KEYWORDS = new Map<string, number>([
-  ...["type", "enum", "const", "$ref", "$defs", "anyOf", "allOf"].map(
-    (keyword) => [keyword, GENERAL] as const,
-  ),
+  ...[
+    "type",
+    "enum",
+    "const",
+    "$ref",
+    "$defs",
+    "definitions",
+    "anyOf",
+    "allOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+  ].map((keyword) => [keyword, GENERAL] as const),
   ...[
     "title",
     "description",
@@ -37,9 +51,13 @@ const KEYWORDS = new Map<string, number>([
     "$comment",
     "readOnly",
     "writeOnly",
-    // Labels: a `$ref` is resolved in the tool's own `$defs` only (`defName`), whatever they say.
+    // Labels: a `$ref` is resolved in the tool's own schema only (`walk.ts`), whatever they say.
     "$id",
     "$anchor",
+    "$schema",
+    "contentMediaType",
+    "contentEncoding",
+    "contentSchema",
   ].map((keyword) => [keyword, ANNOTATION] as const),
   ...["minLength", "maxLength", "pattern", "format"].map(
     (keyword) => [keyword, KIND_BITS.string] as const,
@@ -47,19 +65,37 @@ const KEYWORDS = new Map<string, number>([
   ...["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].map(
     (keyword) => [keyword, KIND_BITS.number] as const,
   ),
-  ...["minItems", "maxItems", "uniqueItems", "prefixItems", "items"].map(
-    (keyword) => [keyword, KIND_BITS.array] as const,
-  ),
-  ...["properties", "required", "additionalProperties", "patternProperties", "propertyNames"].map(
-    (keyword) => [keyword, KIND_BITS.object] as const,
-  ),
+  ...[
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "prefixItems",
+    "items",
+    "contains",
+    "minContains",
+    "maxContains",
+  ].map((keyword) => [keyword, KIND_BITS.array] as const),
+  ...[
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+  ].map((keyword) => [keyword, KIND_BITS.object] as const),
 ]);
+
+/** Whether the compiler checks or knowingly ignores `keyword`: `x-` keywords are annotations. */
+export function isKnownKeyword(keyword: string): boolean {
+  return KEYWORDS.has(keyword) || keyword.startsWith("x-");
+}
 
 /** The KEYWORDS bits of a schema's keywords, or-ed; throws on an unknown keyword. */
 export function keywordBits(schema: Schema, owner: string): number {
   let bits = 0;
   for (const keyword in schema) {
-    const bit = KEYWORDS.get(keyword);
+    const bit = keyword.startsWith("x-") ? ANNOTATION : KEYWORDS.get(keyword);
     if (bit === undefined)
       throw new Error(`zcp gen: generated validators do not support "${keyword}" (${owner})`);
     bits |= bit;
@@ -76,15 +112,18 @@ export function isTrivial(schema: JsonValue | undefined): boolean {
   if (schema === undefined || schema === true) return true;
   if (!isSchema(schema)) return false;
   for (const keyword in schema)
-    if (KEYWORDS.get(keyword) !== ANNOTATION && keyword !== "$defs") return false;
+    if (!isAnnotation(keyword) && keyword !== "$defs" && keyword !== "definitions") return false;
   return true;
+}
+
+function isAnnotation(keyword: string): boolean {
+  return keyword.startsWith("x-") || KEYWORDS.get(keyword) === ANNOTATION;
 }
 
 /** `{type: "null"}` and annotations: an `anyOf` branch that is a test for null. */
 export function isNullSchema(schema: JsonValue): boolean {
   if (!isSchema(schema) || schema.type !== "null") return false;
-  for (const keyword in schema)
-    if (keyword !== "type" && KEYWORDS.get(keyword) !== ANNOTATION) return false;
+  for (const keyword in schema) if (keyword !== "type" && !isAnnotation(keyword)) return false;
   return true;
 }
 
@@ -97,6 +136,11 @@ export function isComposite(schema: Schema): boolean {
     schema.prefixItems !== undefined ||
     schema.anyOf !== undefined ||
     schema.allOf !== undefined ||
+    schema.oneOf !== undefined ||
+    schema.not !== undefined ||
+    schema.if !== undefined ||
+    schema.contains !== undefined ||
+    schema.dependentSchemas !== undefined ||
     schema.patternProperties !== undefined ||
     schema.propertyNames !== undefined
   );
@@ -129,17 +173,4 @@ export function hasType(value: JsonValue, types: readonly string[]): boolean {
 
 export function count(value: JsonValue | undefined): number | null {
   return typeof value === "number" ? value : null;
-}
-
-/**
- * The `$defs` name of a local reference (`#/$defs/Name`, a JSON Pointer: `~1` is `/`, `~0` is
- * `~`); other references are errors.
- */
-export function defName(ref: string): string {
-  const name = ref.startsWith("#/$defs/") ? ref.slice("#/$defs/".length) : null;
-  if (name === null || name.includes("/"))
-    throw new Error(
-      `zcp gen: only "#/$defs/..." references are supported, got ${JSON.stringify(ref)}`,
-    );
-  return name.replace(/~1/g, "/").replace(/~0/g, "~");
 }

@@ -15,9 +15,19 @@ export interface Needs {
   readonly patterns: Map<string, string>;
 }
 
+/** The function that checks a schema a `$ref` points at. */
+export interface Def {
+  readonly fn: string;
+  readonly schema: JsonValue;
+  /** Its doc comment: `<alias>: $defs/<name>`, or `<alias>: <ref>`. */
+  readonly doc: string;
+  coerces: boolean;
+}
+
 /**
- * What one generated function (and those outlined from it) compiles against: the tool's `$defs`
- * (none in shared functions), and memos of facts about its schemas.
+ * What one generated function (and those outlined from it) compiles against: the functions of
+ * the schemas its `$ref`s point at (none in shared functions), and memos of facts about its
+ * schemas.
  */
 export interface Unit {
   readonly needs: Needs;
@@ -25,8 +35,13 @@ export interface Unit {
   readonly prefix: string;
   /** Named in errors about the schema. */
   readonly owner: string;
-  /** `$defs` name → its function and schema. */
-  readonly defs: Map<string, { readonly fn: string; readonly schema: JsonValue; coerces: boolean }>;
+  /** `$ref` text → the function of what it points at (two texts may share one). */
+  readonly defs: Map<string, Def>;
+  /**
+   * The strict variants (no coercion: `<def fn>$strict`) of the functions a recursive `$ref`
+   * calls from a strict test, in the order first called.
+   */
+  readonly strictDefs: Map<Def, string>;
   /** Functions for deeply nested schemas, compiled after the one that calls them. */
   readonly outlined: { readonly fn: string; readonly schema: Schema }[];
   readonly coerces: Map<Schema, boolean>;
@@ -47,6 +62,7 @@ export function unit(prefix: string, owner: string): Unit {
     prefix,
     owner,
     defs: new Map(),
+    strictDefs: new Map(),
     outlined: [],
     coerces: new Map(),
     described: new Map(),
