@@ -50,6 +50,7 @@ export const CODES = {
   ZCP1711: "an upstream tool's input schema cannot be compiled into a validator",
   ZCP1712: "an upstream tool's validator does not check a keyword of its input schema",
   ZCP1713: "an upstream tool's schema declares a JSON Schema dialect zcp does not read",
+  ZCP1714: "an upstream tool's tools/list entry is not a valid MCP tool",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -114,6 +114,20 @@ export function scratchWithServer(): string {
 }
 
 /**
+ * The gateway `zcp gen --from-mcp` wrote into `dir/zcp.gen`, imported (in a
+ * `scratchWithServer` folder), with its tools by upstream name and a validator call by it.
+ */
+export async function importWrittenGateway(dir: string) {
+  const { generated } = (await import(pathToFileURL(path.join(dir, "zcp.gen/index.js")).href)) as {
+    generated: GeneratedModule;
+  };
+  const tools = new Map(generated.registry.tools.map((tool) => [tool.source.export, tool]));
+  const validate = (name: string, value: unknown) =>
+    generated.validators[tools.get(name)!.id]!(value);
+  return { tools, validate };
+}
+
+/**
  * Writes a gateway's JavaScript files into a fresh folder of `project` and imports its
  * `index.js` (which imports every other module), checking that loading ran nothing.
  */

@@ -2,8 +2,11 @@
  * A tiny MCP server for the upstream tests, written into a scratch folder: newline-delimited
  * JSON-RPC over stdio, answering `initialize` and `tools/list` from `tools.json` beside it, read
  * on every request (so a test changes the listing between runs), one tool per page. With
- * `mode.json` it misbehaves: `{"exit": "<stderr text>"}` prints that and exits before answering,
- * `{"silent": true}` never answers, `{"listError": "<message>"}` fails tools/list.
+ * `mode.json` it pages otherwise or misbehaves: `{"pageSize": n}` lists n tools a page,
+ * `{"endless": true}` always gives a next cursor (back to the start after the last page),
+ * `{"page": <result>}` answers every tools/list with that result, `{"exit": "<stderr text>"}`
+ * prints that and exits before answering, `{"silent": true}` never answers,
+ * `{"listError": "<message>"}` fails tools/list.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -34,10 +37,13 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     } });
   } else if (request.method === "tools/list") {
     if (mode.listError) return send({ id: request.id, error: { code: -32603, message: mode.listError } });
+    if (mode.page) return send({ id: request.id, result: mode.page });
     const tools = read("tools.json", []);
+    const size = mode.pageSize ?? 1;
     const at = Number(request.params?.cursor ?? 0);
-    const next = at + 1 < tools.length ? { nextCursor: String(at + 1) } : {};
-    send({ id: request.id, result: { tools: tools.slice(at, at + 1), ...next } });
+    const next = at + size < tools.length || mode.endless
+      ? { nextCursor: String((at + size) % tools.length) } : {};
+    send({ id: request.id, result: { tools: tools.slice(at, at + size), ...next } });
   } else {
     send({ id: request.id, error: { code: -32601, message: "no such method" } });
   }

@@ -8,8 +8,6 @@
  * dialect leaves its tool out (ZCP1713); one tool never blocks another. Last, the real
  * `zcp gen --from-mcp` binary against an upstream listing that mixes such tools.
  */
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import type { GeneratedModule, JsonValue } from "@zcp/runtime/codegen";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
@@ -20,6 +18,7 @@ import type { UpstreamTool } from "../src/upstream/list.js";
 import {
   gatewayOutput,
   importGenerated,
+  importWrittenGateway,
   PAYLOADS,
   scratchWithServer,
   sentinelIsUnset,
@@ -507,12 +506,7 @@ describe("zcp gen --from-mcp against an upstream that mixes such tools", () => {
       'error ZCP1713: the input schema of the upstream tool "old" declares the $schema "http://json-schema.org/draft-04/schema#", which is not a JSON Schema dialect zcp reads (2020-12, 2019-09, draft-07, draft-06); the tool is left out',
     ]);
     expect(report.written).toContain("validators.js");
-    const { generated } = (await import(
-      pathToFileURL(path.join(dir, "zcp.gen/index.js")).href
-    )) as {
-      generated: GeneratedModule;
-    };
-    const tools = new Map(generated.registry.tools.map((tool) => [tool.source.export, tool]));
+    const { tools, validate } = await importWrittenGateway(dir);
     expect([...tools.keys()].sort()).toEqual([
       "draft_07",
       "if_then_else",
@@ -520,8 +514,6 @@ describe("zcp gen --from-mcp against an upstream that mixes such tools", () => {
       "unevaluated_with_all_of",
       "x_mcp_header",
     ]);
-    const validate = (name: string, value: unknown) =>
-      generated.validators[tools.get(name)!.id]!(value);
     expect(validate("if_then_else", { kind: "a" })).toEqual({
       ok: false,
       error: "missing:$.n",

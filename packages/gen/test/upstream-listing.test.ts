@@ -1,8 +1,9 @@
 /**
  * zcp gen from an MCP server, against a fake upstream written into a scratch folder
  * (upstream-fake.ts): every page listed, the definitions, the overrides, the errors (cannot
- * start, listing failed, timeout, a missing variable), the JavaScript output, and drift under
- * `--check`.
+ * start, listing failed, timeout, a missing variable), the JavaScript output, drift under
+ * `--check`, entries that are not valid MCP tools (each left out on its own, ZCP1714), and what
+ * fails a listing whole (a page of the wrong shape, one past the bounds).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -10,6 +11,7 @@ import { describe, expect, test } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { Generator } from "../src/pipeline.js";
 import { listUpstream } from "../src/upstream/index.js";
+import { importWrittenGateway, scratchWithServer } from "./generated-modules.js";
 import { runZcp, scratchProject } from "./helpers.js";
 import { FAKE_TOOLS, setFakeTools, writeFakeUpstream } from "./upstream-fake.js";
 
@@ -247,5 +249,145 @@ describe("--check and drift", () => {
     );
     expect(runZcp(dir, ["gen"]).status).toBe(0);
     expect(runZcp(dir, ["gen", "--check"]).status).toBe(0);
+  });
+});
+
+/** A tool name no generated file may hold but as a literal. */
+const HOSTILE = '"); process.exit(7); ("\n*/ ${x}';
+
+/** Valid tools between one of each kind of malformed entry, one a page. */
+const MIXED: readonly unknown[] = [
+  FAKE_TOOLS[0],
+  { name: "no_object", description: "Takes a list.", inputSchema: { type: "array" } },
+  { description: "Nameless.", inputSchema: { type: "object" } },
+  { name: "bad_description", description: 42, inputSchema: { type: "object" } },
+  {
+    name: "bad_output",
+    description: "Returns text.",
+    inputSchema: { type: "object" },
+    outputSchema: { type: "string" },
+  },
+  FAKE_TOOLS[1],
+  "not a tool",
+  {
+    name: 7,
+    title: ["x"],
+    inputSchema: { properties: { q: "text" }, required: ["q", 1] },
+    annotations: { readOnlyHint: "yes" },
+  },
+  { name: HOSTILE, description: "Hostile.", inputSchema: null },
+  {
+    name: "fields_not_read",
+    description: "Has fields zcp does not read, of kinds MCP does not allow.",
+    icons: "none",
+    execution: 5,
+    _meta: [],
+    inputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },
+  },
+  { name: "no_input", description: "No schema." },
+];
+
+/** What is wrong with each malformed entry of MIXED, as ZCP1714 says it (in the reporter's order). */
+const MIXED_ERRORS = [
+  'the upstream tool "\\"); process.exit(7); (\\"\\n*/ ${x}" is not a valid MCP tool: its "inputSchema" is null, not an object; the tool is left out',
+  'the upstream tool "bad_description" is not a valid MCP tool: its "description" is a number, not a string; the tool is left out',
+  'the upstream tool "bad_output" is not a valid MCP tool: its "outputSchema"."type" is "string", not "object"; the tool is left out',
+  'the upstream tool "no_input" is not a valid MCP tool: its "inputSchema" is missing (an object is required); the tool is left out',
+  'the upstream tool "no_object" is not a valid MCP tool: its "inputSchema"."type" is "array", not "object"; the tool is left out',
+  'the upstream tool at index 2 of the listing is not a valid MCP tool: its "name" is missing (a string is required); the tool is left out',
+  "the upstream tool at index 6 of the listing is not a valid MCP tool: it is a string, not an object; the tool is left out",
+  'the upstream tool at index 7 of the listing is not a valid MCP tool: its "name" is a number, not a string, and its "title" is an array, not a string, and its "inputSchema"."type" is missing ("object" is required), and its "inputSchema"."properties"."q" is a string, not an object, and its "inputSchema"."required"[1] is a number, not a string, and its "annotations"."readOnlyHint" is a string, not a boolean; the tool is left out',
+];
+
+describe("malformed tools", () => {
+  test("each is reported on its own and left out; the others are written and load", async () => {
+    const dir = scratchWithServer();
+    writeFakeUpstream(dir, MIXED as object[]);
+    const run = runZcp(dir, ["gen", "--from-mcp", "node fake-server.mjs", "--reporter", "json"]);
+    const report = JSON.parse(run.stdout) as {
+      diagnostics: { severity: string; code: string; message: string; file: string }[];
+      written: string[];
+    };
+    expect(run.status).toBe(1);
+    expect(report.diagnostics.map((d) => `${d.severity} ${d.code}: ${d.message}`)).toEqual([
+      expect.stringMatching(/^warning ZCP1501: fake_server\.put_note: /),
+      ...MIXED_ERRORS.map((message) => `error ZCP1714: ${message}`),
+    ]);
+    expect(new Set(report.diagnostics.map((d) => d.file))).toEqual(new Set(["--from-mcp"]));
+    expect(report.written).toContain("index.js");
+
+    const { tools, validate } = await importWrittenGateway(dir);
+    // Fields zcp does not read (icons, execution, _meta) fail no tool, whatever they hold.
+    expect([...tools.keys()]).toEqual(["fields_not_read", "get-forecast", "put_note"]);
+    expect(validate("fields_not_read", { id: 3 }).ok).toBe(true);
+    expect(validate("fields_not_read", { id: "three" }).ok).toBe(false);
+    expect(validate("get-forecast", { city: "Oslo" }).ok).toBe(true);
+    for (const file of fs.readdirSync(path.join(dir, "zcp.gen")))
+      expect(fs.readFileSync(path.join(dir, "zcp.gen", file), "utf8")).not.toContain("exit(7)");
+  });
+
+  test("an excluded one is not reported; an override of one is not a name the upstream does not list", async () => {
+    const dir = project(
+      { server: FAKE, tools: { no_object: { exclude: true }, bad_output: { alias: "x.out" } } },
+      {},
+      MIXED.slice(0, 5) as object[],
+    );
+    const result = await generate(dir);
+    expect(result.diagnostics.map((d) => `${d.code}: ${d.message}`)).toEqual([
+      `ZCP1714: ${MIXED_ERRORS[1]}`,
+      `ZCP1714: ${MIXED_ERRORS[2]}`,
+      `ZCP1714: ${MIXED_ERRORS[5]}`,
+    ]);
+    // With every malformed one excluded, the run is clean.
+    fs.writeFileSync(
+      path.join(dir, "zcp.config.json"),
+      JSON.stringify({ fromMcp: { server: FAKE, tools: { no_object: { exclude: true } } } }),
+    );
+    setFakeTools(dir, MIXED.slice(0, 2) as object[]);
+    const run = runZcp(dir, ["gen"]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  test("fixing one changes the listing: --check reports drift", () => {
+    const dir = project({ server: FAKE }, {}, MIXED.slice(0, 2) as object[]);
+    expect(runZcp(dir, ["gen"]).status).toBe(1);
+    expect(runZcp(dir, ["gen", "--check"]).stderr).not.toContain("ZCP1706");
+    setFakeTools(dir, [
+      FAKE_TOOLS[0]!,
+      { name: "no_object", description: "Takes a list.", inputSchema: { type: "object" } },
+    ]);
+    expect(runZcp(dir, ["gen", "--check"]).stderr).toContain("error ZCP1706: ");
+  });
+});
+
+describe("what fails the whole listing", () => {
+  const listingError = async (mode: object, tools: readonly object[] = FAKE_TOOLS) => {
+    const dir = project({ server: FAKE }, mode, tools);
+    const listed = await listUpstream(FAKE, { cwd: dir });
+    return listed.diagnostics.map((d) => `${d.code}: ${d.message}`);
+  };
+  const failed = "ZCP1702: the upstream server node fake-server.mjs failed tools/list: ";
+
+  test("a page without a tools array, or with a cursor that is not a string", async () => {
+    expect(await listingError({ page: { tools: { a: 1 } } })).toEqual([
+      `${failed}page 1 has no "tools" array`,
+    ]);
+    expect(await listingError({ page: { tools: [], nextCursor: 2 } })).toEqual([
+      `${failed}page 1 has a "nextCursor" that is not a string`,
+    ]);
+  });
+
+  test("a listing that does not end, or is longer than zcp gen reads", async () => {
+    expect(await listingError({ endless: true })).toEqual([
+      `${failed}the listing did not end within 1000 pages, the most zcp gen reads`,
+    ]);
+    const many = Array.from({ length: 10_001 }, (_, i) => ({
+      name: `t${i}`,
+      inputSchema: { type: "object" },
+    }));
+    expect(await listingError({ pageSize: 5000 }, many)).toEqual([
+      `${failed}it lists more than 10000 tools, the most zcp gen reads`,
+    ]);
   });
 });

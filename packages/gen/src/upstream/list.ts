@@ -4,12 +4,23 @@
  * `tools/list` page by page, and closes (which ends the child). Every failure is a diagnostic:
  * the server could not be started or connected to (with the command and the last lines of its
  * stderr), the listing failed, or the whole took longer than the timeout (30 s by default).
+ * The pages are read raw, not with the SDK's `listTools`: that validates a whole page at once,
+ * so one malformed tool would fail the listing of every tool. Here a page must only hold a
+ * `tools` array (and a string `nextCursor` or none), and each entry is checked on its own
+ * (`tool.ts`). The listing is bounded: at most `MAX_PAGES` pages and `MAX_TOOLS` entries, and
+ * past either it fails whole (a partial listing would drop tools without a word).
  * The SDK is loaded here only, so that a TypeScript project's run never loads it.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
-import { expandServer, MissingVariableError, type UpstreamServer } from "@zcp/runtime/codegen";
+import {
+  expandServer,
+  MissingVariableError,
+  type JsonValue,
+  type UpstreamServer,
+} from "@zcp/runtime/codegen";
 import { describeServer } from "./server.js";
+import { readTool } from "./tool.js";
 
 /** One tool of an upstream's `tools/list`, as listed (unknown fields are kept out). */
 export interface UpstreamTool {
@@ -21,11 +32,25 @@ export interface UpstreamTool {
   readonly annotations?: { readonly [key: string]: unknown };
 }
 
+/** An entry of `tools/list` that is not a valid MCP tool: reported (ZCP1714) and left out. */
+export interface MalformedTool {
+  /** Its place in the whole listing, from 0, across pages. */
+  readonly index: number;
+  /** Its `name`, when that is a string. */
+  readonly name: string | null;
+  /** What is wrong with it, one phrase each ("its \"name\" is missing (a string is required)"). */
+  readonly problems: readonly string[];
+  /** The entry as listed: it counts in the listing hash, so that fixing it is a change. */
+  readonly entry: JsonValue;
+}
+
 export interface Listing {
   /** `serverInfo.name` from the initialize answer ("" when the server sent none). */
   readonly serverName: string;
-  /** Every page's tools, in the order listed. */
+  /** Every page's valid tools, in the order listed. */
   readonly tools: readonly UpstreamTool[];
+  /** The entries that are not valid MCP tools, in the order listed; none when absent. */
+  readonly malformed?: readonly MalformedTool[];
 }
 
 export type ListingResult =
@@ -44,6 +69,8 @@ export interface ListOptions {
 const STDERR_LINES = 10;
 /** A listing longer than this many pages is taken to be a server that never ends it. */
 const MAX_PAGES = 1000;
+/** The most entries a listing may hold: four times a large catalog (Cloudflare's 2,500 endpoints). */
+const MAX_TOOLS = 10_000;
 
 /** Connects to `server`, lists every page of its tools and closes. */
 export async function listUpstream(
@@ -63,6 +90,8 @@ export async function listUpstream(
   }
   const timeoutMs = options.timeoutMs ?? 30_000;
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  // Any object passes (`_meta` aside): the page is checked here, each tool on its own.
+  const { ResultSchema } = await import("@modelcontextprotocol/sdk/types.js");
   const stderr: string[] = [];
   const transport = await openTransport(expanded, options.cwd, stderr);
   const client = new Client({ name: "zcp-gen", version: "0" });
@@ -76,15 +105,13 @@ export async function listUpstream(
       (async (): Promise<Listing> => {
         await client.connect(transport);
         stage = "list";
-        const tools: UpstreamTool[] = [];
-        let cursor: string | undefined;
-        for (let page = 0; page < MAX_PAGES; page++) {
-          const answer = await client.listTools(cursor === undefined ? {} : { cursor });
-          tools.push(...answer.tools.map(listedTool));
-          cursor = answer.nextCursor;
-          if (cursor === undefined) break;
-        }
-        return { serverName: client.getServerVersion()?.name ?? "", tools };
+        const listed = await readPages((cursor) =>
+          client.request(
+            { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+            ResultSchema,
+          ),
+        );
+        return { serverName: client.getServerVersion()?.name ?? "", ...listed };
       })(),
       timeout,
     ]);
@@ -154,27 +181,35 @@ function stderrTail(lines: readonly string[]): string {
     : `; its last stderr lines:\n${kept.map((line) => `    ${line}`).join("\n")}`;
 }
 
-/** The fields of a listed tool that zcp uses. */
-function listedTool(tool: {
-  name: string;
-  title?: string | undefined;
-  description?: string | undefined;
-  inputSchema: object;
-  outputSchema?: object | undefined;
-  annotations?: object | undefined;
-}): UpstreamTool {
-  return {
-    name: tool.name,
-    ...(tool.title !== undefined ? { title: tool.title } : {}),
-    ...(tool.description !== undefined ? { description: tool.description } : {}),
-    inputSchema: tool.inputSchema as UpstreamTool["inputSchema"],
-    ...(tool.outputSchema !== undefined
-      ? { outputSchema: tool.outputSchema as UpstreamTool["outputSchema"] }
-      : {}),
-    ...(tool.annotations !== undefined
-      ? { annotations: tool.annotations as UpstreamTool["annotations"] }
-      : {}),
-  };
+/**
+ * Every page of the listing, each entry read on its own. A page without a `tools` array, a
+ * `nextCursor` that is not a string, or a listing past the bounds fails the whole listing.
+ */
+async function readPages(
+  page: (cursor: string | undefined) => Promise<{ readonly [key: string]: unknown }>,
+): Promise<Pick<Listing, "tools" | "malformed">> {
+  const tools: UpstreamTool[] = [];
+  const malformed: MalformedTool[] = [];
+  let cursor: string | undefined;
+  for (let count = 1; ; count++) {
+    if (count > MAX_PAGES)
+      throw new Error(`the listing did not end within ${MAX_PAGES} pages, the most zcp gen reads`);
+    const answer = await page(cursor);
+    if (!Array.isArray(answer.tools)) throw new Error(`page ${count} has no "tools" array`);
+    const index = tools.length + malformed.length;
+    if (index + answer.tools.length > MAX_TOOLS)
+      throw new Error(`it lists more than ${MAX_TOOLS} tools, the most zcp gen reads`);
+    answer.tools.forEach((entry: unknown, at) => {
+      const tool = readTool(entry, index + at);
+      if ("problems" in tool) malformed.push(tool);
+      else tools.push(tool);
+    });
+    if (answer.nextCursor === undefined) break;
+    if (typeof answer.nextCursor !== "string")
+      throw new Error(`page ${count} has a "nextCursor" that is not a string`);
+    cursor = answer.nextCursor;
+  }
+  return malformed.length === 0 ? { tools } : { tools, malformed };
 }
 
 function failed(

@@ -24,6 +24,7 @@ import { schemaProblems, type SchemaProblem } from "./check.js";
 import { toDraft2020 } from "./dialect.js";
 import type { Listing, UpstreamTool } from "./list.js";
 import type { FromMcp, ToolOverride } from "./options.js";
+import { malformedMessage } from "./tool.js";
 
 export interface UpstreamModel {
   /** The alias prefix the tools got. */
@@ -45,7 +46,17 @@ export function modelUpstream(
   const diagnostics: Diagnostic[] = [];
   const name = options.name ?? aliasPrefix(listing.serverName);
   const overrides = options.tools ?? {};
+  // Own entries only: a tool named "constructor" or "__proto__" has no override of Object's.
+  const overrideOf = (tool: string): ToolOverride | undefined =>
+    Object.hasOwn(overrides, tool) ? overrides[tool] : undefined;
   const listed = new Set(listing.tools.map((tool) => tool.name));
+  // A malformed tool is listed all the same: its override is not a stale name, and an
+  // `exclude` of it says the gateway does without it, so it is not reported either.
+  for (const tool of listing.malformed ?? []) {
+    if (tool.name !== null) listed.add(tool.name);
+    if (tool.name === null || !overrideOf(tool.name)?.exclude)
+      report("error", "ZCP1714", malformedMessage(tool));
+  }
   for (const tool of Object.keys(overrides))
     if (!listed.has(tool))
       report(
@@ -66,7 +77,7 @@ export function modelUpstream(
       continue;
     }
     seen.add(tool.name);
-    const override = overrides[tool.name] ?? {};
+    const override = overrideOf(tool.name) ?? {};
     if (override.exclude) continue;
     drafts.push({ tool, override, alias: override.alias ?? `${name}.${aliasSegment(tool.name)}` });
   }
