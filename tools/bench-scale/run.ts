@@ -344,7 +344,12 @@ async function benchHandles(redisUrl: string): Promise<HandleResult[]> {
     [
       "redis",
       new HandleStore({ storage: new RedisHandleStorage(commander, { prefix: "bench" }) }),
-      new RedisSessionStore(commander, { prefix: "bench" }),
+      // Room for every id of the run, all of one client: each timed save replaces a state.
+      new RedisSessionStore(commander, {
+        prefix: "bench",
+        maxSessions: HANDLE_OPS,
+        maxSessionsPerClient: HANDLE_OPS,
+      }),
       () => commander.sent,
     ],
   ];

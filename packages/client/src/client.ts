@@ -35,16 +35,18 @@ import {
 } from "./transport.js";
 
 /**
- * How long a request waits for its answer by default: longer than `zcp-serve`'s default call
- * limit (`--timeout-ms`, 30 s), so that a call's own `timeout` result comes first.
+ * How long a request waits for its answer by default: longer than `zcp-serve` takes to answer a
+ * call with its default flags, so that the server's own `busy` or `timeout` answer comes first.
+ * A call may wait for a worker up to 2 × (T + G) (T = `--timeout-ms`, 30 s; G = 1 s, the grace
+ * before a stuck worker is terminated; past it `busy`), then run up to T: 2 × (T + G) + T = 92 s.
  */
-const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 120_000;
 /** The longest delay `setTimeout` keeps (a longer one fires at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface ClientOptions {
   /**
-   * How long a request waits for its answer, in ms (default 60,000). When it passes, the request
+   * How long a request waits for its answer, in ms (default 120,000). When it passes, the request
    * rejects with `ZcpTimeoutError`, and the server is sent `notifications/cancelled` for it.
    * `0` (or `Infinity`) waits for as long as it takes.
    */

@@ -1,7 +1,8 @@
 /**
  * Issue 27, item 6: the program pool shares its workers fairly among sessions. Programs that
- * spin in three sessions delay a fourth session's program by at most ceil(S / W) × (T + G)
- * (S sessions, W workers, T the program limit, G the watchdog's grace), not by their number;
+ * spin in three sessions delay a fourth session's program by at most
+ * min(ceil(S / W), 2) × (T + G) (S sessions, W workers, T the program limit, G the watchdog's
+ * grace), not by their number;
  * waiting for a worker does not count against a program's limit, and is itself bounded.
  */
 import { afterAll, describe, expect, it } from "vitest";

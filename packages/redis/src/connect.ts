@@ -22,10 +22,15 @@ export interface RedisStoreOptions {
   /** A session's stored state lives this long after its last load/save (default 30 min). */
   readonly sessionIdleMs?: number;
   /**
-   * Session states kept at most, of all replicas together (default 10,000): a new session's
-   * state past it evicts the least recently used ones (those sessions end).
+   * Session states kept at most, of all replicas together (default 10,000): a new session past
+   * it is refused.
    */
   readonly maxSessions?: number;
+  /**
+   * Session states of one client kept at most, of all replicas together (default 100): a new
+   * session of that client past it evicts the client's least recently used ones (they end).
+   */
+  readonly maxSessionsPerClient?: number;
   /** How long the first connection may take before connectRedisStore rejects (default 5000). */
   readonly connectTimeoutMs?: number;
   /**
@@ -115,6 +120,9 @@ export async function connectRedisStore(options: RedisStoreOptions): Promise<Red
       prefix,
       ...(options.sessionIdleMs === undefined ? {} : { idleMs: options.sessionIdleMs }),
       ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+      ...(options.maxSessionsPerClient === undefined
+        ? {}
+        : { maxSessionsPerClient: options.maxSessionsPerClient }),
     }),
     async ping() {
       await redis.sendCommand(["PING"]);

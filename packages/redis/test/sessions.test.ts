@@ -70,36 +70,66 @@ describe.skipIf(unavailable)("RedisSessionStore", () => {
     expect(await store.load("s")).toBeUndefined();
   });
 
-  it("counts the states of all replicas: past maxSessions a new one evicts the least recently used", async () => {
+  it("counts each client's states across replicas: past its cap a new one evicts its own least recently used", async () => {
     const prefix = redis.prefix();
-    const one = (await redis.connect({ prefix, maxSessions: 3 })).sessions;
-    const two = (await redis.connect({ prefix, maxSessions: 3 })).sessions;
+    const options = { prefix, maxSessionsPerClient: 3 };
+    const one = (await redis.connect(options)).sessions;
+    const two = (await redis.connect(options)).sessions;
     const raw = await redis.raw();
-    for (const id of ["s1", "s2", "s3"]) await one.save(id, state, undefined);
-    // s1 used again (on the other replica): s2 is now the least recently used.
-    expect(await two.load("s1")).toEqual(state);
-    expect(await two.save("s4", state, undefined)).toEqual({ status: "saved" });
-    expect(await raw.zRange(`${prefix}:sessions`, 0, -1)).toEqual(["s3", "s1", "s4"]);
-    expect(await one.load("s2")).toBeUndefined();
-    expect(await raw.exists(`${prefix}:session:s2`)).toBe(0);
+    for (const id of ["x1", "x2", "x3"]) await one.save(id, state, undefined, "10.0.0.1");
+    expect(await two.save("y1", state, undefined, "10.0.0.2")).toEqual({ status: "saved" });
+    // x1 used again (on the other replica): x2 is now the client's least recently used.
+    expect(await two.load("x1")).toEqual(state);
+    expect(await two.save("x4", state, undefined, "10.0.0.1")).toEqual({ status: "saved" });
+    expect(await raw.zRange(`${prefix}:sessions`, 0, -1)).toEqual(["x3", "y1", "x1", "x4"]);
+    expect(await one.load("x2")).toBeUndefined();
+    expect(await raw.exists(`${prefix}:session:x2`)).toBe(0);
+    expect(await raw.hExists(`${prefix}:owners`, "x2")).toBe(0);
     // The evicted session stays ended: a save made from its state brings nothing back.
-    expect(await one.save("s2", state, stateJson(state))).toEqual({ status: "gone" });
-    await one.delete("s3");
-    expect(await raw.zRange(`${prefix}:sessions`, 0, -1)).toEqual(["s1", "s4"]);
+    expect(await one.save("x2", state, stateJson(state))).toEqual({ status: "gone" });
+    // Another client's state was not touched; a delete leaves no trace in the sets and hash.
+    expect(await one.load("y1")).toEqual(state);
+    await one.delete("x3");
+    expect(await raw.zRange(`${prefix}:sessions`, 0, -1)).toEqual(["x1", "x4", "y1"]);
+    expect((await raw.hKeys(`${prefix}:owners`)).sort()).toEqual(["x1", "x4", "y1"]);
+  });
+
+  it("refuses a new session past maxSessions of all clients instead of evicting another's", async () => {
+    const prefix = redis.prefix();
+    const options = { prefix, maxSessions: 3, maxSessionsPerClient: 2 };
+    const one = (await redis.connect(options)).sessions;
+    const two = (await redis.connect(options)).sessions;
+    await one.save("y1", state, undefined, "10.0.0.2");
+    await one.save("z1", state, undefined, "10.0.0.3");
+    await two.save("x1", state, undefined, "10.0.0.1");
+    // Full: a client below its cap is refused, nothing is evicted.
+    expect(await two.save("w1", state, undefined, "10.0.0.4")).toEqual({ status: "full" });
+    expect(await one.load("w1")).toBeUndefined();
+    // A client at its cap makes room with its own least recently used state.
+    await one.delete("z1");
+    expect(await two.save("x2", state, undefined, "10.0.0.1")).toEqual({ status: "saved" });
+    expect(await two.save("x3", state, undefined, "10.0.0.1")).toEqual({ status: "saved" });
+    expect(await one.load("x1")).toBeUndefined();
+    expect(await one.load("y1")).toEqual(state);
+    expect(await one.load("x2")).toEqual(state);
   });
 
   it("drops expired states from the count when a new session is saved", async () => {
     const prefix = redis.prefix();
-    const store = (await redis.connect({ prefix, sessionIdleMs: 100 })).sessions;
+    const store = (await redis.connect({ prefix, sessionIdleMs: 100, maxSessions: 2 })).sessions;
     const raw = await redis.raw();
-    await store.save("old1", state, undefined);
-    await store.save("old2", state, undefined);
+    await store.save("old1", state, undefined, "a");
+    await store.save("old2", state, undefined, "b");
+    expect(await store.save("old3", state, undefined, "c")).toEqual({ status: "full" });
     await new Promise((resolve) => setTimeout(resolve, 150));
-    await store.save("new", state, undefined);
+    expect(await store.save("new", state, undefined, "a")).toEqual({ status: "saved" });
     expect(await raw.zRange(`${prefix}:sessions`, 0, -1)).toEqual(["new"]);
+    expect(await raw.hKeys(`${prefix}:owners`)).toEqual(["new"]);
+    // The clients' sets went with their last states (client "b"'s emptied, client "a"'s holds "new").
+    expect((await raw.keys(`${prefix}:client:*`)).length).toBe(1);
   });
 
-  it("refuses an idle time that is not positive, and a maxSessions that is not a positive integer", () => {
+  it("refuses an idle time that is not positive, and caps that are not positive integers", () => {
     const redis = { sendCommand: async () => null };
     expect(() => new RedisSessionStore(redis, { idleMs: -1 })).toThrow(
       "@zcp/redis: sessionIdleMs must be a positive number, got -1",
@@ -109,6 +139,9 @@ describe.skipIf(unavailable)("RedisSessionStore", () => {
     );
     expect(() => new RedisSessionStore(redis, { maxSessions: 1.5 })).toThrow(
       "@zcp/redis: maxSessions must be an integer, got 1.5",
+    );
+    expect(() => new RedisSessionStore(redis, { maxSessionsPerClient: 2.5 })).toThrow(
+      "@zcp/redis: maxSessionsPerClient must be an integer, got 2.5",
     );
   });
 

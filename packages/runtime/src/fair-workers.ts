@@ -10,9 +10,13 @@
  * The bound that follows: a call of a session holding fewer than its share starts after at most
  * one call of each of the S - 1 other sessions waiting, and every worker frees at least once in
  * any T + G (a call's time limit plus the grace before its worker is terminated). With W
- * workers a call starts within ceil(S / W) × (T + G) of being queued; one session alone
- * delays another's call by at most T + G. Waiting is bounded besides (`waitLimitMs`), and so is
- * what one session may queue: past either the call answers `busy`.
+ * workers a call would start within ceil(S / W) × (T + G) of being queued; one session alone
+ * delays another's call by at most T + G. Waiting is bounded besides (`waitLimitMs`,
+ * 2 × (T + G)): a call starts within min(ceil(S / W), 2) × (T + G), or, when it has not (only
+ * with more than 2W sessions waiting), answers `busy` then. So is what one session may queue
+ * (`maxQueuedPerSession`), also `busy` past it; under zcp-serve that limit matters only with
+ * `--max-concurrent` above it, as the calls a session may have at once (8 by default) are
+ * refused before.
  */
 import { failure, type CallError } from "./result.js";
 

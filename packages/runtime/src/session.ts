@@ -181,11 +181,13 @@ export class Session implements Caller {
    * Writes `state` to the runtime's session store when it differs from what was last saved or
    * loaded; true without a store. When another replica saved the session meanwhile, its changes
    * and this one's are merged (`mergeStates`: found tools are a union), applied here, and the
-   * merge is saved. False when the session is gone from the store (ended or expired elsewhere):
-   * it is then closed here too, and the handles made meanwhile are dropped. Rejects when the
-   * store does, or when the state kept changing under `MAX_SAVE_ATTEMPTS` tries.
+   * merge is saved. False when the session is gone from the store (ended or expired elsewhere),
+   * or, saved for the first time, when the store has no room for it (`client`: who opened it, as
+   * the store counts it; see `SessionStore.save`): it is then closed here too, and the handles
+   * made meanwhile are dropped. Rejects when the store does, or when the state kept changing
+   * under `MAX_SAVE_ATTEMPTS` tries.
    */
-  async save(): Promise<boolean> {
+  async save(client?: string): Promise<boolean> {
     const store = this.runtime.options.sessions;
     if (store === undefined) return true;
     for (let attempt = 1; attempt <= MAX_SAVE_ATTEMPTS; attempt++) {
@@ -193,8 +195,8 @@ export class Session implements Caller {
       const state = this.state;
       const json = stateJson(state);
       if (json === base) return true;
-      const saved = await store.save(this.id, state, base);
-      if (saved.status === "gone") {
+      const saved = await store.save(this.id, state, base, client);
+      if (saved.status === "gone" || saved.status === "full") {
         await this.close();
         return false;
       }

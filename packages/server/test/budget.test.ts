@@ -1,5 +1,9 @@
+import { PassThrough, Writable } from "node:stream";
+import { createRuntime } from "@zcp/runtime";
 import { describe, expect, it } from "vitest";
+import faulty from "../../../fixtures/faulty/src/zcp.gen/index.js";
 import { ResponseTooLarge, SessionBudget } from "../src/budget.js";
+import { serveStdio } from "../src/index.js";
 
 const REQUEST = (limit: string) =>
   `Response too large: the answers to one request may take ${limit} (maxResponseBytes, zcp-serve --max-response-bytes); read fewer or smaller handles per request`;
@@ -74,6 +78,70 @@ describe("response budgets", () => {
     expect(new SessionBudget()).toMatchObject({
       maxRequestBytes: 48 << 20,
       maxSessionBytes: 96 << 20,
+    });
+  });
+});
+
+describe("response budgets of MCP over stdio", () => {
+  /** Each answer of `huge(BYTES)` takes a little over BYTES (its text); the session may hold one. */
+  const BYTES = 100_000;
+  const SESSION_BYTES = 150_000;
+
+  /** A stdout that takes the first line written only once `take()` is called: a host that does not read. */
+  function heldStdout() {
+    const lines: any[] = [];
+    let held: (() => void) | undefined;
+    let holding = true;
+    const stdout = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        lines.push(JSON.parse(chunk.toString()));
+        if (holding) held = callback;
+        else callback();
+      },
+    });
+    return {
+      stdout,
+      lines,
+      /** Whether a line is written and another waits behind it. */
+      waiting: () => held !== undefined && stdout.writableLength > 0,
+      take() {
+        holding = false;
+        held?.();
+      },
+    };
+  }
+
+  it("a repeated request id does not end the earlier request's budget: each answer is counted", async () => {
+    const stdin = new PassThrough();
+    const out = heldStdout();
+    const served = await serveStdio(createRuntime(faulty), {
+      stdin,
+      stdout: out.stdout,
+      maxSessionResponseBytes: SESSION_BYTES,
+    });
+    const send = (message: object) => stdin.write(`${JSON.stringify(message)}\n`);
+    const huge = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "huge", arguments: { bytes: BYTES } },
+    });
+    // Two requests with id 7: the first answer written holds the session's budget until stdout
+    // takes it, so the second does not fit.
+    send(huge(7));
+    send(huge(7));
+    const deadline = Date.now() + 10_000;
+    while (!out.waiting() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    out.take();
+    stdin.end();
+    await served.done;
+    expect(out.lines).toHaveLength(2);
+    const [first, second] = out.lines;
+    expect(first.result.content[0].text).toHaveLength(BYTES + 2);
+    expect(second).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32000, message: SESSION(`${SESSION_BYTES} bytes`) },
     });
   });
 });

@@ -20,13 +20,15 @@ export interface SessionState {
 /**
  * What `SessionStore.save` did: wrote the state; wrote nothing because the stored state is no
  * longer the one it was made from (`stored`: what another writer saved since; merge and retry);
- * or wrote nothing because there is no stored state to replace (the session was closed, or
- * expired: a save never brings it back).
+ * wrote nothing because there is no stored state to replace (the session was closed, or
+ * expired: a save never brings it back); or, for a new session, wrote nothing because the store
+ * holds as many states as it keeps (the session cannot be opened).
  */
 export type SaveResult =
   | { readonly status: "saved" }
   | { readonly status: "changed"; readonly stored: SessionState }
-  | { readonly status: "gone" };
+  | { readonly status: "gone" }
+  | { readonly status: "full" };
 
 /**
  * Where session states live: in this process, or shared by replicas (e.g. `@zcp/redis`). Writes
@@ -39,10 +41,17 @@ export interface SessionStore {
   /**
    * Replaces the stored state with `state` (time-to-live restarted) only when it is still the
    * one `base` describes (`stateJson` of what `load` gave or the last save wrote); `base`
-   * undefined: a new session, stored only when nothing is stored under `id`. Rejects when
-   * unreachable.
+   * undefined: a new session, stored only when nothing is stored under `id` (and, in a store
+   * that bounds them, when there is room: counted against `client`, who opened it, e.g. its
+   * remote address or token holder, so that one client cannot push out the others' states).
+   * Rejects when unreachable.
    */
-  save(id: string, state: SessionState, base: string | undefined): Promise<SaveResult>;
+  save(
+    id: string,
+    state: SessionState,
+    base: string | undefined,
+    client?: string,
+  ): Promise<SaveResult>;
   /** Removes it (the session ended: no later save stores it again); nothing when absent. */
   delete(id: string): Promise<void>;
   /** Resolves when the store answers; rejects otherwise (for /readyz). */
@@ -74,6 +83,7 @@ export function stateJson(state: SessionState): string {
 /**
  * Session states in this process, kept as JSON (a caller cannot change what is stored). The
  * map is kept in order of last use, so each save first sweeps the expired states from its start.
+ * It counts no `client`: in one process, the server's session tables bound what is stored.
  */
 export class MemorySessionStore implements SessionStore {
   readonly #states = new Map<string, { readonly json: string; readonly expires: number }>();

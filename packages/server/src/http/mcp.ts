@@ -23,9 +23,10 @@
  * where the session's own were by replaying its stored `initialize` (the session's data) and
  * `notifications/initialized` through the transport; a session known here is refreshed from the
  * store first (gone elsewhere: 404). The state is saved after `initialize` and after each
- * `tools/call` (tools.ts) before the answer goes out. Evicting, expiring and shutting down only
- * unload sessions from this process; DELETE ends them everywhere. Without a store, the store is
- * never asked and an unknown session is 404.
+ * `tools/call` (tools.ts) before the answer goes out; a new session the store has no room for
+ * is refused (503). Evicting, expiring and shutting down only unload sessions from this process
+ * (the store bounds what it keeps by its own counts, per client and in all); DELETE ends them
+ * everywhere. Without a store, the store is never asked and an unknown session is 404.
  */
 import {
   isInitializeRequest,
@@ -46,7 +47,7 @@ import {
   type Sweep,
 } from "./idle.js";
 import { McpTransport } from "./mcp-transport.js";
-import { keptInitialize, Resumptions, STORE_UNREACHABLE } from "./store.js";
+import { keptInitialize, Resumptions, STORE_FULL, STORE_UNREACHABLE } from "./store.js";
 
 export interface McpSessionLimits extends SessionLimits, ResponseLimits {
   readonly maxBodyBytes: number;
@@ -239,16 +240,21 @@ export class McpSessions {
     });
     // An initialize the transport refused (bad Accept, ...) opened no session: close it.
     if (entry.transport.sessionId === undefined) this.#end(entry);
-    else if (this.#shared)
+    else if (this.#shared) {
+      let refusal: string | undefined;
       try {
-        // Closed elsewhere meanwhile (the save found it gone): closed here too, at once.
-        if (!(await entry.mcp.session.save())) this.#end(entry);
+        // Nobody has its id yet, so nothing ended it: not saved means no room in the store.
+        if (!(await entry.mcp.session.save(client))) refusal = STORE_FULL;
       } catch {
         // Saved nowhere, the session would exist on this replica only: it is not opened.
+        refusal = STORE_UNREACHABLE;
+      }
+      if (refusal !== undefined) {
         await response.body?.cancel();
         this.#end(entry);
-        return refuse(503, -32000, STORE_UNREACHABLE);
+        return refuse(503, -32000, refusal);
       }
+    }
     return response;
   }
 

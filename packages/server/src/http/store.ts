@@ -2,13 +2,20 @@
  * What both HTTP surfaces share when the runtime keeps its sessions in a store
  * (`RuntimeOptions.sessions`, e.g. Redis): a session unknown here is resumed from the store, once
  * per id however many of its requests arrive together; the answer when the store is unreachable;
- * the readiness probe's check of the store; and what an MCP session keeps of its `initialize`.
+ * the readiness probe's check of the store; the answer when it has no room for a new session;
+ * and what an MCP session keeps of its `initialize`.
  */
 import type { InitializeRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonValue, SessionStore } from "@zcp/runtime";
 
 /** The message of the 503 a request gets when the store it needs does not answer. */
 export const STORE_UNREACHABLE = "Service Unavailable: the session store is unreachable";
+
+/**
+ * The message of the 503 a new session gets when the store holds as many states as it keeps:
+ * that of a full session table (idle.ts).
+ */
+export const STORE_FULL = "Service Unavailable: too many open sessions";
 
 /** How long `/readyz` waits for the store's answer. */
 const READY_TIMEOUT_MS = 500;

@@ -93,7 +93,13 @@ class LineTransport implements Transport, BudgetedTransport {
 
   /** Each line is a request of the session's response budget (budget.ts), until its answer is written. */
   readonly #budget: SessionBudget;
-  readonly #budgets = new Map<string | number, RequestBudget>();
+  /**
+   * The budgets of the requests passed on and not answered yet, by id, oldest first (as
+   * `#unanswered` counts them: a client may repeat an id). Which of a repeated id's requests an
+   * answer or a reservation belongs to cannot be told: the oldest one's budget is taken, so that
+   * each request holds a budget of its own until an answer with its id is written.
+   */
+  readonly #budgets = new Map<string | number, RequestBudget[]>();
 
   constructor(
     private readonly stdin: Readable,
@@ -105,7 +111,7 @@ class LineTransport implements Transport, BudgetedTransport {
   }
 
   requestBudget(id: unknown): RequestBudget | undefined {
-    return this.#budgets.get(id as string | number);
+    return this.#budgets.get(id as string | number)?.[0];
   }
 
   async start(): Promise<void> {
@@ -124,8 +130,7 @@ class LineTransport implements Transport, BudgetedTransport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     const id = "result" in message || "error" in message ? message.id : undefined;
-    const budget = id === undefined ? undefined : this.#budgets.get(id);
-    if (id !== undefined) this.#budgets.delete(id);
+    const budget = id === undefined ? undefined : this.#takeBudget(id);
     // Counted (serialized and encoded once), and held from the session until stdout has taken it.
     await this.#write(budget ? budget.encode(id, message) : message);
     budget?.end();
@@ -153,6 +158,14 @@ class LineTransport implements Transport, BudgetedTransport {
     this.#closeWhenAnswered();
   }
 
+  /** The budget of the oldest unanswered request with this id, no longer theirs. */
+  #takeBudget(id: string | number): RequestBudget | undefined {
+    const [oldest, ...rest] = this.#budgets.get(id) ?? [];
+    if (rest.length > 0) this.#budgets.set(id, rest);
+    else this.#budgets.delete(id);
+    return oldest;
+  }
+
   #closeWhenAnswered(): void {
     if (this.#ended && this.#unanswered.size === 0) void this.close();
   }
@@ -169,8 +182,8 @@ class LineTransport implements Transport, BudgetedTransport {
       const message = parsed.data;
       if ("method" in message && "id" in message) {
         this.#unanswered.set(message.id, (this.#unanswered.get(message.id) ?? 0) + 1);
-        this.#budgets.get(message.id)?.end();
-        this.#budgets.set(message.id, this.#budget.request());
+        const budgets = this.#budgets.get(message.id) ?? [];
+        this.#budgets.set(message.id, [...budgets, this.#budget.request()]);
       }
       this.onmessage?.(message);
       if ("method" in message && message.method === CANCELLED) {
@@ -178,8 +191,7 @@ class LineTransport implements Transport, BudgetedTransport {
         if (typeof id === "string" || typeof id === "number") {
           this.#answered(id);
           // Never answered: what its handler reserved goes back to the session.
-          this.#budgets.get(id)?.end();
-          this.#budgets.delete(id);
+          this.#takeBudget(id)?.end();
         }
       }
       return;

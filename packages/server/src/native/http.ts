@@ -13,14 +13,17 @@
  *   identity, else `clientKey(request)`) or `maxSessions`, the least recently active session
  *   without a request in progress is closed (its next request gets 404); 503 when none can be.
  * - The request's signal is the calls': a client that goes away cancels the calls of its request.
+ * - A request's answers count against the session's response budget (budget.ts) until the client
+ *   has read them to their end (or gone away), so answers left unread hold it.
  * - 404 unknown session, 413 body over `maxBodyBytes`, 400 not JSON, 405 not POST, 503 no room or
  *   closing; 202 without a body when a request held only notifications.
  * - With a session store (`RuntimeOptions.sessions`), any replica serves any request of a
  *   session (http/store.ts): the session id is the runtime session's; a session unknown here is
  *   resumed from the store (its identity, kept as the session's data, must be the request's), a
  *   session known here is refreshed first (gone elsewhere: 404), and the state is saved before
- *   the answer goes out (503 when the store is unreachable, for any of these). Evicting,
- *   expiring and shutting down only unload sessions; `session/close` ends them everywhere.
+ *   the answer goes out (503 when the store is unreachable, for any of these, or has no room
+ *   for a new session). Evicting, expiring and shutting down only unload sessions (the store
+ *   bounds what it keeps by its own counts); `session/close` ends them everywhere.
  */
 import type { JsonValue, Runtime, Session } from "@zcp/runtime";
 import {
@@ -31,7 +34,8 @@ import {
   SESSION_NOT_FOUND,
 } from "./protocol.js";
 import { createNativeSession, type NativeSession, type NativeSessionOptions } from "./session.js";
-import { json, readJson, type ErrorAnswer } from "../http/body.js";
+import type { RequestBudget } from "../budget.js";
+import { json, readJson, whenEnded, type ErrorAnswer } from "../http/body.js";
 import {
   beginRequest,
   DEFAULT_IDLE_MS,
@@ -43,7 +47,7 @@ import {
   type Activity,
   type Sweep,
 } from "../http/idle.js";
-import { Resumptions, STORE_UNREACHABLE } from "../http/store.js";
+import { Resumptions, STORE_FULL, STORE_UNREACHABLE } from "../http/store.js";
 
 export interface NativeFetchOptions extends NativeSessionOptions {
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
@@ -194,25 +198,50 @@ class NativeRoute {
       ended = beginRequest(entry, true);
     }
     const current = entry;
+    // The answers hold the session's response budget (budget.ts) until the client has read them
+    // to their end, not only while they are made: a client that does not read cannot pile up
+    // more than the budget.
+    const budget = current.native.budget.request();
     try {
-      const response = await current.native.handleJson(body, { signal: request.signal });
-      // session/close, or close() while this request ran.
-      if (current.native.closed || this.#closed) this.#forget(id!, current);
-      else if (this.#shared)
-        try {
-          // Closed elsewhere meanwhile (the save found it gone): closed here too, at once.
-          if (!(await current.native.session.save())) this.#forget(id!, current);
-        } catch {
-          // Saved nowhere, a new session would exist on this replica only: it is not opened.
-          if (opening) this.#forget(id!, current);
-          return refuse(503, SERVER_ERROR, STORE_UNREACHABLE);
-        }
-      if (response === undefined)
-        return new Response(null, { status: 202, headers: { [SESSION_HEADER]: id! } });
-      return jsonParts(response, { [SESSION_HEADER]: id! });
+      return whenEnded(await this.#answer(id!, current, opening, body, request, budget), () =>
+        budget.end(),
+      );
+    } catch (error) {
+      budget.end();
+      throw error;
     } finally {
       ended!();
     }
+  }
+
+  /** The answer of session `id` to `body`, counted against `budget`; saved first with a store. */
+  async #answer(
+    id: string,
+    current: Entry,
+    opening: boolean,
+    body: unknown,
+    request: Request,
+    budget: RequestBudget,
+  ): Promise<Response> {
+    const response = await current.native.handleJson(body, { signal: request.signal, budget });
+    // session/close, or close() while this request ran.
+    if (current.native.closed || this.#closed) this.#forget(id, current);
+    else if (this.#shared)
+      try {
+        // Closed elsewhere meanwhile (the save found it gone): closed here too, at once. A new
+        // session, whose id nobody has yet, is not saved only when the store has no room.
+        if (!(await current.native.session.save(current.client))) {
+          this.#forget(id, current);
+          if (opening) return refuse(503, SERVER_ERROR, STORE_FULL);
+        }
+      } catch {
+        // Saved nowhere, a new session would exist on this replica only: it is not opened.
+        if (opening) this.#forget(id, current);
+        return refuse(503, SERVER_ERROR, STORE_UNREACHABLE);
+      }
+    if (response === undefined)
+      return new Response(null, { status: 202, headers: { [SESSION_HEADER]: id } });
+    return jsonParts(response, { [SESSION_HEADER]: id });
   }
 
   /**

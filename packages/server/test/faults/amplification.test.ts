@@ -4,6 +4,7 @@
  * "Response too large" error, on both surfaces and both transports. Item 7: handle URIs carry no
  * session id; a URI from another session finds nothing; no answer carries the session id.
  */
+import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   expectHealthy,
@@ -14,9 +15,11 @@ import {
   NATIVE_INITIALIZE,
   nativeSession,
   post,
+  postNeverRead,
   postUnread,
   Processes,
   rssMb,
+  sleep,
   watchHealth,
   watchRss,
   type HttpServed,
@@ -186,6 +189,57 @@ describe("issue 27 item 3: response amplification over HTTP", () => {
 
     const one = await session.send(handlesRead(2, "#G1"));
     expect(one.messages[0].result.value).toHaveLength(BYTES);
+  });
+});
+
+describe("issue 27 item 3: answers left unread over HTTP", () => {
+  /** Sockets, each posting a batch of 9 reads (45 MB of answers, within one request's 48 MiB), never read. */
+  const UNREAD = 12;
+  /** zcp-serve's default --max-session-response-bytes. */
+  const MAX_SESSION_MIB = 96;
+  /**
+   * What RSS may grow by while they wait: the session's budget of answers held unread (96 MiB),
+   * and what the reads made them from hold until collected. Measured: about 140 MiB. Before the
+   * budget held them, every request's 45 MB stayed buffered: 12 held 540 MB.
+   */
+  const UNREAD_BOUND_MIB = 200;
+
+  it("native answers a client leaves unread hold the session's budget: later reads answer the error, RSS stays bounded, and they are released when it goes away", async () => {
+    const served = await processes.http(["--registry", FAULTY, ...FLAGS]);
+    const session = await nativeSession(served.native);
+    const made = await session.send(call(1, "bulk", { bytes: BYTES }));
+    expect(made.messages[0].result).toMatchObject({ ok: true, handle: "#G1" });
+    const headers = { "zcp-session-id": session.id };
+    const batch = Array.from({ length: 9 }, (_, i) => handlesRead(100 + i, "#G1"));
+
+    const before = rssMb(served.pid);
+    const rss = watchRss(served.pid, 50);
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < UNREAD; i++) {
+        sockets.push(await postNeverRead(served.native, batch, headers));
+        await sleep(400);
+      }
+      // A client that reads gets the error while the earlier answers wait unread.
+      const refused = await session.send(handlesRead(2, "#G1"));
+      expect(refused.messages[0].error).toEqual(sessionTooLarge(MAX_SESSION_MIB));
+      const peak = rss.stop();
+      console.info(
+        `${UNREAD} unread native batches: RSS ${before} MiB before, ${peak} MiB at most`,
+      );
+      expect(peak - before, "RSS growth (MiB)").toBeLessThan(UNREAD_BOUND_MIB);
+    } finally {
+      rss.stop();
+      for (const socket of sockets) socket.destroy();
+    }
+    // Gone, their clients give their answers' bytes back to the session.
+    const deadline = Date.now() + 10_000;
+    let read = await session.send(handlesRead(3, "#G1"));
+    while ("error" in read.messages[0] && Date.now() < deadline) {
+      await sleep(100);
+      read = await session.send(handlesRead(3, "#G1"));
+    }
+    expect(read.messages[0].result.value).toHaveLength(BYTES);
   });
 });
 

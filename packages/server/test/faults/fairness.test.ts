@@ -1,9 +1,9 @@
 /**
  * Issue 27, items 4 and 6: a crowded server stays fair and responsive. Workers are shared
  * fairly among sessions, so one session's many calls (or programs) delay another's call by at
- * most ceil(S / W) × (T + G): S sessions with calls waiting, W workers, T the time limit
- * (--timeout-ms; a program's, at most that), G the 1 s grace before a stuck worker is
- * terminated. Time spent waiting for a worker is not part of a call's limit. An oversized tool
+ * most min(ceil(S / W), 2) × (T + G), then `busy`: S sessions with calls waiting, W workers,
+ * T the time limit (--timeout-ms; a program's, at most that), G the 1 s grace before a stuck
+ * worker is terminated. Time spent waiting for a worker is not part of a call's limit. An oversized tool
  * result is refused in its worker, so eight of them neither stall /healthz nor pile up in the
  * server's thread.
  */

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -265,6 +266,40 @@ export async function postUnread(
   });
   const bytes = Buffer.from(await response.arrayBuffer());
   return { read: () => answerOf(response, bytes.toString()) };
+}
+
+/**
+ * A POST of `body` (JSON) on a raw socket that never reads its answer (nothing takes its bytes
+ * past the socket's own buffers): a client that leaves its answers unread. Resolves once the
+ * request is written; destroy the socket to end it.
+ */
+export async function postNeverRead(
+  url: URL,
+  body: unknown,
+  headers: { readonly [name: string]: string } = {},
+): Promise<net.Socket> {
+  const text = JSON.stringify(body);
+  const head = [
+    `POST ${url.pathname} HTTP/1.1`,
+    `host: ${url.host}`,
+    "content-type: application/json",
+    "accept: application/json, text/event-stream",
+    `content-length: ${Buffer.byteLength(text)}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ];
+  const socket = net.connect(Number(url.port), url.hostname);
+  // Paused (no `data` listener): the socket reads no further than its buffers.
+  socket.pause();
+  await new Promise<void>((resolve, reject) => {
+    socket.once("error", reject);
+    socket.write(`${head.join("\r\n")}\r\n\r\n${text}`, () => {
+      socket.off("error", reject);
+      resolve();
+    });
+  });
+  // The server may reset it (e.g. when it stops): nobody reads it to care.
+  socket.on("error", () => undefined);
+  return socket;
 }
 
 function answerOf(response: Response, text: string): HttpAnswer {
