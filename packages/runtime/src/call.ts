@@ -14,6 +14,7 @@ import { clip } from "./clip.js";
 import type { ToolContext } from "./context.js";
 import { tooDeepAt } from "./depth.js";
 import type { Handle } from "./handle.js";
+import { jsonData } from "./json-data.js";
 import { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_RESULT_BYTES, resultTooLarge } from "./limits.js";
 import { handleTool, runHandleTool } from "./handle-tool.js";
 import type { Caller, ExecutedCall, SessionHost } from "./host.js";
@@ -317,31 +318,28 @@ export class CallPipeline {
     options: CallOptions,
   ): CallResult | Promise<CallResult> {
     const { value, summary } = unwrapSummary(returned);
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(value ?? null);
-    } catch {
-      json = undefined;
-    }
-    if (json === undefined) {
+    // Checked and measured before it is stringified: a Map would go out as `{}`, and a result
+    // too large is refused without making its JSON. A tool's worker checks the same way.
+    const data = jsonData(value ?? null);
+    if ("refused" in data) {
       (this.host.options.onToolError ?? defaultToolError)(
-        new TypeError("the tool returned a value that is not JSON"),
+        new TypeError(data.refused),
         tool,
         this.caller,
       );
-      return failure("exec:error", "the tool returned a value that cannot be sent as JSON");
+      return failure("exec:error", data.refused);
     }
     const tooLarge = resultTooLarge(
-      json,
+      data.bytes,
       this.host.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
     );
     if (tooLarge) return tooLarge;
+    const json = JSON.stringify(value ?? null);
     const inline =
       tool.outputMode === "scalar" ||
       (tool.outputMode === "auto" &&
         (options.inline === true ||
-          Buffer.byteLength(json) <=
-            (this.host.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES)));
+          data.bytes <= (this.host.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES)));
     // Inline values go out as plain JSON data (Dates as strings, no undefined); the store keeps its own JSON.
     if (inline) return { ok: true, value: JSON.parse(json) as JsonValue };
     return this.store(tool, value, summary);

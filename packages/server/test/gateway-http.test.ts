@@ -2,11 +2,13 @@
  * A Streamable HTTP upstream: server-everything's `streamableHttp` transport, started by the
  * test on a free port named by `${NAME}` in the URL. Calls forward; the server stopped makes a
  * call answer `upstream_unavailable`; started again, a call after the backoff reconnects. An
- * answer past `maxAnswerBytes` fails its call only.
+ * answer past `maxAnswerBytes` fails its call only, as does an HTTP error status; a 404 for the
+ * session starts a new one (a small upstream of the test's own).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer as createHttpServer, type IncomingMessage } from "node:http";
 import { createServer } from "node:net";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AnswerFault } from "../src/gateway/answers.js";
 import { boundedFetch } from "../src/gateway/bounded-fetch.js";
 import { BACKOFF_START_MS, upstream } from "../src/gateway/index.js";
@@ -91,6 +93,131 @@ describe("an upstream over Streamable HTTP", () => {
     } finally {
       await bounded.close();
     }
+  });
+});
+
+/**
+ * A small Streamable HTTP upstream answering JSON bodies: tools `echo`, `slow` (500 ms), `boom`
+ * (HTTP 500), `drop` (the connection cut, no answer), `lost` (HTTP 404, as for a session it
+ * does not know) and `html` (a body of type text/html). It keeps the sessions it started until
+ * `forget()`; an unknown one is a 404.
+ */
+async function smallUpstream() {
+  const sessions = new Set<string>();
+  let started = 0;
+  const read = async (request: IncomingMessage) => {
+    let text = "";
+    for await (const chunk of request) text += String(chunk);
+    return JSON.parse(text) as { id?: number; method: string; params?: any };
+  };
+  const server = createHttpServer(async (request, response) => {
+    if (request.method !== "POST") return response.writeHead(405).end();
+    const message = await read(request);
+    const answer = (result: unknown, headers = {}) =>
+      response
+        .writeHead(200, { "content-type": "application/json", ...headers })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }));
+    if (message.method === "initialize") {
+      const session = `s${++started}`;
+      sessions.add(session);
+      const { protocolVersion } = message.params;
+      const info = {
+        protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: "small", version: "1" },
+      };
+      return answer(info, { "mcp-session-id": session });
+    }
+    if (!sessions.has(String(request.headers["mcp-session-id"])))
+      return response.writeHead(404).end("no such session");
+    if (message.id === undefined) return response.writeHead(202).end();
+    const { name, arguments: args } = message.params;
+    if (name === "boom") return response.writeHead(500).end("boom failed");
+    if (name === "drop") return request.socket.destroy();
+    if (name === "lost") return response.writeHead(404).end("no such session");
+    if (name === "html") return response.writeHead(200, { "content-type": "text/html" }).end("<p>");
+    if (name === "slow") await new Promise((resolve) => setTimeout(resolve, 500));
+    answer({ content: [{ type: "text", text: `${name}: ${args.text}` }] });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    forget: () => sessions.clear(),
+    started: () => started,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+describe("an HTTP upstream's error statuses", () => {
+  let small: Awaited<ReturnType<typeof smallUpstream>>;
+  let shared: ReturnType<typeof upstream>;
+  beforeEach(async () => {
+    small = await smallUpstream();
+    shared = upstream({ url: small.url }, { name: "small" });
+    expect(await shared.call("echo", { text: "first" }, CALL_CONTEXT)).toBe("echo: first");
+  });
+  afterEach(async () => {
+    await shared.close();
+    await small.close();
+  });
+  /** Session A's slow call, in flight when the test goes on (its answer awaited later). */
+  const slowInFlight = async () => {
+    const answer = shared.call("slow", { text: "a" }, CALL_CONTEXT);
+    answer.catch(() => undefined); // rejected before the test awaits it: not unhandled
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return { answer };
+  };
+
+  it("an HTTP 500 fails its own call with upstream_error; the other caller's call and the next go on", async () => {
+    const { answer: a } = await slowInFlight();
+    // Session B's call answers HTTP 500 while A's is in flight.
+    await expect(shared.call("boom", { text: "b" }, CALL_CONTEXT)).rejects.toMatchObject({
+      code: "upstream_error",
+      message:
+        "small answered HTTP 500 to tools/call: Streamable HTTP error: Error POSTing to endpoint: boom failed",
+    });
+    expect(await shared.call("echo", { text: "next" }, CALL_CONTEXT)).toBe("echo: next");
+    expect(await a).toBe("slow: a");
+    expect(small.started()).toBe(1);
+  });
+
+  it("a request that finds no answer restarts the connection: the calls in flight answer upstream_unavailable", async () => {
+    const { answer: a } = await slowInFlight();
+    const unavailable = {
+      code: "upstream_unavailable",
+      message: "the upstream MCP server small failed (fetch failed); restarting",
+    };
+    await expect(shared.call("drop", {}, CALL_CONTEXT)).rejects.toMatchObject(unavailable);
+    await expect(a).rejects.toMatchObject(unavailable);
+    await new Promise((resolve) => setTimeout(resolve, BACKOFF_START_MS + 50));
+    expect(await shared.call("echo", { text: "back" }, CALL_CONTEXT)).toBe("echo: back");
+    expect(small.started()).toBe(2);
+  });
+
+  it("a 404 for the session (the upstream forgot it) starts a new session and makes the call on it", async () => {
+    small.forget();
+    expect(await shared.call("echo", { text: "again" }, CALL_CONTEXT)).toBe("echo: again");
+    expect(small.started()).toBe(2);
+  });
+
+  it("a 404 again on the new session fails the call with upstream_error; the next call works", async () => {
+    await expect(shared.call("lost", {}, CALL_CONTEXT)).rejects.toMatchObject({
+      code: "upstream_error",
+      message: "small answered HTTP 404 to tools/call on a new session; the session was not found",
+    });
+    expect(await shared.call("echo", { text: "next" }, CALL_CONTEXT)).toBe("echo: next");
+    expect(small.started()).toBe(3);
+  });
+
+  it("a body that is neither JSON nor an event stream fails its call with upstream_invalid", async () => {
+    await expect(shared.call("html", {}, CALL_CONTEXT)).rejects.toMatchObject({
+      code: "upstream_invalid",
+      message:
+        "small answered a body of another type (Streamable HTTP error: Unexpected content type: text/html) to tools/call; the answer was dropped",
+    });
+    expect(await shared.call("echo", { text: "next" }, CALL_CONTEXT)).toBe("echo: next");
+    expect(small.started()).toBe(1);
   });
 });
 

@@ -12,6 +12,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   createRuntime,
+  jsonData,
   ToolError,
   type GeneratedModule,
   type ToolContext,
@@ -24,7 +25,6 @@ import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { createWorkerExecutor, type WorkerExecutor } from "../dist/isolation/executor.js";
 import fc from "fast-check";
 import { parseServeArgs } from "../src/cli/args.js";
-import { jsonBytes } from "../src/isolation/measure.js";
 import { whilePolling } from "./checks.js";
 import { serveHttp } from "./serve-http.js";
 
@@ -87,6 +87,26 @@ const FAULTY_TOOLS: {
     body: "(args) => new Promise((resolve) => setTimeout(() => resolve(args.ms), args.ms))",
   },
   fn: { context: null, body: "() => ({ f() {} })" },
+  proxy: { context: null, body: "() => new Proxy({}, {})" },
+  kind: {
+    context: null,
+    body: `(args) => {
+    const big = "x".repeat(args.n);
+    const cycle = { a: [] };
+    cycle.a.push(cycle);
+    const make = {
+      Map: () => new Map([[1, big]]),
+      Set: () => new Set([big]),
+      ArrayBuffer: () => new TextEncoder().encode(big).buffer,
+      Uint8Array: () => new TextEncoder().encode(big),
+      Error: () => new Error(big),
+      BigInt: () => [big.length, 1n],
+      cycle: () => cycle,
+      Date: () => new Date(0),
+    };
+    return { x: make[args.kind]() };
+  }`,
+  },
   brand: {
     context: null,
     handles: { h: "*" },
@@ -240,7 +260,7 @@ describe("createWorkerExecutor: contexts, handles and errors cross the boundary"
       executor: pool,
       onToolError: (error) => errors.push(error),
     }).session();
-    expect(await session.call("faulty.fn", {})).toEqual({
+    expect(await session.call("faulty.proxy", {})).toEqual({
       ok: false,
       error: "exec:error",
       hint: "the tool failed; the details are in the server's log",
@@ -249,6 +269,54 @@ describe("createWorkerExecutor: contexts, handles and errors cross the boundary"
       /^Error: the tool returned a value that cannot be sent to the server's thread: .*could not be cloned/,
     );
     expect(await session.call("faulty.count", {})).toEqual({ ok: true, value: 1 });
+  });
+});
+
+describe("createWorkerExecutor: a result that is not JSON data never crosses (issue 27 review)", () => {
+  const limits = { timeoutMs: 5000, maxResultBytes: 1000, queued: () => {}, started: () => {} };
+  /** Each kind, as `faulty.kind` returns it in `{ x }` with 5 MB in it, and what it answers. */
+  const refused: [kind: string, found: string][] = [
+    ["Map", "a Map at $.x"],
+    ["Set", "a Set at $.x"],
+    ["ArrayBuffer", "an ArrayBuffer at $.x"],
+    ["Uint8Array", "a Uint8Array at $.x"],
+    ["Error", "an Error at $.x"],
+    ["BigInt", "a BigInt at $.x[1]"],
+    ["cycle", "a cycle at $.x.a[0]"],
+    ["fn", "a function at $.f"],
+  ];
+
+  it("the worker refuses it with exec:error naming what and where; in process answers the same", async () => {
+    const pool = executor({ module: FAULTY, workers: 1 });
+    const kind = tool(faulty, "faulty.kind");
+    const isolated = createRuntime(faulty, { executor: pool }).session();
+    const inProcess = createRuntime(faulty, { onToolError: () => {} }).session();
+    for (const [name, found] of refused) {
+      const [alias, args] =
+        name === "fn" ? ["faulty.fn", {}] : ["faulty.kind", { kind: name, n: 5e6 }];
+      const hint = `the result holds ${found}: a tool returns JSON data`;
+      if (name !== "fn") {
+        // Refused in the worker (a ToolError from it), not cloned and refused on this thread.
+        const thrown = await pool
+          .execute(kind, args, context().ctx, limits)
+          .catch((e: unknown) => e);
+        expect(thrown).toBeInstanceOf(ToolError);
+        expect(thrown).toMatchObject({ code: "exec:error", message: hint });
+      }
+      const answer = { ok: false, error: "exec:error", hint };
+      expect(await isolated.call(alias, args)).toEqual(answer);
+      expect(await inProcess.call(alias, args)).toEqual(answer);
+    }
+  });
+
+  it("a Date is JSON data: its ISO text, in a worker as in process", async () => {
+    const pool = executor({ module: FAULTY, workers: 1 });
+    const args = { kind: "Date", n: 0 };
+    const answer = { ok: true, value: { x: "1970-01-01T00:00:00.000Z" } };
+    expect(
+      await createRuntime(faulty, { executor: pool }).session().call("faulty.kind", args),
+    ).toEqual(answer);
+    expect(await createRuntime(faulty).session().call("faulty.kind", args)).toEqual(answer);
   });
 });
 
@@ -315,13 +383,16 @@ describe("createWorkerExecutor: results and turns (issue 27, items 4 and 6)", ()
   });
 });
 
-describe("jsonBytes: a result's size without its JSON", () => {
-  const oracle = (value: unknown) => {
-    const json = JSON.stringify(value);
-    return json === undefined ? undefined : Buffer.byteLength(json);
+describe("jsonData: a result's size without its JSON, or why it is not JSON data", () => {
+  const bytes = (value: unknown) => {
+    const data = jsonData(value);
+    return "bytes" in data
+      ? data.bytes
+      : data.refused.match(/^the result holds (.*): a tool returns JSON data$/)![1];
   };
+  const oracle = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? "null");
 
-  it("is the UTF-8 length of JSON.stringify, for any JSON-like value (fast-check)", () => {
+  it("is the UTF-8 length of JSON.stringify, for any JSON data (fast-check)", () => {
     const text = fc.string({ unit: "binary" });
     const leaf = fc.oneof(
       text,
@@ -330,7 +401,7 @@ describe("jsonBytes: a result's size without its JSON", () => {
       fc.boolean(),
       fc.constant(null),
       fc.constant(undefined),
-      fc.date({ noInvalidDate: true }),
+      fc.date(),
     );
     const value = fc.letrec((tie) => ({
       node: fc.oneof({ depthSize: "small" }, leaf, tie("array"), tie("object")),
@@ -339,27 +410,51 @@ describe("jsonBytes: a result's size without its JSON", () => {
     })).node;
     fc.assert(
       fc.property(value, (v) => {
-        expect(jsonBytes(v)).toBe(oracle(v));
+        expect(bytes(v)).toBe(oracle(v));
       }),
       { numRuns: 200 },
     );
   });
 
-  it("follows JSON.stringify on what it leaves out, unwraps and refuses", () => {
+  it("follows JSON.stringify on what it leaves out, and refuses what is not JSON data", () => {
+    for (const value of [
+      { u: undefined, n: Number.NaN, i: -Infinity, nul: Object.create(null) },
+      [undefined, , 1],
+      '\u0000\u001f"\\\b\t\n\f\r\u2028😀\ud800',
+      undefined,
+    ])
+      expect(bytes(value)).toBe(oracle(value));
     const cycle: { self?: unknown } = {};
     cycle.self = cycle;
-    for (const value of [
-      { f() {}, s: Symbol("s"), u: undefined, n: Number.NaN, i: -Infinity },
-      [() => 1, undefined, , 1],
-      [new Number(1), new String("é\ud800"), new Boolean(false)],
-      { toJSON: (key: string) => `key ${key}` },
-      new Uint8Array([1, 2]),
-      '\u0000\u001f"\\\b\t\n\f\r\u2028😀',
-    ])
-      expect(jsonBytes(value)).toBe(oracle(value));
-    expect(jsonBytes(cycle)).toBeUndefined();
-    expect(jsonBytes({ big: 1n })).toBeUndefined();
-    expect(jsonBytes(undefined)).toBeUndefined();
+    class Point {
+      x = 1;
+    }
+    const getter = {
+      get x(): never {
+        throw new Error("no x");
+      },
+    };
+    for (const [value, found] of [
+      [new Map(), "a Map at $"],
+      [{ x: [new Set()] }, "a Set at $.x[0]"],
+      [{ "a b": new Uint8Array([1]) }, 'a Uint8Array at $["a b"]'],
+      [{ buffer: new ArrayBuffer(8) }, "an ArrayBuffer at $.buffer"],
+      [[new TypeError("x")], "a TypeError at $[0]"],
+      [{ big: 1n }, "a BigInt at $.big"],
+      [cycle, "a cycle at $.self"],
+      [{ p: new Point() }, "a Point at $.p"],
+      [new String("s"), "a String at $"],
+      [/x/, "a RegExp at $"],
+      [{ f() {} }, "a function at $.f"],
+      [{ toJSON: () => 1 }, "a function at $.toJSON"],
+      [[Symbol("s")], "a symbol at $[0]"],
+      [getter, "a value that cannot be read (no x) at $.x"],
+    ] as const)
+      expect(bytes(value)).toBe(found);
+    // Nested past what the stack can walk: its path is cut.
+    let deep: unknown = [];
+    for (let i = 0; i < 200_000; i++) deep = { a: deep };
+    expect(bytes(deep)).toMatch(/^a value that cannot be read \(.+\) at \$(\.a){99}\.…$/);
   });
 });
 

@@ -21,8 +21,13 @@ export interface Connection {
   readonly ended: Promise<string>;
   /** How it ended, as soon as it has (before the calls in flight reject), else null. */
   readonly endedWhy: string | null;
-  /** Ends the connection (stops the child); `ended` then never resolves. */
-  close(): Promise<void>;
+  /** The session id a Streamable HTTP upstream gave, else undefined. */
+  readonly sessionId: string | undefined;
+  /**
+   * Ends the connection (stops the child); `ended` then never resolves. With `why` (the
+   * connection was found dead), the calls in flight see it as `endedWhy` as they reject.
+   */
+  close(why?: string): Promise<void>;
 }
 
 export interface ConnectionOptions {
@@ -39,14 +44,15 @@ export async function openConnection(
 ): Promise<Connection> {
   const { maxAnswerBytes } = options;
   const child = "command" in server ? new ChildTransport(server, maxAnswerBytes) : undefined;
-  const transport =
-    child ??
-    new StreamableHTTPClientTransport(new URL((server as { url: string }).url), {
-      fetch: boundedFetch(maxAnswerBytes),
-      ...("headers" in server && server.headers
-        ? { requestInit: { headers: { ...server.headers } } }
-        : {}),
-    });
+  const http = child
+    ? undefined
+    : new StreamableHTTPClientTransport(new URL((server as { url: string }).url), {
+        fetch: boundedFetch(maxAnswerBytes),
+        ...("headers" in server && server.headers
+          ? { requestInit: { headers: { ...server.headers } } }
+          : {}),
+      });
+  const transport = child ?? http!;
   const client = new Client({ name: "zcp-gateway", version: RUNTIME_VERSION });
   let closing = false;
   // Once we close it, what the transport reports (aborted streams) is our doing, not the upstream's.
@@ -83,8 +89,12 @@ export async function openConnection(
     get endedWhy() {
       return endedWhy;
     },
-    async close() {
+    get sessionId() {
+      return http?.sessionId;
+    },
+    async close(why) {
       closing = true;
+      if (why !== undefined) endedWhy ??= why;
       await client.close();
     },
   };

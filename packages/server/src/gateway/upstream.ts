@@ -4,10 +4,13 @@
  * request fails), the calls in flight and those until the next attempt answer
  * `upstream_unavailable`, and the next call after the backoff (100 ms, doubling to 5 s while
  * attempts keep failing; back to 100 ms after a call succeeded) opens a new one. A bad answer
- * (an error, too large, malformed, a result of the wrong shape) fails its own call only: the
- * connection, and the other sessions' calls on it, go on.
+ * (an error, an HTTP error status, too large, malformed, a result of the wrong shape) fails its
+ * own call only: the connection, and the other sessions' calls on it, go on. An HTTP upstream
+ * that answers 404 for our session has forgotten it: a new one is opened at once and the call
+ * made again on it (the upstream did not run it).
  */
 import process from "node:process";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { clip, ToolError, type ToolContext } from "@zcp/runtime";
 import { DEFAULT_MAX_ANSWER_BYTES, faultOf } from "./answers.js";
@@ -105,25 +108,38 @@ class GatewayUpstream implements Upstream {
     args: { readonly [key: string]: unknown },
     context: ToolContext,
   ): Promise<unknown> {
+    const result = await this.attempt(tool, args, context);
+    // The upstream forgot the session before running the call: once more, on a new one.
+    const value = result === SESSION_FORGOTTEN ? await this.attempt(tool, args, context) : result;
+    if (value === SESSION_FORGOTTEN)
+      throw new ToolError(
+        "upstream_error",
+        `${this.name} answered HTTP 404 to tools/call on a new session; the session was not found`,
+      );
+    this.backoffMs = BACKOFF_START_MS;
+    return resultValue(value, this.name, tool);
+  }
+
+  /** One `tools/call` on the connection: its result, SESSION_FORGOTTEN, or a rejection with the ToolError. */
+  private async attempt(
+    tool: string,
+    args: { readonly [key: string]: unknown },
+    context: ToolContext,
+  ): Promise<UpstreamResult | typeof SESSION_FORGOTTEN> {
     const { signal } = context;
     if (signal.aborted) throw aborted(signal);
     const connection = await abortable(this.connection(), signal);
-    let result: UpstreamResult;
     try {
-      result = (await connection.client.callTool(
-        { name: tool, arguments: { ...args } },
-        undefined,
-        {
-          signal,
-          timeout: NO_SDK_TIMEOUT,
-          onprogress: ({ progress, total, message }) => context.progress(progress, total, message),
-        },
-      )) as UpstreamResult;
+      return (await connection.client.callTool({ name: tool, arguments: { ...args } }, undefined, {
+        signal,
+        timeout: NO_SDK_TIMEOUT,
+        onprogress: ({ progress, total, message }) => context.progress(progress, total, message),
+      })) as UpstreamResult;
     } catch (error) {
-      throw this.failure(error, connection, signal);
+      const failure = this.failure(error, connection, signal);
+      if (failure === SESSION_FORGOTTEN) return failure;
+      throw failure;
     }
-    this.backoffMs = BACKOFF_START_MS;
-    return resultValue(result, this.name, tool);
   }
 
   async close(): Promise<void> {
@@ -185,7 +201,7 @@ class GatewayUpstream implements Upstream {
   private lost(connection: Connection, why: string): void {
     if (this.state.kind !== "up" || this.state.connection !== connection) return;
     this.down(why);
-    void connection.close().catch(() => undefined);
+    void connection.close(why).catch(() => undefined);
   }
 
   private down(why: string): void {
@@ -197,10 +213,17 @@ class GatewayUpstream implements Upstream {
 
   /**
    * What a failed `tools/call` rejects with: `cancelled`; `upstream_unavailable` when the
-   * connection is gone (the only case that restarts it); else the call's own failure:
-   * `upstream_too_large`, `upstream_invalid`, `upstream_error`.
+   * connection is gone (the only case that restarts it: the child exited, an HTTP request found
+   * no server); SESSION_FORGOTTEN when an HTTP upstream answered 404 for our session (it was
+   * restarted, or let the session expire: the spec's signal to start a new one, which is done
+   * at once); else the call's own failure: `upstream_too_large`, `upstream_invalid`,
+   * `upstream_error` (an error response, an HTTP error status).
    */
-  private failure(error: unknown, connection: Connection, signal: AbortSignal): unknown {
+  private failure(
+    error: unknown,
+    connection: Connection,
+    signal: AbortSignal,
+  ): ToolError | typeof SESSION_FORGOTTEN {
     if (signal.aborted) return aborted(signal);
     // The connection's own state says whether it died (a child's close rejects the calls in
     // flight after it is recorded), never an error code an upstream could answer itself.
@@ -213,6 +236,24 @@ class GatewayUpstream implements Upstream {
         );
       if (error instanceof McpError)
         return new ToolError("upstream_error", clip(error.message, 300));
+      // The upstream answered this one POST (an error status, a body of another type): the
+      // server is there, and the other calls go on; only a 404 for our session ends the session.
+      if (error instanceof StreamableHTTPError) {
+        if (error.code === 404 && connection.sessionId !== undefined) {
+          this.forgotten(connection);
+          return SESSION_FORGOTTEN;
+        }
+        const message = clip(error.message, 300);
+        return error.code !== undefined && error.code >= 100
+          ? new ToolError(
+              "upstream_error",
+              `${this.name} answered HTTP ${error.code} to tools/call: ${message}`,
+            )
+          : new ToolError(
+              "upstream_invalid",
+              `${this.name} answered a body of another type (${message}) to tools/call; the answer was dropped`,
+            );
+      }
     }
     // The connection failed. A closed child: its exit status; a failed HTTP request: the error says why.
     const why =
@@ -221,7 +262,23 @@ class GatewayUpstream implements Upstream {
     this.lost(connection, why);
     return unavailable(`the upstream MCP server ${this.name} ${why}; restarting`);
   }
+
+  /**
+   * The upstream forgot the connection's session: the connection is closed (the calls still in
+   * flight on it answer `upstream_unavailable`) and the next call opens a new one, without a
+   * backoff (the upstream answered: it is up).
+   */
+  private forgotten(connection: Connection): void {
+    if (this.state.kind !== "up" || this.state.connection !== connection) return;
+    this.state = { kind: "idle" };
+    const why = "forgot the session (HTTP 404)";
+    log(`${this.name} ${why}; starting a new one`);
+    void connection.close(why).catch(() => undefined);
+  }
 }
+
+/** What an attempt answers when the upstream forgot its session: the call is made again, once. */
+const SESSION_FORGOTTEN = Symbol("session forgotten");
 
 /**
  * What a call rejects with once the runtime aborted its signal (it has answered `cancelled` or

@@ -6,7 +6,7 @@
  */
 import { inspect } from "node:util";
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
-import { composeGenerated, resultTooLarge, ToolError, type Handle } from "@zcp/runtime";
+import { composeGenerated, jsonData, resultTooLarge, ToolError, type Handle } from "@zcp/runtime";
 import {
   CONTEXT_BRAND,
   HANDLE_BRAND,
@@ -15,7 +15,6 @@ import {
   type GeneratedModule,
   type ToolContext,
 } from "@zcp/runtime/codegen";
-import { jsonBytes } from "./measure.js";
 import type {
   Abort,
   FromTool,
@@ -93,8 +92,8 @@ async function run(dispatch: DispatchTable, task: WorkerTask): Promise<void> {
     const dispatcher = dispatch[task.toolId];
     if (!dispatcher) throw new Error(`the generated module has no dispatcher for ${task.toolId}`);
     const { value, summary } = unwrapSummary(await dispatcher(branded(task), context));
-    const tooLarge = measured(value, task.maxResultBytes);
-    if (tooLarge) throw tooLarge;
+    const refused = refusal(value, task.maxResultBytes);
+    if (refused) throw refused;
     try {
       send({ done: value, summary });
     } catch (error) {
@@ -110,13 +109,15 @@ async function run(dispatch: DispatchTable, task: WorkerTask): Promise<void> {
 }
 
 /**
- * The runtime's `exec:too_large` (as a ToolError) for a value whose compact JSON is over
- * `maxBytes`: measured here, in the tool's thread, so that no oversized result is cloned to the
- * server's. A value that is not JSON crosses as it is: the server's thread says why it is refused.
+ * Why `value` may not cross to the server's thread, as the call pipeline would refuse it there
+ * (the same check and words): not JSON data (`exec:error`: a Map, a typed array or a cycle
+ * would cross whole, past the size measured), or its compact JSON over `maxBytes`
+ * (`exec:too_large`). Checked here, in the tool's thread, so that nothing refused is cloned.
  */
-function measured(value: unknown, maxBytes: number): ToolError | undefined {
-  const bytes = jsonBytes(value ?? null);
-  const refused = bytes === undefined ? undefined : resultTooLarge(bytes, maxBytes);
+function refusal(value: unknown, maxBytes: number): ToolError | undefined {
+  const data = jsonData(value ?? null);
+  if ("refused" in data) return new ToolError("exec:error", data.refused);
+  const refused = resultTooLarge(data.bytes, maxBytes);
   return refused && new ToolError(refused.error, refused.hint);
 }
 
