@@ -51,6 +51,7 @@ export const CODES = {
   ZCP1712: "an upstream tool's validator does not check a keyword of its input schema",
   ZCP1713: "an upstream tool's schema declares a JSON Schema dialect zcp does not read",
   ZCP1714: "an upstream tool's tools/list entry is not a valid MCP tool",
+  ZCP1715: "an upstream tool's schema is nested too deeply",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -582,7 +582,8 @@ describe("run-level diagnostics", () => {
     // The composition codes (a package that cannot be composed) are test/compose/compose.test.ts's.
     const composition = new Set(["ZCP1601", "ZCP1602", "ZCP1603", "ZCP1604", "ZCP1605"]);
     // The gateway codes (an upstream MCP server) are test/upstream-*.test.ts's.
-    // ZCP1710 and ZCP1711 (an upstream schema that cannot be compiled) are test/hostile-input.test.ts's;
+    // ZCP1710, ZCP1711 and ZCP1715 (an upstream schema that cannot be compiled, or nested too
+    // deeply) are test/hostile-input.test.ts's;
     // ZCP1712 and ZCP1713 (a keyword left to the upstream, an unknown dialect) test/upstream-keywords.test.ts's;
     // ZCP1714 (a tools/list entry that is not a valid MCP tool) test/upstream-listing.test.ts's.
     for (const code of [
@@ -597,6 +598,7 @@ describe("run-level diagnostics", () => {
       "ZCP1712",
       "ZCP1713",
       "ZCP1714",
+      "ZCP1715",
     ])
       composition.add(code);
     // A tool-level @example that does not fit is test/examples.test.ts's.

@@ -7,6 +7,7 @@
  * a tool id `__proto__` in the generated tables, and an export name that is a string is
  * dispatched as one.
  */
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { GeneratedModule } from "@zcp/runtime/codegen";
@@ -127,7 +128,7 @@ describe("item 1: upstream strings reach generated code only as literals", () =>
     ]);
     expect(out.diagnostics.every((d) => d.file === "/project/zcp.config.json")).toBe(true);
     expect(out.definitions.map((tool) => tool.alias)).toEqual(["evil.fine"]);
-    expect(file(out.files, "validators.js")).toContain('new RegExp("^a/b$", "u")');
+    expect(file(out.files, "validators.js")).toContain('= pattern("^a/b$");');
     const generated = await importGenerated(project, out.files);
     const validate = generated.validators[out.definitions[0]!.id]!;
     expect(validate({ q: "a/b" })).toEqual({ ok: true, value: { q: "a/b" } });
@@ -187,8 +188,147 @@ describe("item 1: upstream strings reach generated code only as literals", () =>
   });
 });
 
+/** An object schema whose deepest object or array is nested `depth` levels down (the schema at 0). */
+function nestedSchema(depth: number): { [keyword: string]: unknown } {
+  // Each wrap adds two levels (the `properties` object, then the property's schema); an `enum`
+  // array adds the last one of an odd depth.
+  let schema: { [keyword: string]: unknown } =
+    depth % 2 === 0 ? { type: "string" } : { type: "string", enum: ["x"] };
+  for (let i = 0; i < Math.floor(depth / 2); i++)
+    schema = { type: "object", properties: { a: schema } };
+  return schema;
+}
+
+describe("item 1 (review): one listing cannot fail the others by crafted names or depth", () => {
+  it("two patterns whose 32-bit hash prefixes agree both generate and both check", async () => {
+    // Both hash to cc4db91e in their first 8 hex digits: once one constant name, a failed run.
+    const tool = (name: string, pattern: string) => ({
+      name,
+      inputSchema: { type: "object", properties: { q: { type: "string", pattern } } },
+    });
+    const out = gatewayOutput(listing(tool("first", "^a20021$"), tool("second", "^a170039$")));
+    expect(errors(out)).toEqual([]);
+    const generated = await importGenerated(project, out.files);
+    const [first, second] = out.definitions.map((tool) => generated.validators[tool.id]!);
+    expect(first!({ q: "a20021" })).toEqual({ ok: true, value: { q: "a20021" } });
+    expect(first!({ q: "a170039" })).toMatchObject({ ok: false, error: "invalid:$.q" });
+    expect(second!({ q: "a170039" })).toEqual({ ok: true, value: { q: "a170039" } });
+    expect(second!({ q: "a20021" })).toMatchObject({ ok: false, error: "invalid:$.q" });
+  });
+
+  it("two named types whose 32-bit hash prefixes agree get two functions", async () => {
+    // A pair of types titled alike whose SHA-256 prefixes agree, found as a listing could find
+    // it (a birthday search over one varying bound: some 10^5 hashes). Type i takes n >= -i.
+    const typed = (i: number) => ({
+      title: "T",
+      type: "object",
+      properties: { n: { type: "integer", minimum: -i } },
+      required: ["n"],
+    });
+    const seen = new Map<string, number>();
+    let pair: [number, number] | undefined;
+    for (let i = 0; pair === undefined; i++) {
+      const prefix = createHash("sha256")
+        .update(JSON.stringify(typed(i)))
+        .digest("hex")
+        .slice(0, 8);
+      const before = seen.get(prefix);
+      if (before === undefined) seen.set(prefix, i);
+      else pair = [before, i];
+    }
+    const tool = (name: string, i: number) => ({
+      name,
+      inputSchema: { type: "object", properties: { t: typed(i) } },
+    });
+    const out = gatewayOutput(listing(tool("first", pair[0]), tool("second", pair[1])));
+    expect(errors(out)).toEqual([]);
+    const generated = await importGenerated(project, out.files);
+    // Each tool checks its own bound: one function for both would get one of them wrong.
+    out.definitions.forEach((definition, k) => {
+      const validate = generated.validators[definition.id]!;
+      const low = -pair[k]!;
+      expect(validate({ t: { n: String(low) } })).toEqual({ ok: true, value: { t: { n: low } } });
+      expect(validate({ t: { n: low - 1 } })).toMatchObject({ ok: false, error: "invalid:$.t.n" });
+    });
+  });
+
+  it("a schema nested 1,500 levels leaves only its tool out (ZCP1715)", () => {
+    const out = gatewayOutput(
+      listing(
+        { name: "deep", inputSchema: nestedSchema(1500) },
+        {
+          name: "deep_output",
+          inputSchema: { type: "object" },
+          outputSchema: nestedSchema(1500),
+        },
+        { name: "fine", inputSchema: { type: "object", properties: { a: { type: "string" } } } },
+      ),
+    );
+    expect(errors(out)).toEqual([
+      'error ZCP1715: the input schema of the upstream tool "deep" is nested deeper than 64 levels; the tool is left out',
+      'error ZCP1715: the output schema of the upstream tool "deep_output" is nested deeper than 64 levels; the tool is left out',
+    ]);
+    expect(out.definitions.map((tool) => tool.alias)).toEqual(["evil.fine"]);
+  });
+
+  it("64 levels generate, 65 do not", async () => {
+    const out = gatewayOutput(
+      listing(
+        { name: "at_64", inputSchema: nestedSchema(64) },
+        { name: "at_65", inputSchema: nestedSchema(65) },
+      ),
+    );
+    // OpenAI's own limit (10 levels) costs at_64 its OpenAI entries only (ZCP1502).
+    expect(errors(out)).toEqual([
+      'error ZCP1715: the input schema of the upstream tool "at_65" is nested deeper than 64 levels; the tool is left out',
+      "error ZCP1502: evil.at_64: its OpenAI schema exceeds the provider's limits: 32 levels of nesting (limit 10); it has no OpenAI entries",
+    ]);
+    expect(out.definitions.map((tool) => tool.alias)).toEqual(["evil.at_64"]);
+    const generated = await importGenerated(project, out.files);
+    const validate = generated.validators[out.definitions[0]!.id]!;
+    const deepest = (leaf: unknown) => {
+      let value: unknown = leaf;
+      for (let i = 0; i < 32; i++) value = { a: value };
+      return value;
+    };
+    expect(validate(deepest("s"))).toEqual({ ok: true, value: deepest("s") });
+    expect(validate(deepest(1))).toMatchObject({ ok: false, error: `invalid:$${".a".repeat(32)}` });
+  });
+});
+
+describe("item 1 (review): a pattern this Node cannot compile never fails the module's load", () => {
+  it("fails the values it checks, and nothing else", async () => {
+    const out = gatewayOutput(
+      listing(
+        {
+          name: "newer",
+          inputSchema: {
+            type: "object",
+            properties: { q: { type: "string", pattern: "^INJECTED$" }, n: { type: "integer" } },
+          },
+        },
+        { name: "other", inputSchema: { type: "object", properties: { q: { type: "string" } } } },
+      ),
+    );
+    // What a Node older than zcp gen's sees in syntax it does not read (as Node 22 sees a
+    // modifier group such as "(?i:a)"): a source its RegExp throws on.
+    const files = out.files.map((f) =>
+      f.path === "validators.js"
+        ? { ...f, content: f.content.replace('pattern("^INJECTED$")', 'pattern("(")') }
+        : f,
+    );
+    expect(file(files, "validators.js")).toContain('pattern("(")');
+    const generated = await importGenerated(project, files);
+    const [newer, other] = out.definitions.map((tool) => generated.validators[tool.id]!);
+    expect(newer!({ q: "INJECTED" })).toMatchObject({ ok: false, error: "invalid:$.q" });
+    expect(newer!({ n: "2" })).toEqual({ ok: true, value: { n: 2 } });
+    expect(newer!({ n: "two" })).toMatchObject({ ok: false, error: "invalid:$.n" });
+    expect(other!({ q: "INJECTED" })).toEqual({ ok: true, value: { q: "INJECTED" } });
+  });
+});
+
 describe("item 1 end to end: zcp gen --from-mcp against a hostile upstream", () => {
-  it("writes the tools that compile, refuses the bad pattern, and the output loads inertly", async () => {
+  it("writes the tools that compile, refuses the bad pattern and the deep schema, and the output loads inertly", async () => {
     const dir = scratchWithServer();
     writeFakeUpstream(dir, [
       {
@@ -205,6 +345,7 @@ describe("item 1 end to end: zcp gen --from-mcp against a hostile upstream", () 
         description: "A pattern that is not one.",
         inputSchema: { type: "object", properties: { q: { type: "string", pattern: "abc\\" } } },
       },
+      { name: "deep", description: "Nested 1,500 levels.", inputSchema: nestedSchema(1500) },
     ]);
     const run = runZcp(dir, ["gen", "--from-mcp", "node fake-server.mjs", "--reporter", "json"]);
     expect(run.status).toBe(1);
@@ -215,6 +356,7 @@ describe("item 1 end to end: zcp gen --from-mcp against a hostile upstream", () 
     const errors = report.diagnostics.filter((d) => d.severity === "error");
     expect(errors.map((d) => `${d.code}: ${d.message}`)).toEqual([
       'ZCP1710: the upstream tool "broken" declares the pattern "abc\\\\" at #/properties/q/pattern of its input schema, which is not a regular expression with the u flag (Invalid regular expression: /abc\\/u: \\ at end of pattern); the tool is left out',
+      'ZCP1715: the input schema of the upstream tool "deep" is nested deeper than 64 levels; the tool is left out',
     ]);
     expect(report.written).toContain("validators.js");
     const before = Object.hasOwn(globalThis, "x");

@@ -160,5 +160,18 @@ describe("validator code layout", () => {
       const assignment = printPattern(`PATTERN_${"p".repeat(8)}`, `^${"[a-z]".repeat(n / 5)}$`);
       expect(assignment, `width ${n}`).toBe(await prettier.format(assignment, PRETTIER_STYLE));
     }
+    // A pattern's real name (64 hex digits): literals either side of prettier's "short argument"
+    // bound (a quarter of the width, quotes included), with quotes and wide characters.
+    const name = `PATTERN_${"0123456789abcdef".repeat(4)}`;
+    for (const source of [
+      "a".repeat(22),
+      "a".repeat(23),
+      "a".repeat(24),
+      'say "hi"',
+      "日本語テキスト".repeat(4),
+    ]) {
+      const assignment = printPattern(name, source);
+      expect(assignment, source).toBe(await prettier.format(assignment, PRETTIER_STYLE));
+    }
   });
 });

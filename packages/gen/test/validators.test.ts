@@ -1484,6 +1484,7 @@ describe("the generated file", () => {
       "member",
       "missing",
       "own",
+      "pattern",
       "put",
       "toBoolean",
       "toNumber",

@@ -86,6 +86,7 @@ export {
   member,
   missing,
   own,
+  pattern,
   put,
   sameJson,
   toBoolean,

@@ -1,9 +1,9 @@
 /**
  * The helpers that generated validators (`validators.ts`, written by `zcp gen`) call: errors,
  * type tests, the two documented coercions, string lengths in code points, path segments, own
- * properties, copy on write and unique items. Generated code imports the ones it uses from
- * `@zcp/runtime/codegen`, as it imports the format checkers (`formats.ts`), instead of carrying
- * a copy of each in every generated file.
+ * properties, copy on write, unique items and patterns compiled on first use. Generated code
+ * imports the ones it uses from `@zcp/runtime/codegen`, as it imports the format checkers
+ * (`formats.ts`), instead of carrying a copy of each in every generated file.
  *
  * They are the whole run-time vocabulary of a validator besides plain operators: no schema is
  * read at run time, and each helper does one fixed thing to the value it is given.
@@ -93,6 +93,30 @@ export function put(
   const target = copy ?? { ...source };
   setOwn(target, key, value);
   return target;
+}
+
+/**
+ * A schema's `pattern`, as a `u`-flag regular expression compiled when it is first tested, not
+ * when the generated module loads. zcp gen checks each pattern with the Node that runs it; an
+ * older Node the module later runs on may not read newer syntax (modifiers such as `(?i:a)`
+ * need Node 23): then the pattern matches nothing, so only values it checks are refused
+ * (`invalid:<path>`), and the module, its other tools and its other checks all still work.
+ */
+export function pattern(source: string): { test(text: string): boolean } {
+  // undefined: not compiled yet; null: this Node cannot compile it.
+  let compiled: RegExp | null | undefined;
+  return {
+    test(text) {
+      if (compiled === undefined) {
+        try {
+          compiled = new RegExp(source, "u");
+        } catch {
+          compiled = null;
+        }
+      }
+      return compiled !== null && compiled.test(text);
+    },
+  };
 }
 
 /** The index of the first item equal (as JSON) to an earlier one, or -1. */

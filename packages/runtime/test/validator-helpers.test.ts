@@ -17,6 +17,7 @@ import {
   member,
   missing,
   own,
+  pattern,
   put,
   sameJson,
   toBoolean,
@@ -35,6 +36,7 @@ const HELPERS = [
   "member",
   "missing",
   "own",
+  "pattern",
   "put",
   "sameJson",
   "toBoolean",
@@ -58,6 +60,19 @@ describe("validator helpers", () => {
       error: "missing:$.city",
       hint: "expected string",
     });
+  });
+
+  it("pattern: a u-flag RegExp compiled on first use; one this Node cannot compile matches nothing", () => {
+    expect(() => pattern("(")).not.toThrow();
+    const broken = pattern("(");
+    expect([broken.test("("), broken.test("")]).toEqual([false, false]);
+    // The u flag: a surrogate pair is one character, \p{...} is a property escape.
+    const letters = pattern("^\\p{L}.$");
+    expect([letters.test("a😀"), letters.test("1😀"), letters.test("a😀😀")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it("isObject: JSON objects only", () => {

@@ -9,6 +9,7 @@ import { ts } from "@ts-morph/common";
 import * as codegen from "@zcp/runtime/codegen";
 import type { JsonSchema, ToolDefinition, Validator } from "@zcp/runtime/codegen";
 import { compileValidators } from "../compile/index.js";
+import { printPattern } from "./layout.js";
 import { validatorText } from "./validators.js";
 
 /** The validator of a tool whose input schema is `inputSchema`. */
@@ -24,8 +25,7 @@ export function validatorFunction(inputSchema: JsonSchema): Validator {
     for (const [name, source] of code.patterns) patterns.set(name, source);
     text += validatorText(code);
   }
-  for (const [name, source] of patterns)
-    text = `const ${name} = new RegExp(${JSON.stringify(source)}, "u");\n${text}`;
+  for (const [name, source] of patterns) text = printPattern(name, source) + text;
   const code = ts.transpileModule(text, {
     compilerOptions: { target: ts.ScriptTarget.ES2022 },
   }).outputText;

@@ -29,18 +29,21 @@ export function printFunction(fn: FunctionCode): string {
 }
 
 /**
- * `const <name> = new RegExp("<source>", "u");`, one argument per line when too long (prettier's
- * layout). The source is a string literal (`printString`, the one escaping function of generated
- * code), never a regular expression literal, whose escaping would be a second one: an upstream
- * controls the source. Compile refuses one that `new RegExp(source, "u")` does not accept (an
- * upstream tool with one is left out: ZCP1710), so the module never throws when it loads.
+ * `const <name> = pattern("<source>");`, when too long broken after the `=` or around the
+ * argument (prettier's layout). The source is a string literal (`printString`, the one escaping
+ * function of generated code), never a regular expression literal, whose escaping would be a
+ * second one: an upstream controls the source. The runtime's `pattern` compiles it with the `u` flag when
+ * first tested, so the module never throws when it loads, even on a Node older than the one
+ * that ran zcp gen (which refuses a source it cannot compile: ZCP1710).
  */
 export function printPattern(name: string, source: string): string {
-  const args = [printString(source), '"u"'];
-  const flat = `const ${name} = new RegExp(${args.join(", ")});`;
-  return width(flat) <= PRINT_WIDTH
-    ? `${flat}\n`
-    : `const ${name} = new RegExp(\n${args.map((arg) => `  ${arg},\n`).join("")});\n`;
+  const literal = printString(source);
+  const flat = `const ${name} = pattern(${literal});`;
+  if (width(flat) <= PRINT_WIDTH) return `${flat}\n`;
+  // Prettier keeps a call with one short argument (a literal of at most a quarter of the print
+  // width in UTF-16 units, quotes included) whole, on the line after the `=`.
+  if (literal.length <= PRINT_WIDTH / 4) return `const ${name} =\n  pattern(${literal});\n`;
+  return `const ${name} = pattern(\n  ${literal},\n);\n`;
 }
 
 /** `keyword { a, b } from "module";`, one name per line when too long. */

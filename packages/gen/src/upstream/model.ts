@@ -5,7 +5,8 @@
  * `$schema`), the output schema when the upstream declares one, output mode `auto` unless the
  * override says otherwise, flags from the MCP annotations unless the override names them, and
  * `source: { file: "mcp:<name>", export: "<tool>" }`. A declared `$schema` dialect is
- * honoured (`dialect.ts`: the schemas become draft 2020-12); a tool whose schema does not
+ * honoured (`dialect.ts`: the schemas become draft 2020-12); a tool whose schema nests deeper
+ * than the runtime's argument limit (`depth.ts`) is left out first; a tool whose schema does not
  * compile is left out, and what its validator leaves to the upstream is a warning
  * (`check.ts`). Every diagnostic points at the configuration file, where the overrides are.
  */
@@ -21,6 +22,7 @@ import { diagnostic, type Code, type Diagnostic } from "../diagnostics.js";
 import { completeDefinition, shortDescription } from "../model/define.js";
 import { BUILTIN_IDS, type Site } from "../model/index.js";
 import { schemaProblems, type SchemaProblem } from "./check.js";
+import { MAX_SCHEMA_DEPTH, nestedDeeperThan } from "./depth.js";
 import { toDraft2020 } from "./dialect.js";
 import type { Listing, UpstreamTool } from "./list.js";
 import type { FromMcp, ToolOverride } from "./options.js";
@@ -116,6 +118,18 @@ export function modelUpstream(
   for (const draft of drafts) {
     if (rejected.has(draft.alias)) continue;
     const toolName = JSON.stringify(draft.tool.name);
+    // First: every later step recurses into the schemas.
+    const deep = (["input", "output"] as const).find((which) =>
+      nestedDeeperThan(draft.tool[`${which}Schema`], MAX_SCHEMA_DEPTH),
+    );
+    if (deep !== undefined) {
+      report(
+        "error",
+        "ZCP1715",
+        `the ${deep} schema of the upstream tool ${toolName} is nested deeper than ${MAX_SCHEMA_DEPTH} levels; the tool is left out`,
+      );
+      continue;
+    }
     const input = toDraft2020(draft.tool.inputSchema);
     const output = draft.tool.outputSchema
       ? toDraft2020(draft.tool.outputSchema)

@@ -5,7 +5,7 @@
  * code (no schema is read at run time) and returns the value to call the tool with or the first
  * error (the `ValidationResult` contract of `@zcp/runtime`). Recursive types (`$defs`) become one
  * function each (`validate_<name>$Name`); a named object type (an interface: a schema with a
- * `title`) becomes one function shared by all its uses (`shared.ts`: `check$Address$1a2b3c4d`);
+ * `title`) becomes one function shared by all its uses (`shared.ts`: `check$Address$<sha256>`);
  * schemas nested deeper than a few levels move to functions of their own (`validate_<name>$1`),
  * so that lines stay short. A tool's code depends on its definition and name only, a shared
  * type's on its schema only: watch mode reuses both (the pipeline's memo).
@@ -35,7 +35,6 @@ import { settleDefCoercion } from "./coercion.js";
 import { node } from "./node.js";
 import { reduce } from "./reduce.js";
 import { isSchema, type Schema } from "./schema.js";
-import { sharedType } from "./shared.js";
 import { unit, validatorCode, type Def, type Unit } from "./unit.js";
 import { pointerToken, refsIn, resolveRef } from "./walk.js";
 
@@ -53,9 +52,9 @@ export const VALIDATOR_STEPS: ValidatorSteps = {
 };
 
 /**
- * Every tool's validator (in tool order) and the functions of the shared types they reach. Two
- * different types that get one function name are an error: they would call each other's code;
- * so are two different patterns that get one constant (a hash prefix: only a crafted pair does).
+ * Every tool's validator (in tool order) and the functions of the shared types they reach. A
+ * shared type's function name holds the whole hash of its schema (`shared.ts`): one name is one
+ * type, compiled once.
  */
 export function compileValidators(
   tools: readonly ToolDefinition[],
@@ -67,28 +66,10 @@ export function compileValidators(
     return { id: tool.id, fn, code: steps.tool(tool, fn) };
   });
   const shared = new Map<string, ValidatorCode>();
-  const schemas = new Map<string, Schema>();
   const queue: ValidatorCode[] = compiled.map((entry) => entry.code);
-  const patterns = new Map<string, string>();
   for (let i = 0; i < queue.length; i++) {
-    for (const [name, source] of queue[i]!.patterns) {
-      if ((patterns.get(name) ?? source) !== source)
-        throw new Error(
-          `zcp gen: the patterns ${JSON.stringify(patterns.get(name))} and ${JSON.stringify(source)} hash to the same name ${name}`,
-        );
-      patterns.set(name, source);
-    }
     for (const [name, schema] of queue[i]!.shared) {
-      const seen = schemas.get(name);
-      if (seen !== undefined) {
-        if (seen !== schema && sharedType(seen)?.hash !== sharedType(schema)?.hash) {
-          throw new Error(
-            `zcp gen: two object types titled "${String(schema.title)}" hash to the same name ${name}; rename one`,
-          );
-        }
-        continue;
-      }
-      schemas.set(name, schema);
+      if (shared.has(name)) continue;
       const code = steps.shared(name, schema);
       shared.set(name, code);
       queue.push(code);

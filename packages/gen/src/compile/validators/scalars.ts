@@ -3,7 +3,7 @@
  * `format`), of numbers (bounds, `multipleOf`) and an array's length: conditions on the value that
  * join the node's other failures under its hint.
  */
-import { hash8 } from "./shared.js";
+import { sha256 } from "./shared.js";
 import type { CodeBuilder } from "./builder.js";
 import { numberText } from "./code.js";
 import { count, type Kind, type Schema } from "./schema.js";
@@ -71,16 +71,19 @@ export function kindFailures(
 }
 
 /**
- * The module-level RegExp of a pattern: `PATTERN_` and a hash of its source. A source that is
- * not a `u`-flag regular expression is an error (model refuses such a tool before: ZCP1710),
- * never a module that throws when it loads.
+ * The module-level pattern of a source: `PATTERN_` and the SHA-256 of the source (whole: two
+ * patterns never share a constant, `shared.ts`), made by the runtime's `pattern`, which compiles
+ * it on first use, so that a Node that cannot read it fails that check, never the module's load.
+ * A source that is not a `u`-flag regular expression here is an error (model refuses such a
+ * tool before: ZCP1710).
  */
 export function pattern(w: CodeBuilder, source: string): string {
   const invalid = patternError(source);
   if (invalid !== null)
     throw new Error(`zcp gen: ${JSON.stringify(source)} is not a valid pattern: ${invalid}`);
-  const name = `PATTERN_${hash8(source)}`;
+  const name = `PATTERN_${sha256(source)}`;
   w.needs.patterns.set(name, source);
+  w.needs.helpers.add("pattern");
   return name;
 }
 

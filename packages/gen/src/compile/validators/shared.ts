@@ -1,9 +1,12 @@
 /**
  * compile/validators: the functions of named object types. An interface (an object schema with a
- * `title` and no references) becomes one function, named after its title and a hash of its
- * schema (`check$Address$1a2b3c4d`), shared by every use in every tool: a type used by many tools
- * is generated once. Two different types with one name would call each other's code: the file's
- * assembly (`collectValidators`) refuses that.
+ * `title` and no references) becomes one function, named after its title and the SHA-256 of its
+ * schema (`check$Address$1a2b…`, all 64 hex digits), shared by every use in every tool: a type
+ * used by many tools is generated once. The name is the whole hash, not a prefix, because an
+ * upstream listing is input: two types whose 32-bit prefixes a listing crafted to agree would
+ * otherwise get one name and fail the whole run. A name that depends on the schema alone (not on
+ * the other types of the module) keeps each tool's code a function of its own definition, as
+ * watch mode's memo needs.
  */
 import { createHash } from "node:crypto";
 import type { Schema } from "./schema.js";
@@ -11,8 +14,6 @@ import type { Schema } from "./schema.js";
 export interface SharedType {
   /** The function's name. */
   readonly name: string;
-  /** SHA-256 of the schema's JSON: two schemas with one name and different hashes are a collision. */
-  readonly hash: string;
 }
 
 /**
@@ -36,10 +37,8 @@ export function sharedType(schema: Schema): SharedType | null {
     if (text.includes('"$ref":')) {
       shared = null;
     } else {
-      const hash = createHash("sha256").update(text).digest("hex");
       shared = {
-        name: `check$${schema.title.replace(/[^A-Za-z0-9_]+/g, "_").slice(0, 40) || "object"}$${hash.slice(0, 8)}`,
-        hash,
+        name: `check$${schema.title.replace(/[^A-Za-z0-9_]+/g, "_").slice(0, 40) || "object"}$${sha256(text)}`,
       };
     }
     SHARED.set(schema, shared);
@@ -47,7 +46,10 @@ export function sharedType(schema: Schema): SharedType | null {
   return shared;
 }
 
-/** The first 8 hex characters of the SHA-256 of `text` (names of pattern constants). */
-export function hash8(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 8);
+/**
+ * The SHA-256 of `text` in hex, whole: the part of a generated name that tells apart two schemas
+ * or two patterns, which must differ whenever they do (a prefix can be made to agree).
+ */
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
