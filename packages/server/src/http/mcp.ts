@@ -106,7 +106,13 @@ export class McpSessions {
     const entry = found;
     if (request.method === "GET" || request.method === "DELETE") {
       if (!entry) return refuse(400, -32000, "Bad Request: the mcp-session-id header is required");
-      return this.#answer(entry, false, () => entry.transport.handleRequest(request));
+      return this.#answer(entry, false, async () => {
+        const response = await entry.transport.handleRequest(request);
+        // A DELETE is answered once the session has ended in the store too: no replica serves
+        // it after the client was told it is gone.
+        if (request.method === "DELETE" && response.ok) await entry.mcp.close();
+        return response;
+      });
     }
     if (request.method !== "POST")
       return refuse(405, -32000, "Method not allowed", { allow: "GET, POST, DELETE" });

@@ -138,16 +138,16 @@ export function createMcpServer(
   const stopForgetting = runtime.handles.onRelease((sessionId, id) => {
     if (sessionId === session.id) handles.forget(id);
   });
-  let closed = false;
   // Set by close({ keep }) before the server closes: its onclose then unloads, not ends.
   let keep = false;
-  const closeSession = async () => {
-    if (closed) return;
-    closed = true;
-    unsubscribe();
-    stopForgetting();
-    await session.close(undefined, { keep });
-  };
+  // Once, and every caller waits for the same end (a DELETE is answered after it).
+  let closing: Promise<void> | undefined;
+  const closeSession = (): Promise<void> =>
+    (closing ??= (async () => {
+      unsubscribe();
+      stopForgetting();
+      await session.close(undefined, { keep });
+    })());
   server.onclose = () => void closeSession();
   if (!options.session) options.onSession?.(session);
   return {
