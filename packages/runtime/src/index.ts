@@ -68,6 +68,7 @@ export { defaultSummary, withSummary } from "./summary.js";
 export type { Summarized } from "./summary.js";
 export { failure } from "./result.js";
 export { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_RESULT_BYTES, resultTooLarge } from "./limits.js";
+export { tooDeepAt } from "./depth.js";
 export { jsonData } from "./json-data.js";
 export { FairWorkers, waitLimitMs } from "./fair-workers.js";
 export type { Admission, FairWorkersOptions } from "./fair-workers.js";

@@ -25,6 +25,7 @@
  * anything itself.
  */
 import { Buffer } from "node:buffer";
+import { positiveLimit } from "./limits.js";
 
 const MIB = 1024 * 1024;
 
@@ -80,11 +81,11 @@ export class SessionBudget {
 
   /** Throws a `RangeError` for a limit that is not a positive integer: a configuration bug. */
   constructor(limits: ResponseLimits = {}) {
-    this.maxRequestBytes = positive(
+    this.maxRequestBytes = positiveLimit(
       "maxResponseBytes",
       limits.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     );
-    this.maxSessionBytes = positive(
+    this.maxSessionBytes = positiveLimit(
       "maxSessionResponseBytes",
       limits.maxSessionResponseBytes ?? DEFAULT_MAX_SESSION_RESPONSE_BYTES,
     );
@@ -228,10 +229,4 @@ function refusedAnswer(answer: object, message: string): RefusedAnswer {
 
 function size(bytes: number): string {
   return bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} bytes`;
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
-  return value;
 }

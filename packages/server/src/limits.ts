@@ -12,3 +12,10 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
  * bound a 1 MiB batch of tiny requests would hold the server's thread for seconds.
  */
 export const DEFAULT_MAX_BATCH = 50;
+
+/** `value` when it is a positive integer; else a `RangeError` naming the option (a configuration bug). */
+export function positiveLimit(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+  return value;
+}

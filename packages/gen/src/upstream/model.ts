@@ -18,15 +18,22 @@ import {
   type ToolDefinition,
   type ToolFlag,
 } from "@zcp/runtime/codegen";
+import { DEFAULT_MAX_ARGUMENT_DEPTH, tooDeepAt } from "@zcp/runtime";
 import { diagnostic, type Code, type Diagnostic } from "../diagnostics.js";
 import { completeDefinition, shortDescription } from "../model/define.js";
 import { BUILTIN_IDS, type Site } from "../model/index.js";
 import { schemaProblems, type SchemaProblem } from "./check.js";
-import { MAX_SCHEMA_DEPTH, nestedDeeperThan } from "./depth.js";
 import { toDraft2020 } from "./dialect.js";
 import type { Listing, UpstreamTool } from "./list.js";
 import type { FromMcp, ToolOverride } from "./options.js";
 import { malformedMessage } from "./tool.js";
+
+/**
+ * The deepest a listed schema may nest (the schema at depth 0), as a call's arguments may: the
+ * first check on an upstream tool, walked without recursion, since every later step (the
+ * dialect, the planner line, the validator compiler) recurses into the schemas.
+ */
+const MAX_SCHEMA_DEPTH = DEFAULT_MAX_ARGUMENT_DEPTH;
 
 export interface UpstreamModel {
   /** The alias prefix the tools got. */
@@ -118,10 +125,10 @@ export function modelUpstream(
   for (const draft of drafts) {
     if (rejected.has(draft.alias)) continue;
     const toolName = JSON.stringify(draft.tool.name);
-    // First: every later step recurses into the schemas.
-    const deep = (["input", "output"] as const).find((which) =>
-      nestedDeeperThan(draft.tool[`${which}Schema`], MAX_SCHEMA_DEPTH),
-    );
+    const deep = (["input", "output"] as const).find((which) => {
+      const schema = draft.tool[`${which}Schema`];
+      return schema !== undefined && tooDeepAt(schema, MAX_SCHEMA_DEPTH) !== null;
+    });
     if (deep !== undefined) {
       report(
         "error",

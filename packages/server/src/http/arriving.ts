@@ -11,6 +11,7 @@
  * would let it spread its bodies over addresses it makes up.
  */
 import type http from "node:http";
+import { positiveLimit } from "../limits.js";
 import { json, jsonRpcError } from "./body.js";
 import { writeResponse } from "./node-response.js";
 
@@ -41,9 +42,14 @@ export class ArrivingBodies {
   readonly #timeoutMs: number;
 
   constructor(limits: BodyLimits) {
-    this.#max =
-      positive("maxBodiesPerAddress", limits.maxBodiesPerAddress) ?? DEFAULT_MAX_BODIES_PER_ADDRESS;
-    this.#timeoutMs = positive("bodyTimeoutMs", limits.bodyTimeoutMs) ?? DEFAULT_BODY_TIMEOUT_MS;
+    this.#max = positiveLimit(
+      "maxBodiesPerAddress",
+      limits.maxBodiesPerAddress ?? DEFAULT_MAX_BODIES_PER_ADDRESS,
+    );
+    this.#timeoutMs = positiveLimit(
+      "bodyTimeoutMs",
+      limits.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    );
   }
 
   /**
@@ -110,10 +116,4 @@ export class ArrivingBodies {
       res,
     );
   }
-}
-
-function positive(name: string, value: number | undefined): number | undefined {
-  if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
-    throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
-  return value;
 }
