@@ -69,6 +69,7 @@ export type { Summarized } from "./summary.js";
 export { failure } from "./result.js";
 export { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_RESULT_BYTES, resultTooLarge } from "./limits.js";
 export { tooDeepAt } from "./depth.js";
+export { setOwn } from "./own.js";
 export { jsonData } from "./json-data.js";
 export { FairWorkers, waitLimitMs } from "./fair-workers.js";
 export type { Admission, FairWorkersOptions } from "./fair-workers.js";

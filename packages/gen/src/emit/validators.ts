@@ -5,6 +5,7 @@
  * outlined functions), the functions of named object types (shared by every use), and the
  * `validators` table by tool id.
  */
+import { setOwn } from "@zcp/runtime";
 import type { ComposedPackage } from "../compose/index.js";
 import {
   packageBindings,
@@ -13,7 +14,6 @@ import {
   packageToolIds,
 } from "../compose/imports.js";
 import type { ValidatorCode, ValidatorSet } from "../compile/index.js";
-import { setOwn } from "../own.js";
 import { printFunction, printImport, printPattern } from "./layout.js";
 import { Identifier, printStatement } from "./print.js";
 import { tsFile, type EmitContext } from "./ts-file.js";

@@ -4,6 +4,7 @@
  * length bounds), object types (properties, index signatures), interfaces extending arrays and
  * intersections with arrays (`allOf`).
  */
+import { setOwn } from "@zcp/runtime";
 import { canonicalJson, type JsonValue } from "@zcp/runtime/codegen";
 import { ts } from "@ts-morph/common";
 import type { ConvertContext } from "./convert-host.js";
@@ -22,7 +23,6 @@ import {
   objectName,
   unionMembers,
 } from "./type-facts.js";
-import { setOwn } from "../own.js";
 
 export function unionSchema(
   c: ConvertContext,

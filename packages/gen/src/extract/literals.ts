@@ -3,9 +3,9 @@
  * or NOT_LITERAL for anything that would need running the code.
  */
 import { ts } from "@ts-morph/common";
+import { setOwn } from "@zcp/runtime";
 import type { JsonValue } from "@zcp/runtime/codegen";
 import type { Code, Severity } from "../diagnostics.js";
-import { setOwn } from "../own.js";
 
 export const NOT_LITERAL = Symbol("not a literal");
 

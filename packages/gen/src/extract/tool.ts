@@ -3,6 +3,7 @@
  * defaults, handle parameters and call signature.
  */
 import { ts } from "@ts-morph/common";
+import { setOwn } from "@zcp/runtime";
 import {
   HANDLE_ID_PATTERN,
   type CallSignature,
@@ -22,7 +23,6 @@ import { arrayLike, indexKeywords } from "./compounds.js";
 import { bindingPatternDefaults, literal, NOT_LITERAL } from "./literals.js";
 import { faithful, includesUndefined } from "./type-facts.js";
 import { SchemaConverter } from "./types.js";
-import { setOwn } from "../own.js";
 
 /** Everything extract learns about one tool; `model` turns it into a ToolDefinition. */
 export interface ExtractedTool {

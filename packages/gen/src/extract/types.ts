@@ -6,6 +6,7 @@
  * type of a parameter or property), it is followed, so that union members keep their written
  * order and type aliases contribute their JSDoc; otherwise the checker's resolved type is used.
  */
+import { setOwn } from "@zcp/runtime";
 import { CONTEXT_BRAND, HANDLE_BRAND } from "@zcp/runtime/codegen";
 import { ts } from "@ts-morph/common";
 import type { Code, Severity } from "../diagnostics.js";
@@ -32,7 +33,6 @@ import {
   isLibSymbol,
   typeText,
 } from "./type-facts.js";
-import { setOwn } from "../own.js";
 
 interface Pending {
   readonly name: string;
