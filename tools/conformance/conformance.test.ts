@@ -12,8 +12,8 @@ import { startReference, type Reference } from "./reference-server.js";
 import { startReferenceV2 } from "./reference-server-v2.js";
 import { figures, runSuite, type Requirements, type SuiteResult } from "./suite.js";
 
-/** The requirement sets run. zcp speaks the 2025 era only so far; the next one is "2026-07-28". */
-const ERAS: readonly Requirements[] = ["2025-11-25"];
+/** The requirement sets run: both eras, against one `zcp-serve`. */
+const ERAS: readonly Requirements[] = ["2025-11-25", "2026-07-28"];
 
 /** The oracle of each set: the SDK zcp serves with (v1) for 2025, the v2 SDK for 2026-07-28. */
 const REFERENCES: Record<Requirements, () => Promise<Reference>> = {

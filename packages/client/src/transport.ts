@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { SESSION_HEADER, type RpcResponse } from "./protocol.js";
+import { SESSION_HEADER, SessionTokenJar, type RpcResponse } from "./protocol.js";
 
 /** A request as a transport sends it. */
 export interface RequestMessage {
@@ -133,21 +133,33 @@ export function stdioTransport(
 export interface HttpTransportOptions {
   /** Extra headers on every request (e.g. `authorization`). */
   readonly headers?: { readonly [name: string]: string };
+  /**
+   * The `fetch` that sends each request (default the global one): e.g. one that spreads them over
+   * replicas, any of which serves any request of the session from its token.
+   */
+  readonly fetch?: (url: string | URL, init: RequestInit) => Promise<Response>;
 }
 
+/**
+ * `POST /zcp`. The session's state travels as a token in `zcp-session-id`: each answer carries
+ * the session's current one, and the transport sends back the newest (`SessionTokenJar`: the
+ * highest revision; two of one revision when two requests changed the state at once, which the
+ * server merges). `sessionId` is the header it sends.
+ */
 export function httpTransport(
   url: string | URL,
   options: HttpTransportOptions = {},
 ): ClientTransport & { readonly sessionId: string | undefined } {
-  let sessionId: string | undefined;
+  const tokens = new SessionTokenJar();
   const post = async (body: unknown, signal?: AbortSignal): Promise<Response> => {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "application/json",
       ...options.headers,
     };
+    const sessionId = tokens.header;
     if (sessionId !== undefined) headers[SESSION_HEADER] = sessionId;
-    return fetch(url, {
+    return (options.fetch ?? fetch)(url, {
       method: "POST",
       headers,
       body: JSON.stringify(body),
@@ -156,13 +168,13 @@ export function httpTransport(
   };
   return {
     get sessionId() {
-      return sessionId;
+      return tokens.header;
     },
     async request(message, { signal } = {}) {
-      if (message.method === "initialize") sessionId = undefined;
+      if (message.method === "initialize") tokens.clear();
       const response = await post(message, signal);
       const header = response.headers.get(SESSION_HEADER);
-      if (header !== null) sessionId = header;
+      if (header !== null) tokens.keep(header);
       const text = await response.text();
       let parsed: unknown;
       try {
@@ -190,12 +202,12 @@ export function httpTransport(
         );
     },
     async close() {
-      if (sessionId === undefined) return;
+      if (tokens.header === undefined) return;
       await post({ jsonrpc: "2.0", method: "session/close" }).then(
         (response) => response.body?.cancel(),
         () => undefined,
       );
-      sessionId = undefined;
+      tokens.clear();
     },
   };
 }

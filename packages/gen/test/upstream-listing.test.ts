@@ -172,7 +172,7 @@ describe("errors", () => {
     expect(listed.diagnostics.map((d) => [d.code, d.message])).toEqual([
       [
         "ZCP1702",
-        "the upstream server node fake-server.mjs failed tools/list: MCP error -32603: the index is locked",
+        "the upstream server node fake-server.mjs failed tools/list: the index is locked (JSON-RPC error -32603)",
       ],
     ]);
   });

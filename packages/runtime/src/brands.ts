@@ -11,8 +11,9 @@ export const HANDLE_BRAND = "~zcp.handle";
 export const CONTEXT_BRAND = "~zcp.context";
 
 /**
- * A handle id as models see and send it: `#`, one upper-case letter, a counter from 1 (at most
- * 16 digits: anything longer was never issued). The schema pattern of every handle parameter
- * and of the handle tool, and what the handle store accepts.
+ * A handle id as models see and send it: `#`, one upper-case letter, then a session's counter
+ * from 1 (`#T1`: at most 16 digits) or a random number of 30 digits (`#T` + 99.5 random bits:
+ * `SessionOptions.handleIds`); anything longer was never issued. The schema pattern of every
+ * handle parameter and of the handle tool, and what the handle store accepts.
  */
-export const HANDLE_ID_PATTERN = "^#[A-Z][1-9][0-9]{0,15}$";
+export const HANDLE_ID_PATTERN = "^#[A-Z][1-9][0-9]{0,29}$";

@@ -1,5 +1,5 @@
 /**
- * What the runtime's built-in tools (`zcp.handle`, `zcp.find_tools`, `zcp.run`) share: the
+ * What the runtime's built-in tools (`zcp.handle`, `zcp.find_tools`, `zcp.call_tool`, `zcp.run`) share: the
  * definition of one from what its planner line needs and its names (the fields no built-in uses,
  * groups, stages, flags…, filled in, its planner lines rendered, its hash computed as `zcp gen`
  * computes any tool's), and its provider entries from its parameter schemas, written out: the
@@ -48,14 +48,19 @@ export interface BuiltinSchemas {
   readonly mcp: JsonSchema;
 }
 
-/** A built-in's entry for every provider: its name, `description`, the schemas, and on MCP its title, `annotations` and empty groups and stages. */
+/**
+ * A built-in's entry for every provider: its name, `description`, the schemas, and on MCP its
+ * title, `annotations` and empty groups and stages. `strict: false` for a schema OpenAI's strict
+ * mode cannot express (an open-ended object), sent as written, as for a registry tool.
+ */
 export function builtinEntries(
   definition: ToolDefinition,
   description: string,
   schemas: BuiltinSchemas,
   annotations: { readonly [hint: string]: boolean },
+  strict = true,
 ): { [P in ArtifactProvider]: ArtifactEntries[P] } {
-  const openai = { name: definition.name, description, parameters: schemas.openai, strict: true };
+  const openai = { name: definition.name, description, parameters: schemas.openai, strict };
   return {
     "openai-responses": { type: "function", ...openai },
     "openai-chat": { type: "function", function: openai },

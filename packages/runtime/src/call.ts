@@ -16,8 +16,7 @@ import { tooDeepAt } from "./depth.js";
 import type { Handle } from "./handle.js";
 import { jsonData } from "./json-data.js";
 import { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_RESULT_BYTES, resultTooLarge } from "./limits.js";
-import { handleTool, runHandleTool } from "./handle-tool.js";
-import type { Caller, ExecutedCall, SessionHost } from "./host.js";
+import type { Caller, ExecutedCall, HandleIdForm, SessionHost } from "./host.js";
 import { setOwn } from "./own.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallError, type CallResult, type HandleMeta } from "./result.js";
@@ -75,6 +74,32 @@ const CANCELLED = Object.freeze(failure("cancelled", "the call was cancelled"));
 /** What a call of a closed session answers. */
 const SESSION_CLOSED = Object.freeze(failure("cancelled", "the session is closed"));
 
+/** What a call of a name no tool has answers (no tool is named by the runtime or the view). */
+export function unknownTool(name: string): CallError {
+  return failure(
+    `unknown:${clip(name)}`,
+    "no tool by that name; list the tools to see what exists",
+  );
+}
+
+/** What a call of a tool the session may not call answers. */
+export function forbiddenTool(tool: ToolDefinition): CallError {
+  return failure(`forbidden:${tool.alias}`, "the tool is not available in this session");
+}
+
+/**
+ * A call's arguments as an object of named parameters (absent: none), or the failure to
+ * answer. The properties are the caller's: a key `__proto__` is an own property.
+ */
+export function namedArguments(
+  input: unknown,
+): { readonly args: { [name: string]: unknown } } | CallError {
+  const args = input ?? {};
+  if (typeof args !== "object" || Array.isArray(args))
+    return failure("invalid:$", "arguments must be an object of named parameters");
+  return { args: args as { [name: string]: unknown } };
+}
+
 /** What the calls of a session closed by `closing` answer: `cancelled`, with the reason given to `close`. */
 export function closedAnswer(closing: AbortSignal): CallError {
   const reason: unknown = closing.reason;
@@ -89,26 +114,16 @@ export class CallPipeline {
     private readonly caller: Caller,
     /** Aborts when the session closes: running tools are stopped, no new one starts. */
     private readonly closing: AbortSignal,
+    /** The form of the handle ids the session's results get. */
+    private readonly handleIds: HandleIdForm = "short",
   ) {}
 
   /** Runs one call of `tool` (exposure and concurrency are the session's to check). */
   run(tool: ToolDefinition, input: unknown, options: CallOptions): CallResult | Pending {
-    const args = input ?? {};
-    if (typeof args !== "object" || Array.isArray(args))
-      return failure("invalid:$", "arguments must be an object of named parameters");
+    const named = namedArguments(input);
+    if (!("args" in named)) return named;
     const maxDepth = this.host.options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
-    if (tool === handleTool.definition) {
-      const tooDeep = tooDeepAt(args, maxDepth);
-      if (tooDeep !== null) return tooDeepFailure(tooDeep, maxDepth);
-      const answer = runHandleTool(
-        this.host.handles,
-        this.caller.id,
-        args as { [name: string]: unknown },
-        options.reserve,
-      );
-      return new Pending(answer, answer);
-    }
-    const merged = mergeArguments(tool, args as { [name: string]: unknown }, maxDepth);
+    const merged = mergeArguments(tool, named.args, maxDepth);
     if (typeof merged === "string") return tooDeepFailure(merged, maxDepth);
     const validator = this.host.generated.validators[tool.id];
     if (!validator)
@@ -355,6 +370,7 @@ export class CallPipeline {
       tool.handleKind,
       value,
       summary ?? defaultSummary(value),
+      this.handleIds,
     );
     if (isFailure(handle)) return handle;
     const meta: HandleMeta = {
@@ -391,7 +407,8 @@ function mergeArguments(
   return (nested && tooDeepAt(args, maxDepth)) || merged;
 }
 
-function tooDeepFailure(path: string, maxDepth: number): CallError {
+/** What arguments nested deeper than `maxDepth` answer; `path` is where. */
+export function tooDeepFailure(path: string, maxDepth: number): CallError {
   return failure(clip(`invalid:${path}`, MAX_PATH), `nested deeper than ${maxDepth} levels`);
 }
 

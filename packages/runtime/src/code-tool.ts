@@ -3,9 +3,12 @@
  * tools (code mode). The runtime has no sandbox: `RuntimeOptions.code` supplies one (a
  * `CodeRunner`, such as `@zcp/code`'s), and a view lists `zcp.run` only then. Its schema and
  * provider entries are written out here, as for `zcp.find_tools`: the runtime compiles nothing.
- * Running it is the session's (`Session.call`): the program's calls are the session's own.
+ * A program's calls are the session's own (`runCodeTool`).
  */
 import { builtinDefinition, builtinEntries, objectSchema, withoutBounds } from "./builtin.js";
+import type { BuiltinCaller } from "./builtins.js";
+import { Pending, type CallOptions } from "./call.js";
+import type { Caller } from "./host.js";
 import type { ToolDefinition } from "./registry.js";
 import { clip } from "./clip.js";
 import { failure, type CallError, type CallResult } from "./result.js";
@@ -96,7 +99,7 @@ export const codeTool: BuiltinTool = {
 };
 
 /** A `zcp.run` call's arguments, checked: the program's text, or the failure to answer. */
-export function codeToolArguments(args: unknown): string | CallError {
+function codeToolArguments(args: unknown): string | CallError {
   if (typeof args !== "object" || args === null || Array.isArray(args))
     return failure("invalid:$", "arguments must be an object of named parameters");
   for (const key of Object.keys(args)) {
@@ -111,7 +114,7 @@ export function codeToolArguments(args: unknown): string | CallError {
 }
 
 /** What a session gives `programHost`: its own `call`, its view, and the runtime's names. */
-export interface ProgramSession {
+interface ProgramSession {
   readonly id: string;
   call(
     name: string,
@@ -133,7 +136,7 @@ const NESTED = Object.freeze(
  * scopes and validation apply as to a direct call) with `auto` results inline, refusing
  * `zcp.run` itself by any of its names.
  */
-export function programHost(session: ProgramSession, signal: AbortSignal): ProgramHost {
+function programHost(session: ProgramSession, signal: AbortSignal): ProgramHost {
   return {
     sessionId: session.id,
     signal,
@@ -147,4 +150,48 @@ export function programHost(session: ProgramSession, signal: AbortSignal): Progr
       return session.call(alias, args, { signal: callSignal, inline: true });
     },
   };
+}
+
+/**
+ * A `zcp.run` call of `session`: the program runs in the runtime's `CodeRunner` with the
+ * session's own `call` (so every rule of a direct call applies to each of its calls). What the
+ * runner throws is reported and answers `exec:error`.
+ */
+export function runCodeTool(
+  session: BuiltinCaller,
+  args: unknown,
+  options: CallOptions,
+): CallResult | Pending {
+  const code = codeToolArguments(args);
+  if (typeof code !== "string") return code;
+  // A view lists `zcp.run` only when the runtime has a runner.
+  const runner = session.host.options.code!;
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, session.closing])
+    : session.closing;
+  const host = programHost(
+    {
+      id: session.caller.id,
+      call: (name, callArgs, callOptions) => session.call(name, callArgs, callOptions),
+      get aliases() {
+        return session.exposed.tools.map((tool) => tool.alias);
+      },
+      resolve: (name) => session.host.tool(name),
+    },
+    signal,
+  );
+  const answer = Promise.resolve()
+    .then(() => runner(code, host))
+    .catch((error: unknown) => {
+      (session.host.options.onToolError ?? reportRunnerError)(error, definition, session.caller);
+      return failure(
+        "exec:error",
+        "the program runner failed; the details are in the server's log",
+      );
+    });
+  return new Pending(answer, answer);
+}
+
+function reportRunnerError(error: unknown, tool: ToolDefinition, session: Caller): void {
+  console.error(`zcp: ${tool.alias} failed in session ${session.id}:`, error);
 }

@@ -3,12 +3,17 @@
  * surface. A view lists it when its exposure is `profile: "discover"` (first, so that the found
  * tools after it are only ever appended) or when the policy sets `find: true`. Its schema and
  * provider entries are written out here, as for `zcp.handle`: the runtime compiles nothing.
- * Running it is the session's (`Session.call`): it needs the session's view.
+ *
+ * Two forms, one id: a growing session's, whose finds add the tools to the session's view, and a
+ * fixed session's (`fixedFindTool`), whose finds change nothing: the model calls what it found
+ * through `zcp.call_tool`, and the listing stays byte-stable.
  */
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
 import { builtinDefinition, builtinEntries, objectSchema, withoutBounds } from "./builtin.js";
-import { failure, type CallError } from "./result.js";
-import type { BuiltinTool } from "./view.js";
+import type { BuiltinCaller } from "./builtins.js";
+import type { JsonValue, ToolDefinition } from "./registry.js";
+import { failure, type CallError, type CallResult } from "./result.js";
+import { View, type BuiltinTool } from "./view.js";
 
 /** Most tools one search returns. */
 export const FIND_LIMIT_MAX = 20;
@@ -18,6 +23,9 @@ const QUERY_MAX = 200;
 
 const DESCRIPTION =
   "Find the tools for a task by keywords: returns the best matches and makes them callable in this session.";
+/** The fixed form's: `name` is how the surface names `zcp.call_tool` (alias in planner lines, provider name in entries). */
+const fixedDescription = (name: string) =>
+  `Find the tools for a task by keywords: returns the best matches with their parameters; call one through ${name}.`;
 
 const properties = {
   query: {
@@ -40,23 +48,23 @@ const unbounded = withoutBounds(properties);
 const REQUIRED = ["query"];
 const inputSchema = objectSchema(properties, REQUIRED);
 
-const definition = builtinDefinition(
-  {
-    id: "zf",
-    alias: "zcp.find_tools",
-    inputSchema,
-    description: DESCRIPTION,
-  },
-  {
-    name: "zcp_find_tools",
-    title: "Find tools",
-    descriptionShort: DESCRIPTION,
-    export: "findTool",
-  },
-);
+const findDefinition = (description: string) =>
+  builtinDefinition(
+    { id: "zf", alias: "zcp.find_tools", inputSchema, description },
+    {
+      name: "zcp_find_tools",
+      title: "Find tools",
+      descriptionShort: description,
+      export: "findTool",
+    },
+  );
 
 /** The entries of every provider; `bounded`: with the length and range keywords. */
-function entries(bounded: boolean): { [P in ArtifactProvider]: ArtifactEntries[P] } {
+function entries(
+  definition: ToolDefinition,
+  description: string,
+  bounded: boolean,
+): { [P in ArtifactProvider]: ArtifactEntries[P] } {
   const props = bounded ? properties : unbounded;
   const strict = objectSchema(
     { query: props.query!, limit: { ...props.limit, type: ["integer", "null"] } },
@@ -70,7 +78,7 @@ function entries(bounded: boolean): { [P in ArtifactProvider]: ArtifactEntries[P
   );
   return builtinEntries(
     definition,
-    DESCRIPTION,
+    description,
     {
       openai: strict,
       anthropic: objectSchema(unbounded, REQUIRED),
@@ -82,14 +90,25 @@ function entries(bounded: boolean): { [P in ArtifactProvider]: ArtifactEntries[P
   );
 }
 
-export const findTool: BuiltinTool = {
-  definition,
-  artifacts: entries(true),
-  leanArtifacts: entries(false),
-};
+/** A form of the tool: its definition, and its entries with `description`. */
+function findForm(definition: ToolDefinition, description: string): BuiltinTool {
+  return {
+    definition,
+    artifacts: entries(definition, description, true),
+    leanArtifacts: entries(definition, description, false),
+  };
+}
+
+export const findTool: BuiltinTool = findForm(findDefinition(DESCRIPTION), DESCRIPTION);
+
+/** The form a fixed discover view lists: its finds add nothing; `zcp.call_tool` calls what they found. */
+export const fixedFindTool: BuiltinTool = findForm(
+  findDefinition(fixedDescription("zcp.call_tool")),
+  fixedDescription("zcp_call_tool"),
+);
 
 /** A `zcp.find_tools` call's arguments, checked; `null` stands for an absent `limit` (OpenAI strict). */
-export function findToolArguments(args: {
+function findToolArguments(args: {
   readonly [name: string]: unknown;
 }): { readonly query: string; readonly limit: number } | CallError {
   for (const key of Object.keys(args)) {
@@ -104,4 +123,44 @@ export function findToolArguments(args: {
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > FIND_LIMIT_MAX)
     return failure("invalid:$.limit", `expected an integer from 1 to ${FIND_LIMIT_MAX}`);
   return { query, limit };
+}
+
+/**
+ * Runs `zcp.find_tools`: finds tools in the session's stage and lists them in the session's
+ * `findFormat` (planner lines, a provider's entries, or for `"typescript"` one string: their
+ * API text; none when nothing was found). A growing session exposes them and also lists the
+ * built-ins its view gained with them, and how many tools were `added`; a fixed session's view
+ * does not change: the answer is the found tools only.
+ */
+export function runFindTool(session: BuiltinCaller, args: unknown): CallResult {
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    return failure("invalid:$", "arguments must be an object of named parameters");
+  const checked = findToolArguments(args as { [name: string]: unknown });
+  if ("ok" in checked) return checked;
+  const stage = session.caller.stage;
+  const stages = stage === null ? {} : { stages: [stage] };
+  const tools = session
+    .find(checked.query, { limit: checked.limit, ...stages })
+    .map((found) => found.tool);
+  const registry = session.host.generated.registry;
+  if (session.fixed)
+    return { ok: true, value: { tools: listing(new View(tools, registry, []), session) } };
+  const before = session.exposed;
+  const added = session.expose(tools);
+  // A built-in the view gained with them (`zcp.handle`, once a found tool makes handles) is
+  // listed after them: the client has not seen it, and could not call it otherwise.
+  const gained = session.exposed.builtins.filter((builtin) => !before.find(builtin.definition.id));
+  return {
+    ok: true,
+    value: { tools: listing(new View(tools, registry, gained), session), added },
+  };
+}
+
+/** The view's tools in the session's find format. */
+function listing(found: View, session: BuiltinCaller): JsonValue[] {
+  const format = session.findFormat;
+  if (format === "planner") return found.tools.map((tool) => tool.planner);
+  // `typescript`: one whole text (its named types declared once), none when nothing was found.
+  if (format === "typescript") return found.tools.length === 0 ? [] : [found.declarations()];
+  return found.artifacts(format) as unknown as JsonValue[];
 }

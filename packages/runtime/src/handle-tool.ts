@@ -7,8 +7,12 @@
 import { HANDLE_ID_PATTERN } from "./brands.js";
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
 import { builtinEntries, objectSchema, type BuiltinProperties } from "./builtin.js";
+import type { BuiltinCaller } from "./builtins.js";
+import { namedArguments, Pending, tooDeepFailure, type CallOptions } from "./call.js";
+import { tooDeepAt } from "./depth.js";
 import type { HandleStore } from "./handles/store.js";
 import { toolHash } from "./hash.js";
+import { DEFAULT_MAX_ARGUMENT_DEPTH } from "./limits.js";
 import type { JsonSchema, JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallResult } from "./result.js";
 import type { BuiltinTool } from "./view.js";
@@ -120,14 +124,20 @@ const base = {
   source: { file: "@zcp/runtime", export: "handleTool" },
 } satisfies Omit<ToolDefinition, "hash">;
 
-const { source: _source, ...hashed } = base;
-const definition: ToolDefinition = { ...base, hash: toolHash(hashed) };
+/** The definition whose description is `description` (the first sentence, and so the planner lines, stay). */
+function handleDefinition(description: string): ToolDefinition {
+  const { source: _source, ...hashed } = { ...base, description };
+  return { ...base, description, hash: toolHash(hashed) };
+}
 
 /** The entries of every provider; Anthropic and Gemini describe the bounds instead in either case. */
-function entries(props: Properties): { [P in ArtifactProvider]: ArtifactEntries[P] } {
+function entries(
+  definition: ToolDefinition,
+  props: Properties,
+): { [P in ArtifactProvider]: ArtifactEntries[P] } {
   return builtinEntries(
     definition,
-    DESCRIPTION,
+    definition.description,
     {
       openai: strictParameters(props),
       anthropic: described(false),
@@ -139,17 +149,71 @@ function entries(props: Properties): { [P in ArtifactProvider]: ArtifactEntries[
   );
 }
 
-export const handleTool: BuiltinTool = {
-  definition,
-  artifacts: entries(properties),
-  leanArtifacts: entries(leanProperties),
-};
+function handleForm(definition: ToolDefinition): BuiltinTool {
+  return {
+    definition,
+    artifacts: entries(definition, properties),
+    // The lean entries keep the retention sentence too: the model reads it nowhere else.
+    leanArtifacts: entries(definition, leanProperties),
+  };
+}
+
+/** The built-in `zcp.handle` of a handle store that states no retention. */
+export const handleTool: BuiltinTool = handleForm(handleDefinition(DESCRIPTION));
+
+/**
+ * `zcp.handle` as a runtime lists it: with `retention` (`HandleStore.retention`, how long a
+ * handle lives) after its description, where the model reads it once for every handle; without
+ * one, `handleTool`.
+ */
+export function handleToolFor(retention: string | undefined): BuiltinTool {
+  return retention === undefined
+    ? handleTool
+    : handleForm(handleDefinition(`${DESCRIPTION} ${retention}`));
+}
+
+/**
+ * Whether a view of `tools` needs `zcp.handle`: one of them produces handles (an `auto` tool
+ * does not when `inlineMaxBytes` is infinite: every result is inline) or takes them.
+ */
+export function makesOrTakesHandles(
+  tools: readonly ToolDefinition[],
+  inlineMaxBytes: number,
+): boolean {
+  const autoMakesHandles = Number.isFinite(inlineMaxBytes);
+  return tools.some(
+    (tool) =>
+      tool.outputMode === "handle" ||
+      (tool.outputMode === "auto" && autoMakesHandles) ||
+      Object.keys(tool.handleParams).length > 0,
+  );
+}
+
+/** A `zcp.handle` call of `session`: its arguments' depth checked, then `runHandleTool`. */
+export function runHandleCall(
+  session: BuiltinCaller,
+  input: unknown,
+  options: CallOptions,
+): CallResult | Pending {
+  const named = namedArguments(input);
+  if (!("args" in named)) return named;
+  const maxDepth = session.host.options.maxArgumentDepth ?? DEFAULT_MAX_ARGUMENT_DEPTH;
+  const tooDeep = tooDeepAt(named.args, maxDepth);
+  if (tooDeep !== null) return tooDeepFailure(tooDeep, maxDepth);
+  const answer = runHandleTool(
+    session.host.handles,
+    session.caller.id,
+    named.args,
+    options.reserve,
+  );
+  return new Pending(answer, answer);
+}
 
 /**
  * Runs `zcp.handle` for a session. `null` stands for an absent optional argument (OpenAI strict
  * sends it). `reserve` is passed to the store's `read` and `view` (`CallOptions.reserve`).
  */
-export async function runHandleTool(
+async function runHandleTool(
   store: HandleStore,
   sessionId: string,
   args: { readonly [name: string]: unknown },

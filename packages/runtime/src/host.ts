@@ -4,6 +4,7 @@
  * and of their session (`Caller`), so that none of them imports another's class.
  */
 import type { ArtifactProvider } from "./artifacts/index.js";
+import type { Builtin } from "./builtins.js";
 import type { CodeRunner } from "./code-tool.js";
 import type { ToolContext } from "./context.js";
 import type { DispatchTable } from "./dispatch.js";
@@ -139,7 +140,31 @@ export interface SessionOptions {
   readonly findFormat?: FindFormat;
   /** The surface's own data, stored with the session's state (`session.data`). */
   readonly data?: JsonValue;
+  /**
+   * The stateless form (MCP 2026-07-28): the exposed view is chosen once, from the surface and
+   * the stage, and never changes (no `onChange`, `setStage` throws). A discover view lists
+   * `zcp.find_tools`, whose finds add nothing, and `zcp.call_tool`, which calls what they found.
+   * Default false: the view follows the stage and grows with finds.
+   */
+  readonly fixed?: boolean;
+  /**
+   * The session's id, as the surface derives it (e.g. from the caller's authorization), instead
+   * of a new random one: a `Session` with the same id (another request, another replica sharing
+   * the handle store) reads the same handles. Close such a session with `{ keep: true }`, or its
+   * handles are dropped for every `Session` of that id.
+   */
+  readonly id?: string;
+  /**
+   * The form of the handle ids this session makes: `"short"` (default), a counter per session
+   * (`#T1`), for a session only its own caller can use; `"random"`, at least 96 random bits
+   * (`#T` and 30 digits), for a session whose id callers share (anonymous callers on the
+   * stateless protocol), where an id must grant nothing by itself.
+   */
+  readonly handleIds?: HandleIdForm;
 }
+
+/** How a session's handle ids are made (`SessionOptions.handleIds`). */
+export type HandleIdForm = "short" | "random";
 
 /** The session a call belongs to, as approval and error hooks see it. */
 export interface Caller {
@@ -154,8 +179,12 @@ export interface SessionHost {
   readonly generated: GeneratedModule;
   readonly options: RuntimeOptions;
   readonly handles: HandleStore;
-  /** The tool named by alias, id or provider name (the built-in handle tool included). */
+  /** The tool named by alias, id or provider name (the built-in tools included). */
   tool(name: string): ToolDefinition | undefined;
+  /** The runtime's built-in tools, in view order. */
+  readonly builtins: readonly Builtin[];
+  /** The built-in of that id, if it is one. */
+  builtin(id: string): Builtin | undefined;
   /** The registry tools a surface exposes before stages and client filters. */
   exposedFor(surface: string): ToolDefinition[];
   /** The surface's default selection (the exposure policy's). */

@@ -11,6 +11,7 @@ export type {
   ExposurePolicy,
   FindFormat,
   GeneratedModule,
+  HandleIdForm,
   RuntimeOptions,
   SessionOptions,
   ToolExecutor,
@@ -60,6 +61,7 @@ export type {
 } from "./artifacts/index.js";
 export { handleTool } from "./handle-tool.js";
 export { findTool } from "./find-tool.js";
+export { callTool } from "./call-tool.js";
 export { codeTool, CODE_MAX } from "./code-tool.js";
 export type { CodeRunner, ProgramHost } from "./code-tool.js";
 export { buildFindIndex } from "./find/build.js";

@@ -2,12 +2,10 @@
  * The runtime: one per process (or per registry), holding the generated module, the exposure
  * policy and the handle store; `session()` gives each client its own isolated state.
  */
+import { builtinTable, type Builtin } from "./builtins.js";
 import { buildFindIndex, FIND_INDEX_VERSION, type FindIndex } from "./find/build.js";
 import { FindSearch } from "./find/search.js";
-import { codeTool } from "./code-tool.js";
-import { findTool } from "./find-tool.js";
 import { HandleStore } from "./handles/store.js";
-import { handleTool } from "./handle-tool.js";
 import type { GeneratedModule, RuntimeOptions, SessionHost, SessionOptions } from "./host.js";
 import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "./registry.js";
 import { Session } from "./session.js";
@@ -21,6 +19,7 @@ export type {
   ExposurePolicy,
   FindFormat,
   GeneratedModule,
+  HandleIdForm,
   RuntimeOptions,
   SessionOptions,
   ToolExecutor,
@@ -29,6 +28,9 @@ export type {
 export class Runtime implements SessionHost {
   readonly registry: Registry;
   readonly handles: HandleStore;
+  /** The built-in tools, in view order (`builtins.ts`). */
+  readonly builtins: readonly Builtin[];
+  private readonly builtinsById: ReadonlyMap<string, Builtin>;
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
   private searchTables: FindSearch | undefined;
 
@@ -40,12 +42,12 @@ export class Runtime implements SessionHost {
     this.registry = generated.registry;
     this.handles =
       options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
+    this.builtins = builtinTable(this.handles.retention);
+    this.builtinsById = new Map(this.builtins.map((builtin) => [builtin.id, builtin]));
     const names = new Map<string, ToolDefinition>();
     for (const tool of [
       ...this.registry.tools,
-      handleTool.definition,
-      findTool.definition,
-      codeTool.definition,
+      ...this.builtins.map((builtin) => builtin.tool.definition),
     ]) {
       names.set(tool.alias, tool);
       names.set(tool.id, tool);
@@ -54,14 +56,22 @@ export class Runtime implements SessionHost {
     this.byName = names;
   }
 
-  /** A new session with a random id, its own handles and stage. */
+  /**
+   * A new session with its own handles and stage, and a random id unless `options.id` gives one.
+   * A TypeError for an id that is not a non-empty string.
+   */
   session(options: SessionOptions = {}): Session {
     return new Session(
       this,
       options.surface ?? "native",
       options.stage ?? null,
       options.findFormat,
-      options.data === undefined ? {} : { data: options.data },
+      {
+        ...(options.id === undefined ? {} : { id: options.id }),
+        ...(options.data === undefined ? {} : { data: options.data }),
+        ...(options.fixed === undefined ? {} : { fixed: options.fixed }),
+        ...(options.handleIds === undefined ? {} : { handleIds: options.handleIds }),
+      },
     );
   }
 
@@ -86,6 +96,11 @@ export class Runtime implements SessionHost {
   /** The tool named by alias, id or provider name (the built-in tools included). */
   tool(name: string): ToolDefinition | undefined {
     return this.byName.get(name);
+  }
+
+  /** The built-in of that id, if it is one. */
+  builtin(id: string): Builtin | undefined {
+    return this.builtinsById.get(id);
   }
 
   /** The registry tools a surface exposes before stages and client filters. */

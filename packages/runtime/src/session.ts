@@ -9,32 +9,26 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import { listedBuiltins, type BuiltinCaller } from "./builtins.js";
 import {
   CallPipeline,
   DEFAULT_INLINE_MAX_BYTES,
   Pending,
   closedAnswer,
+  forbiddenTool,
+  unknownTool,
   type CallOptions,
 } from "./call.js";
 import { ARTIFACT_PROVIDERS } from "./artifacts/index.js";
 import { clip } from "./clip.js";
-import { codeTool, codeToolArguments, programHost } from "./code-tool.js";
 import { findTools, type FindOptions, type FoundTool } from "./find/find.js";
-import { findTool, findToolArguments } from "./find-tool.js";
-import { handleTool } from "./handle-tool.js";
-import type { Caller, FindFormat, SessionHost } from "./host.js";
+import { makesOrTakesHandles } from "./handle-tool.js";
+import type { Caller, FindFormat, HandleIdForm, SessionHost } from "./host.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallResult } from "./result.js";
 import { mergeStates, parseState } from "./sessions/merge.js";
 import { stateJson, type SessionState } from "./sessions/state.js";
-import {
-  applySelection,
-  DISCOVER,
-  inStage,
-  View,
-  type BuiltinTool,
-  type Selection,
-} from "./view.js";
+import { applySelection, DISCOVER, inStage, View, type Selection } from "./view.js";
 
 export type { CallOptions } from "./call.js";
 export type { FindOptions, FoundTool } from "./find/find.js";
@@ -50,6 +44,10 @@ export interface SessionStart {
   readonly found?: readonly ToolDefinition[];
   /** The state as loaded from the store (`stateJson`), so that `save` writes only changes. */
   readonly saved?: string;
+  /** `SessionOptions.fixed`. */
+  readonly fixed?: boolean;
+  /** `SessionOptions.handleIds`. */
+  readonly handleIds?: HandleIdForm;
 }
 
 export interface CloseOptions {
@@ -61,14 +59,15 @@ export interface CloseOptions {
 }
 
 const DEFAULT_MAX_CONCURRENT = 8;
+const HANDLE_ID_FORMS: readonly HandleIdForm[] = ["short", "random"];
 /** Saves of one state that may each find it changed by another replica before `save` gives up. */
 const MAX_SAVE_ATTEMPTS = 8;
-/** The runtime's own tools, which a view adds by its rules (see `view`). */
-const BUILTINS: readonly BuiltinTool[] = [findTool, handleTool];
 
 export class Session implements Caller {
-  /** Random (crypto): a session id is never guessable. */
+  /** Random (crypto): a session id is never guessable; or the one the surface gave (`SessionOptions.id`). */
   readonly id: string;
+  /** `SessionOptions.fixed`: the view never changes. */
+  readonly fixed: boolean;
   private currentStage: string | null;
   private exposedView: View;
   private active = 0;
@@ -88,6 +87,10 @@ export class Session implements Caller {
   private currentData: JsonValue | undefined;
   /** `stateJson` of what the store holds, as far as this process knows (`save` skips equal states). */
   private saved: string | undefined;
+  /** What the session's built-ins see of it (`invoke` is for them only). */
+  private readonly inside: BuiltinCaller;
+  /** The tools `find` may return in a fixed session's stage (which never changes), made on first use. */
+  private findableTools: ReadonlySet<ToolDefinition> | undefined;
 
   constructor(
     private readonly runtime: SessionHost,
@@ -96,7 +99,14 @@ export class Session implements Caller {
     findFormat?: FindFormat,
     start: SessionStart = {},
   ) {
+    if (start.id !== undefined && (typeof start.id !== "string" || start.id === ""))
+      throw new TypeError("a session id must be a non-empty string");
+    if (start.handleIds !== undefined && !HANDLE_ID_FORMS.includes(start.handleIds))
+      throw new TypeError(
+        `unknown handle id form "${clip(String(start.handleIds))}" (known: ${HANDLE_ID_FORMS.join(", ")})`,
+      );
     this.id = start.id ?? randomUUID();
+    this.fixed = start.fixed === true;
     this.found = [...(start.found ?? [])];
     this.currentData = start.data;
     this.saved = start.saved;
@@ -105,8 +115,9 @@ export class Session implements Caller {
     if (findFormat !== undefined) this.setFindFormat(findFormat);
     // Each running asynchronous call listens to it: as many as `maxConcurrentCalls`, no leak.
     setMaxListeners(Infinity, this.closing.signal);
-    this.pipeline = new CallPipeline(runtime, this, this.closing.signal);
+    this.pipeline = new CallPipeline(runtime, this, this.closing.signal, start.handleIds);
     this.discover = runtime.selectionFor(surface).profile === DISCOVER;
+    this.inside = this.builtinCaller();
     this.exposedView = this.computeExposed();
   }
 
@@ -233,9 +244,11 @@ export class Session implements Caller {
     if (stateJson(merged) === stateJson(ours)) return;
     const before = this.exposedView;
     this.setFindFormat(merged.findFormat);
+    this.currentData = merged.data;
+    // A fixed session's view is its address: its stage and found tools stay.
+    if (this.fixed) return;
     this.currentStage = merged.stage;
     this.found = merged.found.flatMap((id) => this.runtime.tool(id) ?? []);
-    this.currentData = merged.data;
     this.exposedView = this.computeExposed();
     if (this.exposedView.hash !== before.hash) this.notify();
   }
@@ -249,9 +262,16 @@ export class Session implements Caller {
     return this.currentStage === null ? this.exposedView : this.computeExposed(null);
   }
 
-  /** Moves the session to `stage` (null: no stage, every tool) and tells the listeners. */
+  /**
+   * Moves the session to `stage` (null: no stage, every tool) and tells the listeners. A fixed
+   * session throws a TypeError: its stage is part of its view's address.
+   */
   setStage(stage: string | null): void {
     if (stage === this.currentStage) return;
+    if (this.fixed)
+      throw new TypeError(
+        "a fixed session cannot change its stage: the stage is part of its view's address; start a session with the other stage",
+      );
     this.currentStage = stage;
     this.exposedView = this.computeExposed();
     this.notify();
@@ -269,10 +289,11 @@ export class Session implements Caller {
    * Adds `tools` to a discover view, after those found before, in order and once each (a tool
    * the surface's policy excludes, or the current stage does not allow, is kept but not shown);
    * tells the listeners when the view changed. Returns how many tools became newly exposed (0
-   * outside discover: the view already holds every exposable tool of the stage).
+   * outside discover: the view already holds every exposable tool of the stage; 0 on a fixed
+   * session, whose view never changes).
    */
   expose(tools: readonly ToolDefinition[]): number {
-    if (!this.discover) return 0;
+    if (!this.discover || this.fixed) return 0;
     const before = this.exposedView;
     for (const tool of tools) if (!this.found.includes(tool)) this.found.push(tool);
     this.exposedView = this.computeExposed();
@@ -287,31 +308,39 @@ export class Session implements Caller {
     return () => this.listeners.delete(listener);
   }
 
-  /** Calls a tool by alias, id or provider name. Never throws: errors are results. */
+  /**
+   * Calls a tool by alias, id or provider name (the view's form of a built-in). Never throws:
+   * errors are results.
+   */
   call(name: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
     if (this.closed) return Promise.resolve(closedAnswer(this.closing.signal));
-    const tool = this.runtime.tool(name);
-    if (!tool)
-      return Promise.resolve(
-        failure(`unknown:${clip(name)}`, "no tool by that name; list the tools to see what exists"),
-      );
-    if (!this.exposedView.find(tool.id))
-      return Promise.resolve(
-        failure(`forbidden:${tool.alias}`, "the tool is not available in this session"),
-      );
-    if (tool === findTool.definition) return Promise.resolve(this.runFindTool(args));
-    const code = tool === codeTool.definition ? codeToolArguments(args) : null;
-    if (code !== null && typeof code !== "string") return Promise.resolve(code);
+    const tool = this.exposedView.find(name) ?? this.runtime.tool(name);
+    if (!tool) return Promise.resolve(unknownTool(name));
+    if (!this.exposedView.find(tool.id)) return Promise.resolve(forbiddenTool(tool));
+    return this.invoke(tool, args, options);
+  }
+
+  /**
+   * Runs a call of `tool`, allowed: a built-in by its table entry (its own way, in a call slot
+   * if it takes one), a registry tool through the pipeline, in a call slot.
+   */
+  private invoke(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<CallResult> {
+    const builtin = this.runtime.builtin(tool.id);
+    if (builtin && !builtin.slot) {
+      const outcome = builtin.run(this.inside, args, options);
+      return outcome instanceof Pending ? outcome.answer : Promise.resolve(outcome);
+    }
     const limit = this.runtime.options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT;
     if (this.active >= limit)
       return Promise.resolve(
         failure("busy", `at most ${limit} calls at once in a session; wait for one to finish`),
       );
     this.active++;
-    if (code !== null) return this.follow(this.runProgram(code, options));
     let outcome: CallResult | Pending;
     try {
-      outcome = this.pipeline.run(tool, args, options);
+      outcome = builtin
+        ? builtin.run(this.inside, args, options)
+        : this.pipeline.run(tool, args, options);
     } catch (error) {
       this.active--;
       return Promise.reject(error);
@@ -352,40 +381,6 @@ export class Session implements Caller {
   }
 
   /**
-   * `zcp.run`: the program runs in the runtime's `CodeRunner` with this session's own `call`
-   * (so every rule of a direct call applies to each of its calls); it holds one of the session's
-   * call slots while it runs. What the runner throws is reported and answers `exec:error`.
-   */
-  private runProgram(code: string, options: CallOptions): Pending {
-    const runner = this.runtime.options.code!;
-    const signal = options.signal
-      ? AbortSignal.any([options.signal, this.closing.signal])
-      : this.closing.signal;
-    const aliases = () => this.exposedView.tools.map((tool) => tool.alias);
-    const host = programHost(
-      {
-        id: this.id,
-        call: (name, args, callOptions) => this.call(name, args, callOptions),
-        get aliases() {
-          return aliases();
-        },
-        resolve: (name) => this.runtime.tool(name),
-      },
-      signal,
-    );
-    const answer = Promise.resolve()
-      .then(() => runner(code, host))
-      .catch((error: unknown) => {
-        (this.runtime.options.onToolError ?? reportRunnerError)(error, codeTool.definition, this);
-        return failure(
-          "exec:error",
-          "the program runner failed; the details are in the server's log",
-        );
-      });
-    return new Pending(answer, answer);
-  }
-
-  /**
    * Ends the session: calls in progress answer `cancelled` at once and their tools' signals
    * abort; its handles are dropped and its stored state deleted; further calls answer
    * `cancelled`, with `reason` as the hint. With `keep`, only this process lets it go (see
@@ -411,80 +406,69 @@ export class Session implements Caller {
     for (const listener of this.listeners) listener(this.exposedView);
   }
 
-  private computeExposed(stage = this.currentStage): View {
-    const tools = this.runtime
+  /** The registry tools of the surface in `stage` (all of them with none): what `find` may return. */
+  private stageTools(stage: string | null): ToolDefinition[] {
+    return this.runtime
       .exposedFor(this.surface)
       .filter((tool) => stage === null || inStage(tool, [stage]));
+  }
+
+  /**
+   * The view in `stage`: the stage's tools, or in a discover view the tools found so far among
+   * them (none in a fixed one, which calls them through `zcp.call_tool`).
+   */
+  private computeExposed(stage = this.currentStage): View {
+    const tools = this.stageTools(stage);
     if (!this.discover) return this.view(tools);
+    if (this.fixed) return this.view([]);
     const exposable = new Set(tools);
     return this.view(this.found.filter((tool) => exposable.has(tool)));
   }
 
-  /**
-   * `zcp.find_tools`: finds tools in the current stage and exposes them; lists them, and the
-   * built-ins the view gained with them, in the session's `findFormat` (planner lines, a
-   * provider's entries, or for `"typescript"` one string: their API text; none when nothing was
-   * found).
-   */
-  private runFindTool(args: unknown): CallResult {
-    if (typeof args !== "object" || args === null || Array.isArray(args))
-      return failure("invalid:$", "arguments must be an object of named parameters");
-    const checked = findToolArguments(args as { [name: string]: unknown });
-    if ("ok" in checked) return checked;
-    const stages = this.currentStage === null ? {} : { stages: [this.currentStage] };
-    const tools = this.find(checked.query, { limit: checked.limit, ...stages }).map(
-      (found) => found.tool,
-    );
-    const before = this.exposedView;
-    const added = this.expose(tools);
-    // A built-in the view gained with them (`zcp.handle`, once a found tool makes handles) is
-    // listed after them: the client has not seen it, and could not call it otherwise.
-    const gained = BUILTINS.filter(
-      (builtin) =>
-        this.exposedView.find(builtin.definition.id) && !before.find(builtin.definition.id),
-    );
-    const found = new View(tools, this.runtime.generated.registry, gained);
-    const format = this.currentFindFormat;
-    // `typescript`: one whole text (its named types declared once), none when nothing was found.
-    const listed: JsonValue[] =
-      format === "planner"
-        ? found.tools.map((tool) => tool.planner)
-        : format === "typescript"
-          ? found.tools.length === 0
-            ? []
-            : [found.declarations()]
-          : (found.artifacts(format) as unknown as JsonValue[]);
-    return { ok: true, value: { tools: listed, added } };
+  /** The tools a fixed session's `find` may return: those `zcp.call_tool` may call. */
+  private findable(): ReadonlySet<ToolDefinition> {
+    this.findableTools ??= new Set(this.stageTools(this.currentStage));
+    return this.findableTools;
   }
 
   /**
-   * A view of `tools`, with the handle tool when one of them can produce or takes handles (an
-   * `auto` tool cannot when `inlineMaxBytes` is infinite: every result is inline), the find
-   * tool (first in a discover view, else after the registry's tools when the policy's `find` is
-   * on), and `zcp.run` when the runtime has a `CodeRunner` (after the find tool, before the
-   * handle tool).
+   * A view of `tools` with the built-ins the runtime's table lists under this session's rules
+   * (`builtins.ts`): whether it is a discover view, fixed, with a code runner, and whether a tool
+   * it lets the client call (listed, or in a fixed discover view, findable) makes or takes handles.
    */
   private view(tools: readonly ToolDefinition[]): View {
-    const autoMakesHandles = Number.isFinite(
-      this.runtime.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
-    );
-    const needsHandles = tools.some(
-      (tool) =>
-        tool.outputMode === "handle" ||
-        (tool.outputMode === "auto" && autoMakesHandles) ||
-        Object.keys(tool.handleParams).length > 0,
-    );
-    const code = this.runtime.options.code !== undefined;
-    const after: BuiltinTool[] = [];
-    if (!this.discover && this.runtime.options.exposure?.find === true) after.push(findTool);
-    if (code && !this.discover) after.push(codeTool);
-    if (needsHandles) after.push(handleTool);
-    // A discover view lists `zcp.run` right after `zcp.find_tools`: the found tools are appended after both.
-    const first = this.discover ? (code ? [findTool, codeTool] : [findTool]) : [];
+    const options = this.runtime.options;
+    const callable = this.discover && this.fixed ? [...this.findable()] : tools;
+    const { first, after } = listedBuiltins(this.runtime.builtins, {
+      discover: this.discover,
+      fixed: this.fixed,
+      find: options.exposure?.find === true,
+      code: options.code !== undefined,
+      handles: makesOrTakesHandles(callable, options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES),
+    });
     return new View(tools, this.runtime.generated.registry, after, first);
   }
-}
 
-function reportRunnerError(error: unknown, tool: ToolDefinition, session: Caller): void {
-  console.error(`zcp: ${tool.alias} failed in session ${session.id}:`, error);
+  /** What the built-ins see of this session. */
+  private builtinCaller(): BuiltinCaller {
+    const exposed = () => this.exposedView;
+    const findFormat = () => this.currentFindFormat;
+    return {
+      caller: this,
+      host: this.runtime,
+      get exposed() {
+        return exposed();
+      },
+      fixed: this.fixed,
+      get findFormat() {
+        return findFormat();
+      },
+      closing: this.closing.signal,
+      findable: (tool) => this.findable().has(tool),
+      find: (query, options) => this.find(query, options),
+      expose: (tools) => this.expose(tools),
+      call: (name, args, options) => this.call(name, args, options),
+      invoke: (tool, args, options) => this.invoke(tool, args, options),
+    };
+  }
 }

@@ -82,7 +82,7 @@ export function inStage(tool: ToolDefinition, stages: readonly string[]): boolea
   return tool.stages.length === 0 || tool.stages.some((stage) => stages.includes(stage));
 }
 
-/** Extra tools a view carries besides the registry's (`zcp.handle`, `zcp.find_tools`), with their entries. */
+/** Extra tools a view carries besides the registry's (the runtime's built-ins, `builtins.ts`), with their entries. */
 export interface BuiltinTool {
   readonly definition: ToolDefinition;
   readonly artifacts: { readonly [P in ArtifactProvider]: ArtifactEntries[P] };
@@ -112,7 +112,8 @@ export class View {
   /** `combineToolHashes` over the tools: equal views have equal hashes. */
   readonly hash: string;
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
-  private readonly builtins: readonly BuiltinTool[];
+  /** The built-ins the view lists (the `first` ones, then the others), with their entries. */
+  readonly builtins: readonly BuiltinTool[];
   /** The API texts rendered so far: [with docs, without]. */
   private readonly declarationTexts: [string | undefined, string | undefined] = [
     undefined,

@@ -185,7 +185,8 @@ describe("isolation", () => {
       "#T01",
       "#T1 ",
       "#TT1",
-      "#T12345678901234567",
+      // Longer than a random id (30 digits): never issued.
+      "#T1234567890123456789012345678901",
       "",
       "#T1\nERR c1 x",
     ]) {

@@ -210,10 +210,10 @@ export async function checkHandle(client: Client): Promise<string> {
 
   await expectRpcError(
     client.readResource({ uri: link.uri.replace("%23T1", "%23T9") }),
-    -32002,
+    -32602,
     /Resource not found/,
   );
-  await expectRpcError(client.readResource({ uri: "file:///etc/passwd" }), -32002);
+  await expectRpcError(client.readResource({ uri: "file:///etc/passwd" }), -32602);
   return link.uri;
 }
 
@@ -225,7 +225,7 @@ export async function checkRelease(client: Client, uri: string): Promise<void> {
   expect((await client.listResources()).resources.map((resource) => resource.uri)).not.toContain(
     uri,
   );
-  await expectRpcError(client.readResource({ uri }), -32002, /Resource not found/);
+  await expectRpcError(client.readResource({ uri }), -32602, /Resource not found/);
 }
 
 /**

@@ -369,13 +369,21 @@ describe("the native surface with Request objects", () => {
       }),
     );
     expect([notification.status, notification.body]).toEqual([202, null]);
+    const closed = await served.fetch(
+      request("/zcp", { headers: session, body: rpc(4, "session/close") }),
+    );
+    expect([closed.status, closed.headers.get("zcp-session-id")]).toEqual([200, null]);
+    // The session's state is its token (native/token.ts): closing drops its handles, and the
+    // token, good until it expires, opens the session again without them.
     expect(
-      (await served.fetch(request("/zcp", { headers: session, body: rpc(4, "session/close") })))
-        .status,
-    ).toBe(200);
-    expect(
-      (await served.fetch(request("/zcp", { headers: session, body: rpc(5, "ping") }))).status,
-    ).toBe(404);
+      (
+        await read(
+          await served.fetch(
+            request("/zcp", { headers: session, body: rpc(5, "handles/count", { handle: "#T1" }) }),
+          ),
+        )
+      ).result,
+    ).toMatchObject({ ok: false, error: "expired:#T1" });
   });
 
   it("createNativeFetchHandler alone: identity from the Request, 405, 400 and 413", async () => {

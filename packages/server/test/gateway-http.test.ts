@@ -174,8 +174,7 @@ describe("an HTTP upstream's error statuses", () => {
     // Session B's call answers HTTP 500 while A's is in flight.
     await expect(shared.call("boom", { text: "b" }, CALL_CONTEXT)).rejects.toMatchObject({
       code: "upstream_error",
-      message:
-        "small answered HTTP 500 to tools/call: Streamable HTTP error: Error POSTing to endpoint: boom failed",
+      message: "small answered HTTP 500 to tools/call: Error POSTing to endpoint: boom failed",
     });
     expect(await shared.call("echo", { text: "next" }, CALL_CONTEXT)).toBe("echo: next");
     expect(await a).toBe("slow: a");
@@ -214,7 +213,7 @@ describe("an HTTP upstream's error statuses", () => {
     await expect(shared.call("html", {}, CALL_CONTEXT)).rejects.toMatchObject({
       code: "upstream_invalid",
       message:
-        "small answered a body of another type (Streamable HTTP error: Unexpected content type: text/html) to tools/call; the answer was dropped",
+        "small answered a body of another type (Unexpected content type: text/html) to tools/call; the answer was dropped",
     });
     expect(await shared.call("echo", { text: "next" }, CALL_CONTEXT)).toBe("echo: next");
     expect(small.started()).toBe(1);

@@ -1,14 +1,15 @@
 /**
  * The tests' stand-in for `zcp gen --from-mcp`: lists an upstream's tools with the SDK client
- * and models them as a generated module whose dispatch is a real `upstream(...)`, as the
- * generated `dispatch.ts` of a gateway project is.
+ * (in either MCP era: it probes, as zcp gen does) and models them as a generated module whose
+ * dispatch is a real `upstream(...)`, as the generated `dispatch.ts` of a gateway project is.
  */
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { GeneratedModule, OutputMode, ToolContext, ToolDefinition } from "@zcp/runtime";
 import {
   combineToolHashes,
@@ -23,8 +24,8 @@ import {
   expandServer,
   upstream,
   type Upstream,
-  type StdioUpstream,
   type UpstreamOptions,
+  type UpstreamServer,
 } from "../src/gateway/index.js";
 
 const require = createRequire(import.meta.url);
@@ -45,6 +46,48 @@ export function npmServer(
   return { command: process.execPath, args: [main, ...args] };
 }
 
+const ERA_UPSTREAM = fileURLToPath(new URL("./era-upstream.ts", import.meta.url));
+/** tsx's loader by its path: an upstream started by zcp-serve may run where `tsx` does not resolve. */
+const TSX = fileURLToPath(new URL("../../../node_modules/tsx/dist/loader.mjs", import.meta.url));
+
+/** The era upstream (era-upstream.ts) over stdio, as the gateway describes it. */
+export const stdioEra = (era: string) => ({
+  command: process.execPath,
+  args: ["--import", TSX, ERA_UPSTREAM, "stdio", era],
+});
+
+/** The era upstream over HTTP, started on `port` (0: any); resolves once it listens. */
+export async function httpEra(
+  era: string,
+  port = 0,
+): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", TSX, ERA_UPSTREAM, "http", era, String(port)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const listening = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`era-upstream exited (${code})`)));
+  });
+  return {
+    url: `http://127.0.0.1:${listening}/mcp`,
+    port: listening,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
+      }),
+  };
+}
+
 /** A context for calling an `Upstream` directly: never aborted, progress and logs dropped. */
 export const CALL_CONTEXT = {
   sessionId: "s",
@@ -60,19 +103,24 @@ export interface GatewayModule {
 
 /** The upstream's tools as a module, aliased `<name>.<tool>` (`-` made `_`), with `modes` overriding outputs (default `auto`). */
 export async function gatewayModule(
-  server: StdioUpstream,
+  server: UpstreamServer,
   name: string,
   modes: { readonly [tool: string]: OutputMode } = {},
 ): Promise<GatewayModule> {
-  const client = new Client({ name: "zcp-test-lister", version: "0" });
-  const expanded = expandServer(server, process.env) as typeof server;
+  const client = new Client(
+    { name: "zcp-test-lister", version: "0" },
+    { versionNegotiation: { mode: "auto" } },
+  );
+  const expanded = expandServer(server, process.env);
   await client.connect(
-    new StdioClientTransport({
-      command: expanded.command,
-      args: [...(expanded.args ?? [])],
-      env: { ...expanded.env },
-      stderr: "ignore",
-    }),
+    "url" in expanded
+      ? new StreamableHTTPClientTransport(new URL(expanded.url))
+      : new StdioClientTransport({
+          command: expanded.command,
+          args: [...(expanded.args ?? [])],
+          env: { ...expanded.env },
+          stderr: "ignore",
+        }),
   );
   const { tools: listed } = await client.listTools();
   await client.close();
@@ -145,7 +193,7 @@ const GATEWAY = pathToFileURL(fileURLToPath(new URL("../dist/gateway/index.js", 
  * one file), for the zcp-serve bin to serve; its tools are listed from the upstream now.
  */
 export async function writeGatewayModule(
-  server: StdioUpstream,
+  server: UpstreamServer,
   options: UpstreamOptions & { readonly name: string },
   file: string,
 ): Promise<void> {

@@ -274,7 +274,7 @@ describe("the gateway over a hostile upstream", () => {
     const pid = hostile.pid;
     await expect(hostile.call("closed_error", {}, CALL_CONTEXT)).rejects.toMatchObject({
       code: "upstream_error",
-      message: "MCP error -32000: Connection closed",
+      message: "Connection closed",
     });
     expect(await hostile.call("echo", { text: "next" }, CALL_CONTEXT)).toBe("next");
     expect(hostile.pid).toBe(pid);

@@ -120,7 +120,7 @@ describe("MCP over Streamable HTTP", () => {
     expect(logs).toContainEqual({ level: "info", logger: "tables_load", data: "loading orders" });
 
     const other = await connect(sinkServer.url);
-    await expectRpcError(other.client.readResource({ uri }), -32002, /Resource not found/);
+    await expectRpcError(other.client.readResource({ uri }), -32602, /Resource not found/);
     // The URI names a handle of whichever session reads it: the other session's own #T1 is
     // another value under the same URI, and neither session reads the other's.
     const mine = await call(other.client, "tables_load", { name: "stock", limit: 2 });

@@ -15,7 +15,13 @@ import { createRuntime, type GeneratedModule } from "@zcp/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
-import { createFetchHandler, serveHttp, type McpHttpServer } from "../src/index.js";
+import {
+  createFetchHandler,
+  createNativeFetchHandler,
+  serveHttp,
+  type McpHttpServer,
+  type NativeFetchOptions,
+} from "../src/index.js";
 import { INITIALIZE, POST_HEADERS } from "./checks.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -388,33 +394,47 @@ describe("sessions: per-client caps, evicting the least recently active idle ses
     expect(local.server.sessionCount).toBe(3);
   });
 
-  it("native: the same policy; the identity is the client when there is one", async () => {
-    const { url } = await serve(weather, { native: { maxSessionsPerClient: 2 } });
-    const zcp = new URL("/zcp", url);
-    const first = await nativeSession(zcp);
-    const second = await nativeSession(zcp);
-    await nativeSession(zcp);
-    const ping = (session: { [name: string]: string }) =>
-      post(zcp, session, { jsonrpc: "2.0", id: 4, method: "ping" });
-    const evicted = await ping(first);
-    expect([
-      evicted.status,
-      ((await evicted.json()) as { error: { code: number } }).error.code,
-    ]).toEqual([404, -32001]);
-    expect((await ping(second)).status).toBe(200);
+  it("native: the same policy bounds the sessions loaded; the identity is the client when there is one", async () => {
+    // A native session's state is its token (native/token.ts): making room only unloads a
+    // session, and its token loads it again (making room in turn).
+    const PING = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "ping" });
+    const native = (options: NativeFetchOptions) => {
+      const handler = createNativeFetchHandler(createRuntime(weather), options);
+      cleanup.push(() => handler.close());
+      const send = async (headers: { readonly [name: string]: string }) => {
+        const response = await handler.fetch(
+          new Request("http://127.0.0.1/zcp", {
+            method: "POST",
+            headers: { "content-type": "application/json", ...headers },
+            body: headers["zcp-session-id"] ? PING : NATIVE_INITIALIZE,
+          }),
+        );
+        await response.text();
+        return { status: response.status, token: response.headers.get("zcp-session-id")! };
+      };
+      return { handler, send };
+    };
+    const one = native({ maxSessionsPerClient: 2, clientKey: () => "127.0.0.1" });
+    const first = (await one.send({})).token;
+    await one.send({});
+    await one.send({});
+    expect(one.handler.sessionCount).toBe(2);
+    expect(await one.send({ "zcp-session-id": first })).toMatchObject({ status: 200 });
+    expect(one.handler.sessionCount).toBe(2);
 
-    const who = await serve(weather, {
-      native: {
-        maxSessionsPerClient: 1,
-        identity: (req) => (req.headers["x-user"] as string | undefined) ?? null,
-      },
+    const who = native({
+      maxSessionsPerClient: 1,
+      identity: (request) => request.headers.get("x-user"),
     });
-    const whoZcp = new URL("/zcp", who.url);
-    const alice = await nativeSession(whoZcp, { "x-user": "alice" });
-    await nativeSession(whoZcp, { "x-user": "bob" });
-    expect((await post(whoZcp, alice, { jsonrpc: "2.0", id: 4, method: "ping" })).status).toBe(200);
-    await nativeSession(whoZcp, { "x-user": "alice" });
-    expect((await post(whoZcp, alice, { jsonrpc: "2.0", id: 4, method: "ping" })).status).toBe(404);
+    const alice = (await who.send({ "x-user": "alice" })).token;
+    await who.send({ "x-user": "bob" });
+    expect(who.handler.sessionCount).toBe(2);
+    await who.send({ "x-user": "alice" });
+    expect(who.handler.sessionCount).toBe(2);
+    expect(await who.send({ "x-user": "alice", "zcp-session-id": alice })).toMatchObject({
+      status: 200,
+    });
+    expect(who.handler.sessionCount).toBe(2);
   });
 });
 

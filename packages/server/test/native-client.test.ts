@@ -216,7 +216,8 @@ describe("native client over HTTP", () => {
     expect(init.status).toBe(404);
     const opened = await post({ jsonrpc: "2.0", id: 1, method: "initialize" });
     expect(opened.status).toBe(200);
-    expect(opened.session).toMatch(/^[0-9a-f-]{36}$/);
+    // A signed token (native/token.ts): `z1.<payload>.<HMAC-SHA-256>`.
+    expect(opened.session).toMatch(/^z1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
     const session = { "zcp-session-id": opened.session! };
 
     const loaded = await post(
@@ -289,9 +290,16 @@ describe("native client over HTTP", () => {
     expect(
       (await post({ jsonrpc: "2.0", id: 9, method: "session/close" }, session)).body.result,
     ).toEqual({});
-    expect(await post({ jsonrpc: "2.0", id: 10, method: "ping" }, session)).toMatchObject({
-      status: 404,
-    });
+    // Closing drops the handles; the token, good until it expires, opens the session again
+    // without them (native/http.ts).
+    expect(
+      (
+        await post(
+          { jsonrpc: "2.0", id: 10, method: "handles/count", params: { handle: "#T1" } },
+          session,
+        )
+      ).body.result,
+    ).toMatchObject({ ok: false, error: "expired:#T1" });
     await post(
       { jsonrpc: "2.0", id: 11, method: "session/close" },
       { "zcp-session-id": other.session! },

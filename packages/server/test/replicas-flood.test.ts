@@ -4,8 +4,11 @@
  * past its cap, so the other clients' sessions answer on every replica; past the cap of all, a
  * new session is refused (503) instead of pushing out another client's. In-process replicas
  * (two fetch handlers, each with its own connection) with small caps, so that it runs fast; the
- * client is told by a header, as the remote address tells it behind `zcp-serve`.
+ * client is told by a header, as the remote address tells it behind `zcp-serve`. Native sessions
+ * (their state a token, native/token.ts) store nothing: a flood of them fills nothing and ends
+ * nobody's session.
  */
+import { randomBytes } from "node:crypto";
 import { connectRedisStore, type RedisStore } from "@zcp/redis";
 import { createRuntime } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +21,7 @@ import { redisCommand, rpc } from "./replicas.js";
 const skip = redisAvailable();
 const ORIGIN = "http://127.0.0.1:8787";
 const PER_CLIENT = 3;
+const SECRET = randomBytes(32).toString("base64");
 const IN_ALL = 8;
 const NATIVE_INIT = rpc(0, "initialize", {
   protocolVersion: "zcp/1",
@@ -48,7 +52,7 @@ describe.skipIf(skip !== null)("one client flooding replicas on one Redis", () =
       });
       handlers.push(
         createFetchHandler(runtime, {
-          native: true,
+          native: { secret: SECRET },
           clientKey: (request) => request.headers.get("x-client") ?? "",
         }),
       );
@@ -107,17 +111,21 @@ describe.skipIf(skip !== null)("one client flooding replicas on one Redis", () =
   it("evicts only the flooding client's own states; the others' answer on every replica", async () => {
     const y = { mcp: (await open(0, "y", "/mcp")).id!, native: (await open(1, "y", "/zcp")).id! };
     const flood: string[] = [];
+    const nativeFlood: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const opened = await open(i % 2, "x", i % 4 < 2 ? "/mcp" : "/zcp");
+      const path = i % 4 < 2 ? "/mcp" : "/zcp";
+      const opened = await open(i % 2, "x", path);
       expect(opened.status).toBe(200);
-      flood.push(opened.id!);
+      (path === "/mcp" ? flood : nativeFlood).push(opened.id!);
     }
     for (const to of [0, 1]) {
       expect((await use(to, "y", "/mcp", y.mcp)).status).toBe(200);
       expect((await use(to, "y", "/zcp", y.native)).status).toBe(200);
+      // Native sessions fill nothing: every one of them answers, on every replica.
+      for (const token of nativeFlood) expect((await use(to, "x", "/zcp", token)).status).toBe(200);
     }
-    // Redis keeps the client's 3 most recent; its first session ended on every replica.
-    const kept = [y.mcp, y.native, ...flood.slice(-PER_CLIENT)];
+    // Redis keeps the client's 3 most recent MCP states; its first session ended on every replica.
+    const kept = [y.mcp, ...flood.slice(-PER_CLIENT)];
     expect(await stored(kept)).toBe(kept.length);
     expect(await stored(flood.slice(0, -PER_CLIENT))).toBe(0);
     expect(await redisCommand(redis.port, ["ZCARD", "zcp:sessions"])).toBe(kept.length);
@@ -127,21 +135,20 @@ describe.skipIf(skip !== null)("one client flooding replicas on one Redis", () =
   });
 
   it("refuses a new session once all clients together fill Redis, and ends none of theirs", async () => {
-    // 5 states stored (2 of y, 3 of x): 3 more clients fill it to 8.
+    // 4 states stored (1 of y, 3 of x): 4 more clients fill it to 8.
     const others: string[] = [];
-    for (const client of ["a", "b", "c"])
+    for (const client of ["a", "b", "c", "e"])
       others.push((await open(others.length % 2, client, "/mcp")).id!);
-    for (const [to, path] of [
-      [0, "/mcp"],
-      [1, "/zcp"],
-    ] as const) {
-      const refused = await open(to, "d", path);
+    for (const to of [0, 1]) {
+      const refused = await open(to, "d", "/mcp");
       expect(refused).toEqual({ status: 503, id: null, json: FULL });
+      // A native session needs no room in Redis.
+      expect((await open(to, "d", "/zcp")).status).toBe(200);
     }
     for (const [index, id] of others.entries())
-      expect((await use(1 - (index % 2), "abc"[index]!, "/mcp", id)).status).toBe(200);
+      expect((await use(1 - (index % 2), "abce"[index]!, "/mcp", id)).status).toBe(200);
     expect(await redisCommand(redis.port, ["ZCARD", "zcp:sessions"])).toBe(IN_ALL);
     // A client at its own cap still opens one, in place of its own least recently used.
-    expect((await open(0, "x", "/zcp")).status).toBe(200);
+    expect((await open(0, "x", "/mcp")).status).toBe(200);
   });
 });

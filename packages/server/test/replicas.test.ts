@@ -11,12 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { redisAvailable, startRedis, type RedisServer } from "../../../tools/redis-server.js";
 import { KITCHEN_SINK, post, Processes, type HttpServed } from "./faults/harness.js";
 import {
-  expectNativeGone,
   find,
   linkOf,
   load,
   mcpClient,
-  nativePost,
   openNative,
   result,
   Router,
@@ -75,7 +73,7 @@ describe.skipIf(skip !== null)("replicas on one Redis", () => {
       for (let i = 0; i < count; i++) {
         otherRouter.at = i;
         await expect(other.readResource({ uri })).rejects.toThrow(
-          `MCP error -32002: Resource not found: ${decodeURIComponent(uri.slice("zcp://handle/".length))} has expired or does not exist in this session: call the tool that made it again`,
+          `MCP error -32602: Resource not found: ${decodeURIComponent(uri.slice("zcp://handle/".length))} has expired or does not exist in this session: call the tool that made it again`,
         );
       }
       await other.close();
@@ -97,34 +95,36 @@ describe.skipIf(skip !== null)("replicas on one Redis", () => {
       }
     });
 
-    it("native: the found tools, the stage and the handles follow the session; ids stay unique and private", async () => {
-      const id = await openNative(replica(0));
-      expect(
-        result(await nativePost(replica(1), find(1, "load a table of rows"), id)),
-      ).toMatchObject({ ok: true });
+    it("native: the found tools, the stage and the handles follow the session's token; ids stay unique and private", async () => {
+      // A native session's state is its token (native/token.ts), which the client sends back:
+      // no replica stores it, any replica serves it.
+      const session = await openNative(replica(0));
+      expect(result(await session.post(replica(1), find(1, "load a table of rows")))).toMatchObject(
+        { ok: true },
+      );
       const listed = result(
-        await nativePost(replica(2), rpc(2, "tools/list", { format: "json" }), id),
+        await session.post(replica(2), rpc(2, "tools/list", { format: "json" })),
       );
       expect(listed.tools.map((tool: { name: string }) => tool.name)).toContain("tables_load");
-      const first = result(await nativePost(replica(0), load(3), id)).handle as string;
-      const second = result(await nativePost(replica(1), load(3), id)).handle as string;
+      const first = result(await session.post(replica(0), load(3))).handle as string;
+      const second = result(await session.post(replica(1), load(3))).handle as string;
       expect(first).not.toBe(second);
       for (const [handle, at] of [
         [first, 1],
         [second, 2],
       ] as const)
         expect(
-          result(await nativePost(replica(at), rpc(4, "handles/count", { handle }), id)),
+          result(await session.post(replica(at), rpc(4, "handles/count", { handle }))),
         ).toMatchObject({
           ok: true,
         });
       // A stage set on one replica is the view of the next.
       const staged = result(
-        await nativePost(replica(1), rpc(5, "session/stage", { stage: "operate" }), id),
+        await session.post(replica(1), rpc(5, "session/stage", { stage: "operate" })),
       );
       expect(staged.stage).toBe("operate");
       const after = result(
-        await nativePost(replica(2), rpc(6, "tools/list", { format: "json" }), id),
+        await session.post(replica(2), rpc(6, "tools/list", { format: "json" })),
       );
       expect(after.hash).toBe(staged.hash);
       expect(after.hash).not.toBe(listed.hash);
@@ -133,17 +133,20 @@ describe.skipIf(skip !== null)("replicas on one Redis", () => {
       const other = await openNative(replica(2));
       for (let i = 0; i < count; i++)
         for (const handle of [first, second, "#T1", "#T2", "#T3"])
-          expect(
-            result(await nativePost(replica(i), rpc(7, "handles/count", { handle }), other)),
-          ).toEqual({
-            ok: false,
-            error: `expired:${handle}`,
-            hint: `${handle} has expired or does not exist in this session: call the tool that made it again`,
-          });
-      // session/close on one replica ends it on all.
-      result(await nativePost(replica(0), rpc(8, "session/close"), id));
+          expect(result(await other.post(replica(i), rpc(7, "handles/count", { handle })))).toEqual(
+            {
+              ok: false,
+              error: `expired:${handle}`,
+              hint: `${handle} has expired or does not exist in this session: call the tool that made it again`,
+            },
+          );
+      // session/close on one replica drops the handles on all (the token, good until it
+      // expires, opens the session again without them).
+      result(await session.post(replica(0), rpc(8, "session/close")));
       for (let i = 0; i < count; i++)
-        expectNativeGone(await nativePost(replica(i), rpc(9, "ping"), id));
+        expect(
+          result(await session.post(replica(i), rpc(9, "handles/count", { handle: first }))),
+        ).toMatchObject({ ok: false, error: `expired:${first}` });
     });
   });
 });

@@ -7,7 +7,9 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { randomBytes } from "node:crypto";
 import { createConnection } from "node:net";
+import { SessionTokenJar, tokenFields } from "@zcp/client/protocol";
 import { expect } from "vitest";
 import { post, type HttpAnswer, type HttpServed, type Processes } from "./faults/harness.js";
 
@@ -36,7 +38,13 @@ export const find = (id: number, query: string) =>
 export const load = (id: number) =>
   rpc(id, "tools/call", { name: "tables.load", arguments: { name: "t" } });
 
-/** `count` replicas of `registries` (default the kitchen sink), discover profile, on the Redis at `url`. */
+/** The native session tokens' key the replicas share (`ZCP_SERVE_SECRET`): 32 random bytes. */
+export const REPLICA_SECRET = randomBytes(32).toString("base64");
+
+/**
+ * `count` replicas of `registries` (default the kitchen sink), discover profile, on the Redis at
+ * `url`, sharing `REPLICA_SECRET`.
+ */
 export function startReplicas(
   processes: Processes,
   url: string,
@@ -55,7 +63,11 @@ export function startReplicas(
     url,
     ...flags,
   ];
-  return Promise.all(Array.from({ length: count }, () => processes.http(args, { env })));
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      processes.http(args, { env: { ZCP_SERVE_SECRET: REPLICA_SECRET, ...env } }),
+    ),
+  );
 }
 
 /**
@@ -103,9 +115,34 @@ export function nativePost(
   return post(replica.native, body, session ? { "zcp-session-id": session } : {});
 }
 
-/** The id of a new native session, opened on `replica`. */
-export async function openNative(replica: HttpServed): Promise<string> {
-  return (await nativePost(replica, NATIVE_INIT)).headers.get("zcp-session-id")!;
+/**
+ * A native session as a client keeps it: its tokens (`SessionTokenJar`) sent to whichever
+ * replica each request goes to, and the newest of their answers kept.
+ */
+export class NativeSession {
+  readonly tokens = new SessionTokenJar();
+
+  /** Sends `body` to `replica` with the session's tokens. */
+  async post(replica: HttpServed, body: unknown): Promise<HttpAnswer> {
+    const answer = await nativePost(replica, body, this.tokens.header);
+    const token = answer.headers.get("zcp-session-id");
+    if (token !== null) this.tokens.keep(token);
+    return answer;
+  }
+
+  /** The runtime session's id the tokens carry (its handles are kept under it). */
+  get id(): string {
+    return tokenFields(this.tokens.header!.split(",")[0]!)![2] as string;
+  }
+}
+
+/** A new native session, opened on `replica`. */
+export async function openNative(replica: HttpServed): Promise<NativeSession> {
+  const session = new NativeSession();
+  const opened = await session.post(replica, NATIVE_INIT);
+  if (opened.status !== 200)
+    throw new Error(`initialize answered ${opened.status}: ${opened.text}`);
+  return session;
 }
 
 /** Asserts a native answer is the 404 of a session no replica knows. */

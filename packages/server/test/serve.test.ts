@@ -372,7 +372,7 @@ describe("MCP over HTTP under load", () => {
         );
         await expectRpcError(
           client.readResource({ uri: "zcp://handle/%23T99" }),
-          -32002,
+          -32602,
           /Resource not found/,
         );
       }),

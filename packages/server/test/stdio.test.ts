@@ -43,7 +43,7 @@ describe("MCP over stdio", () => {
     const uri = await checkHandle(client);
     // Another process (another session) does not know the handle.
     const other = await connect("kitchen-sink");
-    await expectRpcError(other.readResource({ uri }), -32002, /Resource not found/);
+    await expectRpcError(other.readResource({ uri }), -32602, /Resource not found/);
     await checkRelease(client, uri);
   });
 

@@ -38,7 +38,7 @@ export interface ModelSteps {
 }
 
 /** The ids of the runtime's built-in tools. */
-export const BUILTIN_IDS: readonly string[] = ["zh", "zf", "zr"];
+export const BUILTIN_IDS: readonly string[] = ["zh", "zf", "zr", "zc"];
 
 const MODEL_STEPS: ModelSteps = { define: defineTool };
 
@@ -50,7 +50,7 @@ export function buildModel(
   const diagnostics: Diagnostic[] = [];
   const drafts = tools.map(draftOf);
   const rejected = new Set<ExtractedTool>();
-  // The runtime's built-in tools (zcp.handle, id "zh"; zcp.find_tools, id "zf"; zcp.run, id "zr") own the `zcp.` namespace.
+  // The runtime's built-in tools (zcp.handle "zh", zcp.find_tools "zf", zcp.run "zr", zcp.call_tool "zc") own the `zcp.` namespace.
   for (const draft of drafts) {
     const builtinId = BUILTIN_IDS.includes(draft.id);
     if (draft.alias.startsWith("zcp.") || draft.alias.startsWith("zcp_") || builtinId) {

@@ -1,6 +1,9 @@
 /**
  * upstream: reading an upstream MCP server's listing. Connects with the official SDK client
- * (stdio: the child is started with its stderr kept for messages; Streamable HTTP), reads
+ * (stdio: the child is started with its stderr kept for messages; Streamable HTTP) in either
+ * MCP era: it probes with `server/discover` (2026-07-28) and falls back to `initialize` (2025);
+ * a stdio server that leaves the probe unanswered for PROBE_TIMEOUT_MS is taken for a 2025 one
+ * (the SDK probes a stdio server on a sibling process, so the listed one never sees it). It reads
  * `tools/list` page by page, and closes (which ends the child). Every failure is a diagnostic:
  * the server could not be started or connected to (with the command and the last lines of its
  * stderr), the listing failed, or the whole took longer than the timeout (30 s by default).
@@ -11,7 +14,7 @@
  * past either it fails whole (a partial listing would drop tools without a word).
  * The SDK is loaded here only, so that a TypeScript project's run never loads it.
  */
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Client, StandardSchemaV1, Transport } from "@modelcontextprotocol/client";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import {
   expandServer,
@@ -64,9 +67,16 @@ export interface ListOptions {
   readonly cwd?: string;
   /** Where `${NAME}` values come from (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;
+  /** How long a stdio server's probe may go unanswered (default PROBE_TIMEOUT_MS, 3 s). */
+  readonly probeTimeoutMs?: number;
 }
 
 const STDERR_LINES = 10;
+/**
+ * How long a stdio server's probe may go unanswered before it is taken for a 2025 server (some
+ * ignore a request before `initialize`): a bound on what the probe costs such a server.
+ */
+const PROBE_TIMEOUT_MS = 3000;
 /** A listing longer than this many pages is taken to be a server that never ends it. */
 const MAX_PAGES = 1000;
 /** The most entries a listing may hold: four times a large catalog (Cloudflare's 2,500 endpoints). */
@@ -89,12 +99,24 @@ export async function listUpstream(
     );
   }
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
-  // Any object passes (`_meta` aside): the page is checked here, each tool on its own.
-  const { ResultSchema } = await import("@modelcontextprotocol/sdk/types.js");
+  const { Client } = await import("@modelcontextprotocol/client");
   const stderr: string[] = [];
-  const transport = await openTransport(expanded, options.cwd, stderr);
-  const client = new Client({ name: "zcp-gen", version: "0" });
+  /** The client and its transport: a second pair when the first probe was wrong (below). */
+  let opened: { readonly client: Client; readonly transport: Transport } | undefined;
+  const close = async () => {
+    await opened?.client.close().catch(() => {});
+    await opened?.transport.close().catch(() => {});
+  };
+  const connect = async (probeTimeoutMs: number): Promise<Client> => {
+    const transport = await openTransport(expanded, options.cwd, stderr);
+    const client = new Client(
+      { name: "zcp-gen", version: "0" },
+      { versionNegotiation: { mode: "auto", probe: { timeoutMs: probeTimeoutMs } } },
+    );
+    opened = { client, transport };
+    await client.connect(transport, { timeout: timeoutMs });
+    return client;
+  };
   let stage: "connect" | "list" = "connect";
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -103,12 +125,17 @@ export async function listUpstream(
   try {
     const listing = await Promise.race([
       (async (): Promise<Listing> => {
-        await client.connect(transport);
+        // An HTTP server's probe has the whole timeout: silence there is an outage, not an era.
+        const client =
+          "url" in expanded
+            ? await connect(timeoutMs)
+            : await reprobed(connect, close, options.probeTimeoutMs ?? PROBE_TIMEOUT_MS, timeoutMs);
         stage = "list";
         const listed = await readPages((cursor) =>
           client.request(
             { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-            ResultSchema,
+            ANY_OBJECT,
+            { timeout: timeoutMs },
           ),
         );
         return { serverName: client.getServerVersion()?.name ?? "", ...listed };
@@ -123,7 +150,12 @@ export async function listUpstream(
         "ZCP1703",
         `the upstream server ${what} did not ${stage === "connect" ? "answer initialize" : "finish tools/list"} within ${timeoutMs / 1000} s${tail}`,
       );
-    const message = error instanceof Error ? error.message : String(error);
+    // A JSON-RPC error's code is part of what the server answered (the SDK keeps it apart).
+    const code = (error as { code?: unknown } | undefined)?.code;
+    const message =
+      error instanceof Error
+        ? `${error.message}${typeof code === "number" ? ` (JSON-RPC error ${code})` : ""}`
+        : String(error);
     return stage === "connect"
       ? failed(
           "ZCP1701",
@@ -132,12 +164,43 @@ export async function listUpstream(
       : failed("ZCP1702", `the upstream server ${what} failed tools/list: ${message}${tail}`);
   } finally {
     clearTimeout(timer);
-    await client.close().catch(() => {});
-    await transport.close().catch(() => {});
+    await close();
   }
 }
 
 class TimeoutError extends Error {}
+
+/**
+ * A stdio server connected with the probe bounded by `probeTimeoutMs`; when its probe went
+ * unanswered and then `initialize` was refused (-32022, unsupported protocol version), it is a
+ * 2026 server slower to start than the bound: closed, and probed again with `timeoutMs`.
+ */
+async function reprobed(
+  connect: (probeTimeoutMs: number) => Promise<Client>,
+  close: () => Promise<void>,
+  probeTimeoutMs: number,
+  timeoutMs: number,
+): Promise<Client> {
+  try {
+    return await connect(probeTimeoutMs);
+  } catch (error) {
+    if ((error as { code?: unknown } | undefined)?.code !== -32022) throw error;
+    await close();
+    return await connect(timeoutMs);
+  }
+}
+
+/** Any object passes: the page is checked here, each tool on its own (`readPages`). */
+const ANY_OBJECT: StandardSchemaV1<unknown, { readonly [key: string]: unknown }> = {
+  "~standard": {
+    version: 1,
+    vendor: "zcp",
+    validate: (value) =>
+      typeof value === "object" && value !== null && !Array.isArray(value)
+        ? { value: value as { readonly [key: string]: unknown } }
+        : { issues: [{ message: "the result is not an object" }] },
+  },
+};
 
 async function openTransport(
   server: UpstreamServer,
@@ -145,14 +208,13 @@ async function openTransport(
   stderr: string[],
 ): Promise<Transport> {
   if ("url" in server) {
-    const { StreamableHTTPClientTransport } =
-      await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
     return new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers: { ...server.headers } },
     });
   }
   const path = await import("node:path");
-  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
   const transport = new StdioClientTransport({
     command: server.command,
     args: [...(server.args ?? [])],

@@ -5,7 +5,9 @@
  * every handle records its owner (`HandleRecord.sessionId`), and every operation looks handles up
  * by (owner, id) and checks the record's owner again: no id or URI a session sends can reach
  * another owner's handles, and such a handle answers exactly like one that never existed. Ids
- * are short (`#T1`) for the model because this binding, not guessing, is the protection.
+ * are short (`#T1`) for the model where this binding, not guessing, is the protection; an owner
+ * that several callers share (anonymous callers on the stateless protocol) gets random ids
+ * instead (`create`'s `ids: "random"`), which grant nothing by themselves.
  *
  * Errors are values: every method resolves to its result (`ok: true`) or to `failure(...)`.
  * - `expired:<id>`: the id is not live in this session. Expired, evicted, released and never
@@ -35,6 +37,8 @@
  */
 import { HANDLE_ID_PATTERN } from "../brands.js";
 import { Buffer } from "node:buffer";
+import { getRandomValues } from "node:crypto";
+import type { HandleIdForm } from "../host.js";
 import { clip } from "../clip.js";
 import { sha12 } from "../hash.js";
 import type { JsonValue } from "../registry.js";
@@ -55,7 +59,10 @@ import type { HandleRecord, HandleStorage, HandleUsage } from "./storage.js";
 export interface HandleStoreOptions {
   /** Where values live; a new `MemoryHandleStorage` by default. */
   readonly storage?: HandleStorage;
-  /** Time a handle lives after its last successful use; 10 minutes by default. */
+  /**
+   * Time a handle lives after its last successful use; 10 minutes by default. When given, the
+   * built-in `zcp.handle`'s description states it (`retention`).
+   */
   readonly ttlMs?: number;
   /** Bytes one session may hold; 16 MiB by default, never more than `totalMaxBytes`. */
   readonly sessionMaxBytes?: number;
@@ -112,6 +119,13 @@ type ReadReservation = (bytes: number) => void | Promise<void>;
 
 export class HandleStore {
   readonly ttlMs: number;
+  /**
+   * The sentence that states how long handles live, when `ttlMs` was given (e.g. "Handles last
+   * 30m after their last use."): `zcp.handle`'s description carries it, where the model reads it
+   * once for every handle. Undefined with the default TTL, which keeps that description as it
+   * always was.
+   */
+  readonly retention: string | undefined;
   readonly sessionMaxBytes: number;
   readonly totalMaxBytes: number;
   /** What each handle costs on top of its value's bytes, in the budgets. */
@@ -127,6 +141,10 @@ export class HandleStore {
   /** Throws a `RangeError` for a limit that is not a positive number: a configuration bug. */
   constructor(options: HandleStoreOptions = {}) {
     this.ttlMs = positive("ttlMs", options.ttlMs ?? 600_000);
+    this.retention =
+      options.ttlMs === undefined
+        ? undefined
+        : `Handles last ${this.ttlText()} after their last use.`;
     this.totalMaxBytes = positive("totalMaxBytes", options.totalMaxBytes ?? 64 * MIB);
     this.sessionMaxBytes = Math.min(
       positive("sessionMaxBytes", options.sessionMaxBytes ?? 16 * MIB),
@@ -146,14 +164,16 @@ export class HandleStore {
   /**
    * Keeps `value` (in its JSON form: dates become strings, `undefined` fields disappear) as a
    * new handle of the session, whose id is `#`, the kind's first letter upper-cased (`G` when it
-   * does not start with an ASCII letter) and the session's counter: `#T1`, `#P2`... A summary
-   * longer than 256 characters is cut (with `…`).
+   * does not start with an ASCII letter) and, with `ids: "short"` (default), the session's
+   * counter: `#T1`, `#P2`...; with `"random"`, 30 random digits (see `randomIdDigits`). A
+   * summary longer than 256 characters is cut (with `…`).
    */
   create(
     sessionId: string,
     kind: string,
     value: unknown,
     summary: string,
+    ids: HandleIdForm = "short",
   ): Promise<HandleInfo | CallError> {
     return this.#guard(sessionId, async () => {
       const json = toJson(value);
@@ -172,7 +192,7 @@ export class HandleStore {
       }
       const now = this.#now();
       await this.#sweep(now);
-      const id = `#${idLetter(kind)}${await this.#storage.nextNumber(sessionId)}`;
+      const id = `#${idLetter(kind)}${ids === "random" ? randomIdDigits() : await this.#storage.nextNumber(sessionId)}`;
       const count = json.startsWith("[") ? listLength(value, json) : undefined;
       const record: HandleRecord = {
         sessionId,
@@ -479,6 +499,29 @@ function expired(id: string): CallError {
 function info(record: HandleRecord): HandleInfo {
   const { id, kind, summary, size, hash, count } = record;
   return { ok: true, id, kind, summary, size, hash, ...(count === undefined ? {} : { count }) };
+}
+
+/** Digits of a random id: the first 1-9, then 29 more: log2(9) + 29·log2(10) = 99.5 bits. */
+const RANDOM_ID_DIGITS = 30;
+
+/**
+ * The number part of a random id: `RANDOM_ID_DIGITS` digits from `crypto.getRandomValues`,
+ * uniform (bytes of 250 and more are drawn again, so that no digit is likelier). Digits cost
+ * the fewest o200k tokens per random bit of the alphabets measured (the README's "Handle ids"),
+ * and the id stays within `HANDLE_ID_PATTERN`. No collision check: two equal ids among 2^99.5
+ * are not a case to handle.
+ */
+function randomIdDigits(): string {
+  let digits = "";
+  while (digits.length < RANDOM_ID_DIGITS) {
+    for (const byte of getRandomValues(new Uint8Array(RANDOM_ID_DIGITS * 2))) {
+      if (byte >= 250) continue;
+      if (digits.length === 0 && byte % 10 === 0) continue;
+      digits += String(byte % 10);
+      if (digits.length === RANDOM_ID_DIGITS) break;
+    }
+  }
+  return digits;
 }
 
 function idLetter(kind: string): string {

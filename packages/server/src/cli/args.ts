@@ -3,6 +3,8 @@
  * serve, or that the help was asked for, or the usage error.
  */
 import { parseArgs } from "node:util";
+import { parseSecret } from "../native/token.js";
+import { parseView, type ViewArg } from "./views.js";
 
 export const USAGE = `Usage: zcp-serve --registry <zcp.gen/index.js> [options]
 
@@ -18,6 +20,10 @@ Options:
   --port <port>         http: the port (default 3000; 0 picks a free one)
   --profile <name>      the surface's exposure default profile: semantic-workflow, or
                         discover (the listing starts with zcp.find_tools alone)
+  --stage <name>        the stage the served view is in (default: none, every tool)
+  --view <name?fields>  http: one more view, on /mcp/<name>: fields profile, groups,
+                        exclude-groups (comma-separated) and stage, as a query, e.g.
+                        --view "review?stage=review"; repeatable
   --find                every listing but a discover one lists zcp.find_tools too,
                         after the registry's tools (exposure.find)
   --token <secret>      http: the static bearer token every /mcp request must carry
@@ -28,6 +34,12 @@ Options:
                         serves any request of a session (needs @zcp/redis); or set
                         ZCP_SERVE_STORE to it, which keeps the password out of the
                         process list
+  --secret <key>        http, native surface: the key that signs native session tokens,
+                        at least 32 random bytes as hex or base64 (openssl rand -base64
+                        32); replicas serving the same clients share it; or set
+                        ZCP_SERVE_SECRET, which keeps it out of the process list.
+                        Default: a random key per process (tokens good there only);
+                        required with --store redis://…
   --scopes <a,b>        the scopes granted: tools needing others are hidden and refused
                         (with a token, default none: only tools without scopes are served)
   --name <name>         serverInfo.name (default zcp)
@@ -77,6 +89,10 @@ export interface ServeArgs {
   readonly host: string;
   readonly port: number;
   readonly profile?: string;
+  /** `--stage`: the default view's stage. */
+  readonly stage?: string;
+  /** `--view`: the named views (http). */
+  readonly views: readonly ViewArg[];
   /** `--find`: every view lists `zcp.find_tools` (the runtime's `exposure.find`). */
   readonly find: boolean;
   readonly token?: string;
@@ -100,6 +116,8 @@ export interface ServeArgs {
   readonly codeTimeoutMs?: number;
   /** `--store redis://…`: the Redis URL handles and session state live in; undefined: memory. */
   readonly store?: string;
+  /** `--secret`: the key of the native session tokens, as given; undefined: a random one. */
+  readonly secret?: string;
   /** `--max-line-bytes` (stdio); undefined: the servers' default (1 MiB). */
   readonly maxLineBytes?: number;
   /** `--max-bodies-per-address` (http); undefined: the server's default. */
@@ -124,6 +142,8 @@ const OPTIONS = {
   host: { type: "string", default: "127.0.0.1" },
   port: { type: "string", default: "3000" },
   profile: { type: "string" },
+  stage: { type: "string" },
+  view: { type: "string", multiple: true },
   find: { type: "boolean", default: false },
   token: { type: "string" },
   scopes: { type: "string" },
@@ -137,6 +157,7 @@ const OPTIONS = {
   code: { type: "boolean", default: false },
   "code-timeout": { type: "string" },
   store: { type: "string" },
+  secret: { type: "string" },
   "max-line-bytes": { type: "string" },
   "max-bodies-per-address": { type: "string" },
   "body-timeout-ms": { type: "string" },
@@ -148,7 +169,7 @@ const OPTIONS = {
 /** A worker's heap below this leaves too little room to load a registry. */
 const MIN_TOOL_MEMORY_MB = 64;
 
-/** The options of `argv`; `env` supplies `ZCP_SERVE_TOKEN` and `ZCP_SERVE_STORE`. */
+/** The options of `argv`; `env` supplies `ZCP_SERVE_TOKEN`, `ZCP_SERVE_STORE` and `ZCP_SERVE_SECRET`. */
 export function parseServeArgs(
   argv: readonly string[],
   env: { readonly [name: string]: string | undefined },
@@ -218,6 +239,8 @@ export function parseServeArgs(
     return usage(
       "--store applies to --transport http only (a stdio server has one session, its host's)",
     );
+  const secret = secretOf(values.secret, env, transport, surface, store);
+  if (secret !== undefined && !secret.ok) return usage(secret.message);
   const wire = wireLimits(values, transport);
   if (typeof wire === "string") return usage(wire);
   const responses = responseLimits(values);
@@ -230,6 +253,17 @@ export function parseServeArgs(
     return usage(
       "--token applies to --transport http only (a stdio server is started by its host)",
     );
+  const views: ViewArg[] = [];
+  for (const text of values.view ?? []) {
+    const view = parseView(text);
+    if (typeof view === "string") return usage(view);
+    if (views.some((other) => other.name === view.name))
+      return usage(`--view ${view.name} is given twice`);
+    views.push(view);
+  }
+  if (views.length > 0 && transport === "stdio")
+    return usage("--view applies to --transport http only (a stdio server serves one view)");
+  if (values.stage === "") return usage("--stage must not be empty");
   const scopes =
     values.scopes === undefined
       ? token !== undefined
@@ -248,6 +282,8 @@ export function parseServeArgs(
       host: values.host,
       port,
       ...(values.profile !== undefined ? { profile: values.profile } : {}),
+      ...(values.stage !== undefined ? { stage: values.stage } : {}),
+      views,
       find: values.find,
       ...(token !== undefined ? { token } : {}),
       ...(scopes !== undefined ? { scopes } : {}),
@@ -261,10 +297,50 @@ export function parseServeArgs(
       code: values.code,
       ...(codeTimeoutMs !== undefined ? { codeTimeoutMs } : {}),
       ...(store !== undefined && store !== "memory" ? { store } : {}),
+      ...(secret !== undefined ? { secret: secret.secret } : {}),
       ...wire,
       ...responses,
     },
   };
+}
+
+/**
+ * `--secret` (or `ZCP_SERVE_SECRET`, for http only, as the token), checked (`parseSecret`); with
+ * `--store redis://…` and the native surface it is required: replicas that each had a random key
+ * would not take each other's tokens.
+ */
+function secretOf(
+  given: string | undefined,
+  env: { readonly [name: string]: string | undefined },
+  transport: "stdio" | "http",
+  surface: "mcp" | "native" | "both",
+  store: string | undefined,
+):
+  | { readonly ok: true; readonly secret: string }
+  | { readonly ok: false; readonly message: string }
+  | undefined {
+  const applies = transport === "http" && surface !== "mcp";
+  if (given !== undefined && !applies)
+    return {
+      ok: false,
+      message:
+        "--secret applies to the native surface over --transport http only (it signs native session tokens)",
+    };
+  // The environment's only where it applies: a server that has no use for it ignores what it inherits.
+  const secret = given ?? (applies ? env["ZCP_SERVE_SECRET"] || undefined : undefined);
+  const option = given === undefined ? "ZCP_SERVE_SECRET" : "--secret";
+  if (secret === undefined) {
+    if (store === undefined || store === "memory" || !applies) return undefined;
+    return {
+      ok: false,
+      message:
+        "--store redis://… with the native surface needs --secret (or ZCP_SERVE_SECRET): replicas must share the key that signs native session tokens",
+    };
+  }
+  const parsed = parseSecret(secret);
+  return typeof parsed === "string"
+    ? { ok: false, message: `${option} ${parsed}` }
+    : { ok: true, secret };
 }
 
 /** The response budgets (both transports, both surfaces). */

@@ -19,6 +19,14 @@ import { createWorkerExecutor, defaultWorkers } from "../isolation/executor.js";
 import { codeRunner } from "./code.js";
 import type { ServeArgs } from "./args.js";
 import { serveRuntimeOptions } from "./runtime-options.js";
+import { checkStages } from "./views.js";
+
+const VIEW_PREFIX = "mcp/";
+
+/** The exposure-policy surface of the named view `name`. */
+export function viewSurface(name: string): string {
+  return `${VIEW_PREFIX}${name}`;
+}
 
 /**
  * The generated module of each `--registry` (`given` as on the command line, `file` resolved),
@@ -128,13 +136,27 @@ export async function serveRuntime(
     await closeAll();
     return why;
   };
+  const tools = generated.registry.tools;
+  const stages = checkStages(tools, [
+    { option: "--stage", stage: args.stage },
+    ...args.views.map((view) => ({ option: `--view ${view.name}`, stage: view.stage })),
+  ]);
+  if (stages !== undefined) return refused({ usage: stages });
+  // Each named view is a surface of its own, narrowed as its fields say.
+  const surfaces = [
+    ...args.surfaces.map((surface) => ({ surface, ...serving })),
+    ...args.views.map(({ name, stage: _stage, ...narrowed }) => ({
+      ...serving,
+      surface: viewSurface(name),
+      ...narrowed,
+    })),
+  ];
   let runtime: Runtime;
   try {
     runtime = createRuntime(
       generated,
-      args.surfaces.reduce<RuntimeOptions>(
-        (options, surface) =>
-          serveRuntimeOptions(generated.registry.tools, { surface, ...serving }, options),
+      surfaces.reduce<RuntimeOptions>(
+        (options, surface) => serveRuntimeOptions(tools, surface, options),
         {
           timeoutMs: args.timeoutMs,
           maxConcurrentCalls: args.maxConcurrent,
@@ -150,15 +172,18 @@ export async function serveRuntime(
     throw error;
   }
   const exposed = [];
-  for (const surface of args.surfaces) {
-    let tools: number;
+  for (const { surface } of surfaces) {
+    let count: number;
     try {
-      tools = runtime.exposedFor(surface).length;
+      count = runtime.exposedFor(surface).length;
     } catch (error) {
-      if (error instanceof SelectionError) return refused({ usage: `--profile: ${error.message}` });
+      if (error instanceof SelectionError)
+        return refused({
+          usage: `${surface.startsWith(VIEW_PREFIX) ? `--view ${surface.slice(VIEW_PREFIX.length)}` : "--profile"}: ${error.message}`,
+        });
       throw error;
     }
-    exposed.push({ surface, tools, hidden: generated.registry.tools.length - tools });
+    exposed.push({ surface, tools: count, hidden: tools.length - count });
   }
   return {
     runtime,

@@ -9,6 +9,10 @@ export interface ServeRuntimeOptions {
   readonly surface?: string;
   /** The exposure default profile of that surface, e.g. `semantic-workflow`. */
   readonly profile?: string;
+  /** Only the tools in any of these groups. */
+  readonly groups?: readonly string[];
+  /** None of the tools in any of these groups. */
+  readonly excludeGroups?: readonly string[];
   /**
    * Whether every view lists `zcp.find_tools` (sets `exposure.find`, which applies to every
    * surface; default: `base`'s).
@@ -41,6 +45,8 @@ export function serveRuntimeOptions(
   const selection: Selection = {
     ...(defaults[surface] ?? defaults["*"] ?? {}),
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    ...(options.groups !== undefined ? { groups: options.groups } : {}),
+    ...(options.excludeGroups !== undefined ? { excludeGroups: options.excludeGroups } : {}),
   };
   const granted = options.scopes;
   const scoped: Selection =

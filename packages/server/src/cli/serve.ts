@@ -11,6 +11,7 @@ import { LOOPBACK } from "../http/guards.js";
 import { serveHttp } from "../http/node.js";
 import { serveStdio } from "../mcp/stdio.js";
 import { serveNativeStdio } from "../native/stdio.js";
+import { viewSurface } from "./registry.js";
 import type { ServeArgs } from "./args.js";
 import { fail, log } from "./log.js";
 
@@ -63,6 +64,7 @@ export async function serveMcpOnStdio(
   const mcp = await serveStdio(runtime, {
     name: args.name,
     surface: args.surfaces[0]!,
+    ...(args.stage !== undefined ? { stage: args.stage } : {}),
     ...(args.maxLineBytes !== undefined ? { maxLineBytes: args.maxLineBytes } : {}),
     ...responseLimitsOf(args),
   });
@@ -75,7 +77,7 @@ export async function serveMcpOnStdio(
       why,
       args.graceMs,
       () => mcp.idle(),
-      (reason) => mcp.session.close(reason),
+      (reason) => mcp.endCalls(reason),
     );
   await mcp.close();
   // Let the last answers reach the host before the process ends.
@@ -101,8 +103,20 @@ export async function serveOnHttp(
     served = await serveHttp(runtime, {
       name: args.name,
       surface: "mcp",
+      ...(args.stage !== undefined ? { stage: args.stage } : {}),
+      views: Object.fromEntries(
+        args.views.map((view) => [
+          view.name,
+          {
+            surface: viewSurface(view.name),
+            ...(view.stage !== undefined ? { stage: view.stage } : {}),
+          },
+        ]),
+      ),
       mcp: surfaces.includes("mcp"),
-      native: surfaces.includes("native"),
+      // Native session tokens are signed with --secret (a random key per process without it).
+      native:
+        surfaces.includes("native") && (args.secret === undefined ? true : { secret: args.secret }),
       host,
       port,
       ...(token !== undefined ? { token } : {}),
@@ -120,8 +134,12 @@ export async function serveOnHttp(
     return fail(1, `cannot listen on ${host}:${port}: ${(error as Error).message}`);
   }
   const { server, url } = served;
-  const endpoints = surfaces.map(
-    (surface) => new URL(surface === "mcp" ? url.pathname : "/zcp", url).href,
+  const endpoints = surfaces.flatMap((surface) =>
+    surface === "mcp"
+      ? [url.pathname, ...args.views.map((view) => `${url.pathname}/${view.name}`)].map(
+          (pathname) => new URL(pathname, url).href,
+        )
+      : [new URL("/zcp", url).href],
   );
   if (args.store !== undefined)
     log(`handles and session state are kept in Redis at ${withoutPassword(args.store)}`);

@@ -8,7 +8,13 @@
  * whose id cannot be found is dropped and logged; the call it answered ends at its time limit.
  */
 import { randomUUID } from "node:crypto";
-import { ErrorCode, McpError, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/client";
 import { idOfHead } from "../stdio/head-id.js";
 
 /**
@@ -54,7 +60,7 @@ export function faultResponse(id: string | number, fault: AnswerFault): JSONRPCM
   return {
     jsonrpc: "2.0",
     id,
-    error: { code: ErrorCode.InternalError, message: fault.message, data },
+    error: { code: ProtocolErrorCode.InternalError, message: fault.message, data },
   };
 }
 
@@ -66,13 +72,15 @@ export const faultEvent = (id: string | number, fault: AnswerFault) =>
   `\nevent: zcp-cut\n\nevent: message\ndata: ${JSON.stringify(faultResponse(id, fault))}\n\n`;
 
 /**
- * What the SDK rejects a call with when its answer was bad, not its connection: zod's error for
- * a result of the wrong shape (`$ZodError` in zod 4, `ZodError` in zod 3), the SyntaxError of an
- * HTTP JSON body that does not parse. Matched by name: the SDK does not export zod's class.
+ * What the SDK rejects a call with when its answer was bad, not its connection, besides its
+ * `SdkError(InvalidResult)` for a result of the wrong shape: zod's error for an HTTP JSON body
+ * that is no JSON-RPC message (`$ZodError` in zod 4, `ZodError` in zod 3), the SyntaxError of
+ * one that does not parse. Matched by name: the SDK does not export zod's class.
  */
+const WRONG_SHAPE = "an answer of the wrong shape";
 const INVALID: { readonly [name: string]: string } = {
-  $ZodError: "an answer of the wrong shape",
-  ZodError: "an answer of the wrong shape",
+  $ZodError: WRONG_SHAPE,
+  ZodError: WRONG_SHAPE,
   SyntaxError: "a body that is not JSON",
 };
 
@@ -82,7 +90,9 @@ const INVALID: { readonly [name: string]: string } = {
  */
 export function faultOf(error: unknown): AnswerFault | undefined {
   if (error instanceof AnswerFault) return error;
-  if (error instanceof McpError) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
+    return new AnswerFault("upstream_invalid", WRONG_SHAPE);
+  if (error instanceof ProtocolError) {
     const data = error.data as Partial<FaultData> | undefined;
     if (data?.zcpGatewayFault !== MARK || data.code === undefined || data.what === undefined)
       return undefined;

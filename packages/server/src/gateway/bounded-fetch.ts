@@ -7,7 +7,7 @@
  * call's answer and its notifications) an error response for the posted id is put in its place,
  * which fails that call; on the GET stream (notifications only) the SDK reconnects.
  */
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 import { faultEvent, tooLarge } from "./answers.js";
 
 const LF = 0x0a;

@@ -8,13 +8,21 @@
  * throws, from a stream event and so out of the process, once 10 MiB are buffered): a line over
  * `maxAnswerBytes` is skipped to its newline holding only its first and last KiB, and a line
  * that is no JSON-RPC message is dropped; either fails the call whose id it carries (answers.ts).
+ *
+ * The SDK probes the era on this transport in place (its own stdio transport probes a sibling
+ * process instead): the child's first request is `server/discover`, bounded by
+ * STDIO_PROBE_TIMEOUT_MS (era.ts), and connection.ts puts right what the probe gets wrong.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import process from "node:process";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Readable } from "node:stream";
+import {
+  parseJSONRPCMessage,
+  serializeMessage,
+  type JSONRPCMessage,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { readLines } from "../stdio/lines.js";
 import { AnswerFault, faultResponse, idOfLine, tooLarge } from "./answers.js";
 import type { StdioUpstream } from "./types.js";
@@ -43,6 +51,15 @@ export class ChildTransport implements Transport {
 
   get pid(): number | null {
     return this.child?.pid ?? null;
+  }
+
+  /**
+   * The child's stderr (read here: forwarded to ours, its tail kept). With `pid`, what makes
+   * the SDK take this transport for stdio (`gateway-sdk.test.ts` pins it): a probe that goes
+   * unanswered then means a 2025 server, not an outage.
+   */
+  get stderr(): Readable | null {
+    return this.child?.stderr ?? null;
   }
 
   /** The last lines the child wrote to stderr. */
@@ -123,9 +140,14 @@ export class ChildTransport implements Transport {
       );
       return;
     }
-    const message = JSONRPCMessageSchema.safeParse(value);
-    if (message.success) {
-      this.onmessage?.(message.data);
+    let message: JSONRPCMessage | undefined;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
+      message = undefined; // failed below, by the id it may carry
+    }
+    if (message !== undefined) {
+      this.onmessage?.(message);
       return;
     }
     const id = (value as { id?: unknown } | null)?.id;

@@ -1,16 +1,27 @@
 /**
  * One connection to an upstream: the SDK `Client` over the child's stdio or Streamable HTTP
- * (its answers bounded by `maxAnswerBytes` either way), initialized, and a promise that tells
+ * (its answers bounded by `maxAnswerBytes` either way), connected in whichever era the upstream
+ * speaks (era.ts: probed, or the verdict of an earlier connection), and a promise that tells
  * when (and why) it ended without being closed by us.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type PriorDiscovery,
+} from "@modelcontextprotocol/client";
 import { RUNTIME_VERSION } from "@zcp/runtime/codegen";
 import { boundedFetch } from "./bounded-fetch.js";
 import { ChildTransport } from "./child-transport.js";
+import {
+  closedInProbe,
+  eraMismatch,
+  negotiation,
+  STDIO_PROBE_TIMEOUT_MS,
+  verdictOf,
+} from "./era.js";
 import type { UpstreamServer } from "./types.js";
 
-/** How long connecting and `initialize` may take. */
+/** How long connecting (the probe, then `initialize` or none) may take. */
 const CONNECT_TIMEOUT_MS = 30_000;
 
 export interface Connection {
@@ -21,8 +32,10 @@ export interface Connection {
   readonly ended: Promise<string>;
   /** How it ended, as soon as it has (before the calls in flight reject), else null. */
   readonly endedWhy: string | null;
-  /** The session id a Streamable HTTP upstream gave, else undefined. */
+  /** The session id a Streamable HTTP upstream gave (2025 era only), else undefined. */
   readonly sessionId: string | undefined;
+  /** The era the connection speaks: what the next connection may take as `prior`. */
+  readonly verdict: PriorDiscovery;
   /**
    * Ends the connection (stops the child); `ended` then never resolves. With `why` (the
    * connection was found dead), the calls in flight see it as `endedWhy` as they reject.
@@ -35,10 +48,41 @@ export interface ConnectionOptions {
   readonly maxAnswerBytes: number;
   /** What the transport and client report that fails no call (a dropped answer, an unknown id). */
   readonly onError: (error: Error) => void;
+  /** The era an earlier connection found: no probe. Without it, the client probes. */
+  readonly prior?: PriorDiscovery;
+  /**
+   * How long a stdio upstream's probe may go unanswered (default STDIO_PROBE_TIMEOUT_MS); an
+   * HTTP upstream's probe has the whole connect timeout (silence there is an outage).
+   */
+  readonly probeTimeoutMs?: number;
 }
 
-/** Opens and initializes a connection to `server` (already expanded); rejects with an Error saying why it could not. */
+/**
+ * Opens a connection to `server` (already expanded) in its era; rejects with an Error saying why
+ * it could not. A stdio probe can be wrong two ways, each put right once, on a new child: a
+ * child that exits on the probe (servers on SDKs that end on any request before `initialize`
+ * do) is a 2025 server, initialized without a probe; a child that left the probe unanswered,
+ * then refused `initialize` (-32022) is a 2026 server slower to start than the probe's bound,
+ * probed again with the whole connect timeout.
+ */
 export async function openConnection(
+  server: UpstreamServer,
+  options: ConnectionOptions,
+): Promise<Connection> {
+  try {
+    return await connectOnce(server, options);
+  } catch (error) {
+    const cause = (error as Error).cause;
+    if (options.prior !== undefined || !("command" in server)) throw error;
+    if (closedInProbe(cause))
+      return await connectOnce(server, { ...options, prior: { kind: "legacy" } });
+    if (eraMismatch(cause, "legacy") === "refused")
+      return await connectOnce(server, { ...options, probeTimeoutMs: CONNECT_TIMEOUT_MS });
+    throw error;
+  }
+}
+
+async function connectOnce(
   server: UpstreamServer,
   options: ConnectionOptions,
 ): Promise<Connection> {
@@ -53,7 +97,14 @@ export async function openConnection(
           : {}),
       });
   const transport = child ?? http!;
-  const client = new Client({ name: "zcp-gateway", version: RUNTIME_VERSION });
+  const client = new Client(
+    { name: "zcp-gateway", version: RUNTIME_VERSION },
+    {
+      versionNegotiation: negotiation(
+        child ? (options.probeTimeoutMs ?? STDIO_PROBE_TIMEOUT_MS) : CONNECT_TIMEOUT_MS,
+      ),
+    },
+  );
   let closing = false;
   // Once we close it, what the transport reports (aborted streams) is our doing, not the upstream's.
   client.onerror = (error) => {
@@ -68,7 +119,10 @@ export async function openConnection(
     ended(endedWhy);
   };
   try {
-    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
+    await client.connect(transport, {
+      timeout: CONNECT_TIMEOUT_MS,
+      ...(options.prior !== undefined ? { prior: options.prior } : {}),
+    });
   } catch (error) {
     closing = true;
     await client.close().catch(() => undefined);
@@ -92,6 +146,7 @@ export async function openConnection(
     get sessionId() {
       return http?.sessionId;
     },
+    verdict: verdictOf(client),
     async close(why) {
       closing = true;
       if (why !== undefined) endedWhy ??= why;

@@ -8,13 +8,24 @@
  * own call only: the connection, and the other sessions' calls on it, go on. An HTTP upstream
  * that answers 404 for our session has forgotten it: a new one is opened at once and the call
  * made again on it (the upstream did not run it).
+ *
+ * Either MCP era (era.ts): the first connection probes, and the era it found is remembered and
+ * handed to every later one (no probe on a restart). An upstream that changed era since (its
+ * answer says it does not speak the remembered one) is probed again, once, and the call made
+ * again on the new connection (the upstream did not run it either).
  */
 import process from "node:process";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  type PriorDiscovery,
+} from "@modelcontextprotocol/client";
 import { clip, ToolError, type ToolContext } from "@zcp/runtime";
 import { DEFAULT_MAX_ANSWER_BYTES, faultOf } from "./answers.js";
 import { openConnection, type Connection } from "./connection.js";
+import { eraMismatch } from "./era.js";
 import { expandServer } from "./expand.js";
 import { resultValue, type UpstreamResult } from "./result.js";
 import type { Upstream, UpstreamOptions, UpstreamServer } from "./types.js";
@@ -88,6 +99,8 @@ class GatewayUpstream implements Upstream {
   private backoffMs = BACKOFF_START_MS;
   /** Whether a connection was ever up: the next one is a restart. */
   private started = false;
+  /** The era the last connection found, for the next one; none: it probes. */
+  private verdict: PriorDiscovery | undefined;
 
   private readonly report: (error: Error) => void;
 
@@ -109,35 +122,34 @@ class GatewayUpstream implements Upstream {
     context: ToolContext,
   ): Promise<unknown> {
     const result = await this.attempt(tool, args, context);
-    // The upstream forgot the session before running the call: once more, on a new one.
-    const value = result === SESSION_FORGOTTEN ? await this.attempt(tool, args, context) : result;
-    if (value === SESSION_FORGOTTEN)
-      throw new ToolError(
-        "upstream_error",
-        `${this.name} answered HTTP 404 to tools/call on a new session; the session was not found`,
-      );
+    // The upstream refused the call unrun (a forgotten session, another era): once more, on a new connection.
+    const value = typeof result === "string" ? await this.attempt(tool, args, context) : result;
+    if (typeof value === "string") throw new ToolError("upstream_error", AGAIN[value](this.name));
     this.backoffMs = BACKOFF_START_MS;
     return resultValue(value, this.name, tool);
   }
 
-  /** One `tools/call` on the connection: its result, SESSION_FORGOTTEN, or a rejection with the ToolError. */
+  /** One `tools/call` on the connection: its result, why to make it again, or a rejection with the ToolError. */
   private async attempt(
     tool: string,
     args: { readonly [key: string]: unknown },
     context: ToolContext,
-  ): Promise<UpstreamResult | typeof SESSION_FORGOTTEN> {
+  ): Promise<UpstreamResult | Again> {
     const { signal } = context;
     if (signal.aborted) throw aborted(signal);
     const connection = await abortable(this.connection(), signal);
     try {
-      return (await connection.client.callTool({ name: tool, arguments: { ...args } }, undefined, {
-        signal,
-        timeout: NO_SDK_TIMEOUT,
-        onprogress: ({ progress, total, message }) => context.progress(progress, total, message),
-      })) as UpstreamResult;
+      return (await connection.client.callTool(
+        { name: tool, arguments: { ...args } },
+        {
+          signal,
+          timeout: NO_SDK_TIMEOUT,
+          onprogress: ({ progress, total, message }) => context.progress(progress, total, message),
+        },
+      )) as UpstreamResult;
     } catch (error) {
       const failure = this.failure(error, connection, signal);
-      if (failure === SESSION_FORGOTTEN) return failure;
+      if (typeof failure === "string") return failure;
       throw failure;
     }
   }
@@ -174,10 +186,7 @@ class GatewayUpstream implements Upstream {
     const restart = this.started;
     let connection: Connection;
     try {
-      connection = await openConnection(expandServer(this.server, process.env), {
-        maxAnswerBytes: this.maxAnswerBytes,
-        onError: this.report,
-      });
+      connection = await this.connect();
     } catch (error) {
       const why = `could not be started: ${(error as Error).message}`;
       if (this.state.kind === "connecting") this.down(why);
@@ -189,12 +198,37 @@ class GatewayUpstream implements Upstream {
       throw unavailable(`the upstream MCP server ${this.name} was closed`);
     }
     this.state = { kind: "up", connection };
+    this.verdict = connection.verdict;
     this.started = true;
     open.add(this);
     if (restart)
       log(`${this.name}: restarted${connection.pid !== null ? ` (pid ${connection.pid})` : ""}`);
     void connection.ended.then((why) => this.lost(connection, why));
     return connection;
+  }
+
+  /**
+   * A connection in the remembered era; when the upstream refuses that era (it was replaced by
+   * one of the other era since), the verdict is forgotten and a new connection probes, once.
+   */
+  private async connect(): Promise<Connection> {
+    const server = expandServer(this.server, process.env);
+    const options = { maxAnswerBytes: this.maxAnswerBytes, onError: this.report };
+    const prior = this.verdict;
+    if (prior === undefined) return await openConnection(server, options);
+    try {
+      return await openConnection(server, { ...options, prior });
+    } catch (error) {
+      if (eraMismatch((error as Error).cause, prior.kind) === undefined) throw error;
+      this.eraChanged(prior);
+      return await openConnection(server, options);
+    }
+  }
+
+  /** The upstream no longer speaks the era of `was`: the next connection probes. */
+  private eraChanged(was: PriorDiscovery): void {
+    this.verdict = undefined;
+    log(`${this.name} no longer speaks the ${ERA[was.kind]} era it spoke; its era is probed again`);
   }
 
   /** The connection is gone (`why`, e.g. `exited (code 1)`): down until the backoff has passed. */
@@ -214,46 +248,55 @@ class GatewayUpstream implements Upstream {
   /**
    * What a failed `tools/call` rejects with: `cancelled`; `upstream_unavailable` when the
    * connection is gone (the only case that restarts it: the child exited, an HTTP request found
-   * no server); SESSION_FORGOTTEN when an HTTP upstream answered 404 for our session (it was
-   * restarted, or let the session expire: the spec's signal to start a new one, which is done
-   * at once); else the call's own failure: `upstream_too_large`, `upstream_invalid`,
-   * `upstream_error` (an error response, an HTTP error status).
+   * no server); "session" when an HTTP upstream answered 404 for our session (it was restarted,
+   * or let the session expire: the spec's signal to start a new one, which is done at once);
+   * "era" when it refused the connection's era (it was replaced by a server of the other era:
+   * the era is probed again at once); else the call's own failure: `upstream_too_large`,
+   * `upstream_invalid`, `upstream_error` (an error response, an HTTP error status).
    */
-  private failure(
-    error: unknown,
-    connection: Connection,
-    signal: AbortSignal,
-  ): ToolError | typeof SESSION_FORGOTTEN {
+  private failure(error: unknown, connection: Connection, signal: AbortSignal): ToolError | Again {
     if (signal.aborted) return aborted(signal);
     // The connection's own state says whether it died (a child's close rejects the calls in
     // flight after it is recorded), never an error code an upstream could answer itself.
     if (connection.endedWhy === null) {
+      // An answer of the other era: the upstream was replaced. Refused unrun, the call is made
+      // again; answered (it ran), it fails, and the next call probes.
+      const mismatch = eraMismatch(error, connection.verdict.kind);
+      if (mismatch !== undefined) {
+        const was = connection.verdict;
+        this.drop(connection, `answered in another era than ${ERA[was.kind]}`);
+        if (this.verdict === was) this.eraChanged(was);
+        if (mismatch === "refused") return "era";
+        return new ToolError(
+          "upstream_error",
+          `${this.name} answered tools/call as a server of another protocol era (${clip(String((error as Error).message), 200)}); the call may have run; its era is probed on the next call`,
+        );
+      }
       const fault = faultOf(error);
       if (fault)
         return new ToolError(
           fault.code,
           `${this.name} answered ${fault.what} to tools/call; the answer was dropped`,
         );
-      if (error instanceof McpError)
+      if (error instanceof ProtocolError)
         return new ToolError("upstream_error", clip(error.message, 300));
       // The upstream answered this one POST (an error status, a body of another type): the
       // server is there, and the other calls go on; only a 404 for our session ends the session.
-      if (error instanceof StreamableHTTPError) {
-        if (error.code === 404 && connection.sessionId !== undefined) {
-          this.forgotten(connection);
-          return SESSION_FORGOTTEN;
+      if (error instanceof SdkHttpError) {
+        if (error.status === 404 && connection.sessionId !== undefined) {
+          this.drop(connection, "forgot the session (HTTP 404)");
+          return "session";
         }
-        const message = clip(error.message, 300);
-        return error.code !== undefined && error.code >= 100
-          ? new ToolError(
-              "upstream_error",
-              `${this.name} answered HTTP ${error.code} to tools/call: ${message}`,
-            )
-          : new ToolError(
-              "upstream_invalid",
-              `${this.name} answered a body of another type (${message}) to tools/call; the answer was dropped`,
-            );
+        return new ToolError(
+          "upstream_error",
+          `${this.name} answered HTTP ${error.status} to tools/call: ${clip(error.message, 300)}`,
+        );
       }
+      if (error instanceof SdkError && error.code === SdkErrorCode.ClientHttpUnexpectedContent)
+        return new ToolError(
+          "upstream_invalid",
+          `${this.name} answered a body of another type (${clip(error.message, 300)}) to tools/call; the answer was dropped`,
+        );
     }
     // The connection failed. A closed child: its exit status; a failed HTTP request: the error says why.
     const why =
@@ -264,21 +307,36 @@ class GatewayUpstream implements Upstream {
   }
 
   /**
-   * The upstream forgot the connection's session: the connection is closed (the calls still in
-   * flight on it answer `upstream_unavailable`) and the next call opens a new one, without a
-   * backoff (the upstream answered: it is up).
+   * The upstream refused the connection (`why`: it forgot the session, it refused the era): the
+   * connection is closed (the calls still in flight on it answer `upstream_unavailable`) and the
+   * next call opens a new one, without a backoff (the upstream answered: it is up).
    */
-  private forgotten(connection: Connection): void {
+  private drop(connection: Connection, why: string): void {
     if (this.state.kind !== "up" || this.state.connection !== connection) return;
     this.state = { kind: "idle" };
-    const why = "forgot the session (HTTP 404)";
-    log(`${this.name} ${why}; starting a new one`);
+    log(`${this.name} ${why}; starting a new connection`);
     void connection.close(why).catch(() => undefined);
   }
 }
 
-/** What an attempt answers when the upstream forgot its session: the call is made again, once. */
-const SESSION_FORGOTTEN = Symbol("session forgotten");
+/**
+ * Why an attempt's call is made again, once, on a new connection: the upstream forgot our
+ * session (HTTP 404), or refused the era the connection speaks. The call was not run.
+ */
+type Again = "session" | "era";
+
+/** The error of a call refused again on the new connection. */
+const AGAIN: { readonly [why in Again]: (name: string) => string } = {
+  session: (name) =>
+    `${name} answered HTTP 404 to tools/call on a new session; the session was not found`,
+  era: (name) =>
+    `${name} refused tools/call again on a new connection, in the era probed anew (HTTP 400, or -32022 unsupported protocol version)`,
+};
+
+const ERA: { readonly [kind in PriorDiscovery["kind"]]: string } = {
+  legacy: "2025 (initialize)",
+  modern: "2026-07-28",
+};
 
 /**
  * What a call rejects with once the runtime aborted its signal (it has answered `cancelled` or

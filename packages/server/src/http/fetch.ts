@@ -15,11 +15,12 @@
  * sessions, waits for them up to the grace, ends the runtime sessions (running calls answer
  * `cancelled`), waits for those answers to be out, and only then closes the MCP sessions' streams.
  */
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode as ErrorCode } from "@modelcontextprotocol/server";
 import type { Runtime } from "@zcp/runtime";
 import { responseLimitsOf } from "../budget.js";
 import { DEFAULT_MAX_BATCH, DEFAULT_MAX_MESSAGE_BYTES } from "../limits.js";
 import type { McpServerOptions } from "../mcp/server.js";
+import type { McpCaller, McpView } from "../mcp/stateless.js";
 import { createNativeFetchHandler, type NativeFetchOptions } from "../native/http.js";
 import { json, jsonRpcError, whenEnded } from "./body.js";
 import { createGuard } from "./guards.js";
@@ -29,8 +30,15 @@ import { McpSessions } from "./mcp.js";
 import { storeAnswers } from "./store.js";
 
 export interface FetchHandlerOptions extends McpServerOptions {
-  /** The MCP endpoint (default `/mcp`). */
+  /** The MCP endpoint (default `/mcp`), serving the view of `surface` and `stage`. */
   readonly path?: string;
+  /**
+   * More views, each on an endpoint of its own: `<path>/<name>` (e.g. `/mcp/review`) serves
+   * `surface` (an exposure-policy surface: its default selection) in `stage`. A 2025 session
+   * stays on the endpoint it was opened on; a 2026-07-28 listing is the same for every request
+   * to one endpoint (and authorization). Names: letters, digits, `-`, `_`.
+   */
+  readonly views?: { readonly [name: string]: McpView };
   /**
    * Host header values accepted on the endpoint: a name (`localhost`, `[::1]`: any port) or a
    * name with a port (`example.com:8443`: that port only). Default: `localhost`, `127.0.0.1`,
@@ -72,6 +80,14 @@ export interface FetchHandlerOptions extends McpServerOptions {
    * 401 with `WWW-Authenticate: Bearer`. Compared in constant time. Default: none (no check).
    */
   readonly token?: string;
+  /**
+   * Who a 2026-07-28 MCP request comes from, as the server verified it (an identity the
+   * embedding server's own authentication established; the request passed the Host, Origin and
+   * token checks before): its handles are bound to it, and it is the `authorization` of
+   * `McpCaller`. Default: the token's holder when `token` is set, else nobody (anonymous
+   * callers share an owner whose handle ids are unguessable).
+   */
+  readonly identify?: (request: Request) => string | undefined;
   /** Serve the MCP surface on `path` (default true). */
   readonly mcp?: boolean;
   /**
@@ -107,22 +123,34 @@ export function createFetchHandler(
   options: FetchHandlerOptions = {},
 ): ZcpFetchHandler {
   const path = options.path ?? DEFAULT_PATH;
+  const views = viewsOf(path, options);
+  // The token was checked: its holder is the caller whose handles are kept apart.
+  const identify =
+    options.identify ?? (options.token !== undefined ? () => options.token : () => undefined);
+  const callerOf = (request: Request): McpCaller => {
+    const authorization = identify(request);
+    return authorization === undefined ? {} : { authorization };
+  };
   const onError = options.onError ?? ((error: unknown) => console.error("zcp server:", error));
   const guard = createGuard(options);
   // Both surfaces count their answers within the same limits (budget.ts).
   const responseLimits = responseLimitsOf(options);
   // The token was checked: its holder is the one identity sessions are bound to.
   const clientKey = options.token !== undefined ? () => "token" : (options.clientKey ?? (() => ""));
-  const mcp = new McpSessions(runtime, options, {
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-    maxBatch: options.maxBatch ?? DEFAULT_MAX_BATCH,
-    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
-    maxSessionsPerClient: options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
-    onError,
-    clientKey,
-    ...responseLimits,
-  });
+  const mcp = new McpSessions(
+    runtime,
+    { ...options, privateLists: options.token !== undefined || options.identify !== undefined },
+    {
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      maxBatch: options.maxBatch ?? DEFAULT_MAX_BATCH,
+      maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+      maxSessionsPerClient: options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
+      onError,
+      clientKey,
+      ...responseLimits,
+    },
+  );
   const nativeOptions = options.native === true ? {} : options.native || undefined;
   const native = nativeOptions
     ? createNativeFetchHandler(runtime, {
@@ -156,10 +184,13 @@ export function createFetchHandler(
   const route = (request: Request): Response | Promise<Response> => {
     const pathname = pathOf(request.url);
     const post = request.method === "POST";
-    if (options.mcp !== false && pathname === path) {
+    const view = options.mcp !== false ? views.get(pathname) : undefined;
+    if (view) {
       const refused = guard(request);
       if (refused) return refused;
-      return post ? counted(() => mcp.handle(request)) : mcp.handle(request);
+      return post
+        ? counted(() => mcp.handle(request, view, callerOf(request)))
+        : mcp.handle(request, view, callerOf(request));
     }
     if (native && pathname === nativePath)
       return guard(request) ?? counted(() => native.fetch(request));
@@ -201,6 +232,29 @@ export function createFetchHandler(
       return (stopped ??= stop(graceMs));
     },
   };
+}
+
+const VIEW_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The MCP endpoints by path: `path` for the default view, `<path>/<name>` for each named one. */
+function viewsOf(path: string, options: FetchHandlerOptions): Map<string, McpView> {
+  const views = new Map<string, McpView>([
+    [
+      path,
+      {
+        surface: options.surface ?? "mcp",
+        ...(options.stage !== undefined ? { stage: options.stage } : {}),
+      },
+    ],
+  ]);
+  for (const [name, view] of Object.entries(options.views ?? {})) {
+    if (!VIEW_NAME.test(name))
+      throw new RangeError(
+        `createFetchHandler: view name "${name.slice(0, 64)}" must be 1 to 64 letters, digits, - or _`,
+      );
+    views.set(`${path.replace(/\/$/, "")}/${name}`, view);
+  }
+  return views;
 }
 
 /**

@@ -12,9 +12,12 @@
  * handlers of the POST's requests find its budget by request id (`requestBudget`) to reserve
  * what they know ahead. The POST's bytes go back to the session once its body has been read.
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { WebStandardStreamableHTTPServerTransportOptions } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  type RequestId,
+  type WebStandardStreamableHTTPServerTransportOptions,
+} from "@modelcontextprotocol/server";
 import {
   SessionBudget,
   type BudgetedTransport,

@@ -29,13 +29,17 @@
  * everywhere. Without a store, the store is never asked and an unknown session is 404.
  */
 import {
+  createMcpHandler,
   isInitializeRequest,
-  JSONRPCMessageSchema,
+  isLegacyRequest,
   type JSONRPCMessage,
-} from "@modelcontextprotocol/sdk/types.js";
+  type McpHttpHandler,
+} from "@modelcontextprotocol/server";
 import type { Runtime, Session } from "@zcp/runtime";
 import type { ResponseLimits } from "../budget.js";
+import { jsonRpcMessage } from "../mcp/messages.js";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "../mcp/server.js";
+import { StatelessMcp, type McpCaller, type McpView } from "../mcp/stateless.js";
 import { json, jsonRpcError, readJson, whenEnded, type ErrorAnswer } from "./body.js";
 import {
   beginRequest,
@@ -60,6 +64,8 @@ export interface McpSessionLimits extends SessionLimits, ResponseLimits {
 
 interface Entry extends Activity {
   readonly id: string;
+  /** The view of the endpoint the session was opened on: it is served there only. */
+  readonly view: McpView;
   readonly mcp: ZcpMcpServer;
   readonly transport: McpTransport;
 }
@@ -82,6 +88,11 @@ export class McpSessions {
   /** Sessions live in a store: this process only loads and unloads them. */
   readonly #shared: boolean;
   readonly #resumptions = new Resumptions<Entry | Response | undefined>();
+  /** The 2026-07-28 era: stateless requests, by view and caller. */
+  readonly #stateless: StatelessMcp;
+  readonly #modern: McpHttpHandler;
+  /** The view and caller of each modern request, for the SDK's server factory. */
+  readonly #addressed = new WeakMap<Request, { view: McpView; caller: McpCaller }>();
 
   constructor(
     private readonly runtime: Runtime,
@@ -91,6 +102,28 @@ export class McpSessions {
     this.#shared = runtime.options.sessions !== undefined;
     // Closing the SDK server closes its transport, whose onclose forgets the session.
     this.#sweep = sweepIdle(this.#sessions, limits.idleTimeoutMs, (_id, entry) => this.#end(entry));
+    this.#stateless = new StatelessMcp(runtime, options);
+    this.#modern = createMcpHandler(
+      ({ requestInfo }) => {
+        const address = requestInfo && this.#addressed.get(requestInfo);
+        if (!address) throw new Error("zcp: a modern MCP request reached the factory unaddressed");
+        return this.#stateless.server(address.view, address.caller);
+      },
+      {
+        legacy: "reject",
+        maxRequestBodySize: limits.maxBodyBytes,
+        onerror: (error) => {
+          // Refusals of malformed requests are answered to their clients; they are no fault here.
+          if (!(error instanceof Error) || !/^(Rejected|Unsupported|Missing)/.test(error.message))
+            limits.onError(error);
+        },
+      },
+    );
+  }
+
+  /** `tools/call` requests running on the 2026-07-28 era. */
+  get statelessRunning(): number {
+    return this.#stateless.running;
   }
 
   /** Open sessions. */
@@ -98,10 +131,33 @@ export class McpSessions {
     return this.#sessions.size;
   }
 
-  /** Answers one request on the endpoint. */
-  async handle(request: Request): Promise<Response> {
+  /**
+   * Answers one request on the endpoint of `view`, from `caller`: a 2025 one in its session, a
+   * 2026-07-28 one statelessly.
+   */
+  async handle(request: Request, view: McpView, caller: McpCaller): Promise<Response> {
+    if (request.method === "POST") {
+      const posted = await this.#read(request);
+      if (posted instanceof Response) {
+        // A session that is gone is said first, whatever the body (the client starts over).
+        const sessionId = request.headers.get("mcp-session-id");
+        const found = sessionId === null ? undefined : await this.#find(sessionId, request, view);
+        return found instanceof Response ? found : posted;
+      }
+      if (!(await isLegacyRequest(request, posted.body))) {
+        if (this.#closing) return refuse(503, -32000, "Service Unavailable: the server is closing");
+        this.#addressed.set(request, { view, caller });
+        return this.#modern.fetch(request, { parsedBody: posted.body });
+      }
+      return this.#legacy(request, view, posted);
+    }
+    return this.#legacy(request, view);
+  }
+
+  /** A 2025 request: in its session, or an `initialize` that opens one. */
+  async #legacy(request: Request, view: McpView, posted?: Posted): Promise<Response> {
     const sessionId = request.headers.get("mcp-session-id") ?? undefined;
-    const found = sessionId === undefined ? undefined : await this.#find(sessionId, request);
+    const found = sessionId === undefined ? undefined : await this.#find(sessionId, request, view);
     if (found instanceof Response) return found;
     const entry = found;
     if (request.method === "GET" || request.method === "DELETE") {
@@ -114,17 +170,13 @@ export class McpSessions {
         return response;
       });
     }
-    if (request.method !== "POST")
+    if (posted === undefined)
       return refuse(405, -32000, "Method not allowed", { allow: "GET, POST, DELETE" });
-    // Counted from now: a session whose POST body is still being read is not idle.
     if (entry)
-      return this.#answer(entry, true, async () => {
-        const posted = await this.#read(request);
-        return posted instanceof Response
-          ? posted
-          : entry.transport.post(request, posted.body, posted.messages);
-      });
-    return this.#initialize(request);
+      return this.#answer(entry, true, () =>
+        entry.transport.post(request, posted.body, posted.messages),
+      );
+    return this.#initialize(request, view, posted);
   }
 
   /** Refuses new sessions from now on and stops the idle sweep. */
@@ -138,11 +190,12 @@ export class McpSessions {
    * answers still reach their clients on the open streams (close() comes after).
    */
   async endCalls(reason: string): Promise<void> {
-    await Promise.allSettled(
-      [...this.#sessions.values()].map((entry) =>
+    await Promise.allSettled([
+      ...[...this.#sessions.values()].map((entry) =>
         entry.mcp.session.close(reason, { keep: this.#shared }),
       ),
-    );
+      this.#stateless.close(reason),
+    ]);
   }
 
   /**
@@ -153,16 +206,23 @@ export class McpSessions {
     this.stop();
     const open = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.allSettled(open.map((entry) => entry.mcp.close({ keep: this.#shared })));
+    await Promise.allSettled([
+      ...open.map((entry) => entry.mcp.close({ keep: this.#shared })),
+      this.#modern.close(),
+      this.#stateless.close(),
+    ]);
   }
 
   /**
    * The session of a request's `mcp-session-id`: the one open here (refreshed from the store, if
    * any), or resumed from the store; else the 404 (or, the store unreachable, the 503) it gets.
    */
-  async #find(id: string, request: Request): Promise<Entry | Response> {
-    const entry = this.#sessions.get(id);
+  async #find(id: string, request: Request, view: McpView): Promise<Entry | Response> {
     const gone = refuse(404, -32001, "Session not found");
+    const open = this.#sessions.get(id);
+    // A session is served on the endpoint it was opened on only.
+    const entry = open && sameView(open.view, view) ? open : undefined;
+    if (open && !entry) return gone;
     if (!this.#shared) return entry ?? gone;
     if (entry) {
       let alive: boolean;
@@ -178,7 +238,7 @@ export class McpSessions {
     }
     // Another replica serves it on.
     if (this.#closing) return refuse(503, -32000, "Service Unavailable: the server is closing");
-    return (await this.#resumptions.get(id, () => this.#resume(id, request))) ?? gone;
+    return (await this.#resumptions.get(id, () => this.#resume(id, request, view))) ?? gone;
   }
 
   /**
@@ -187,7 +247,11 @@ export class McpSessions {
    * its data) and `notifications/initialized`; undefined when the store has no MCP session by
    * that id; the 503 when it is unreachable or there is no room.
    */
-  async #resume(id: string, request: Request): Promise<Entry | Response | undefined> {
+  async #resume(
+    id: string,
+    request: Request,
+    view: McpView,
+  ): Promise<Entry | Response | undefined> {
     let session: Session | undefined;
     try {
       session = await this.runtime.resume(id);
@@ -195,9 +259,9 @@ export class McpSessions {
       return refuse(503, -32000, STORE_UNREACHABLE);
     }
     if (!session) return undefined;
-    const initialize = JSONRPCMessageSchema.safeParse(session.data);
-    // Not an MCP session (a native session's id): as unknown here as anywhere.
-    if (!initialize.success || !isInitializeRequest(initialize.data)) {
+    const initialize = jsonRpcMessage(session.data);
+    // Not an MCP session (a native session's id), or one of another endpoint: unknown here.
+    if (!initialize || !isInitializeRequest(initialize) || session.surface !== view.surface) {
       await session.close(undefined, { keep: true });
       return undefined;
     }
@@ -208,10 +272,10 @@ export class McpSessions {
       return refuse(503, -32000, `Service Unavailable: ${room}`);
     }
     for (const [, victim] of room) this.#end(victim);
-    const entry = this.#open(client, session);
+    const entry = this.#open(client, view, session);
     try {
       await entry.mcp.server.connect(entry.transport);
-      await replay(entry.transport, initialize.data);
+      await replay(entry.transport, initialize);
       await replay(entry.transport, { jsonrpc: "2.0", method: "notifications/initialized" }, id);
     } catch (error) {
       this.#end(entry);
@@ -221,9 +285,7 @@ export class McpSessions {
   }
 
   /** A POST without a session: an `initialize`, which opens one if there is (or can be made) room. */
-  async #initialize(request: Request): Promise<Response> {
-    const posted = await this.#read(request);
-    if (posted instanceof Response) return posted;
+  async #initialize(request: Request, view: McpView, posted: Posted): Promise<Response> {
     if (!isInitializeRequest(posted.body))
       return refuse(
         400,
@@ -238,7 +300,7 @@ export class McpSessions {
     const room = makeRoom(this.#sessions, client, this.limits);
     if (typeof room === "string") return refuse(503, -32000, `Service Unavailable: ${room}`);
     for (const [, victim] of room) this.#end(victim);
-    const entry = this.#open(client);
+    const entry = this.#open(client, view);
     if (kept !== undefined) entry.mcp.session.setData(kept);
     const response = await this.#answer(entry, true, async () => {
       await entry.mcp.server.connect(entry.transport);
@@ -292,8 +354,8 @@ export class McpSessions {
       );
     const messages: JSONRPCMessage[] = [];
     for (const [index, item] of (Array.isArray(body) ? body : [body]).entries()) {
-      const parsed = JSONRPCMessageSchema.safeParse(item);
-      if (!parsed.success)
+      const message = jsonRpcMessage(item);
+      if (!message)
         return refuse(
           400,
           -32600,
@@ -301,7 +363,7 @@ export class McpSessions {
             ? `Invalid Request: element ${index} of the batch is not a JSON-RPC message`
             : "Invalid Request: not a JSON-RPC message",
         );
-      messages.push(parsed.data);
+      messages.push(message);
     }
     return { body, messages };
   }
@@ -311,11 +373,16 @@ export class McpSessions {
    * `initialize`s count it); its id, the runtime session's, is the transport's once `initialize`
    * went through.
    */
-  #open(client: string, session?: Session): Entry {
-    const mcp = createMcpServer(this.runtime, { ...this.options, ...(session ? { session } : {}) });
+  #open(client: string, view: McpView, session?: Session): Entry {
+    const mcp = createMcpServer(this.runtime, {
+      ...this.options,
+      surface: view.surface,
+      ...(view.stage !== undefined ? { stage: view.stage } : {}),
+      ...(session ? { session } : {}),
+    });
     const id = mcp.session.id;
     const transport = new McpTransport({ sessionIdGenerator: () => id }, this.limits);
-    const entry: Entry = { id, mcp, transport, ...idleActivity(client) };
+    const entry: Entry = { id, view, mcp, transport, ...idleActivity(client) };
     // Whatever closes the transport (DELETE, close(), the sweep, eviction) forgets the session;
     // the SDK server's onclose then closes the runtime session.
     transport.onclose = () => {
@@ -352,4 +419,9 @@ async function replay(transport: McpTransport, message: JSONRPCMessage, sessionI
     throw new Error(
       `zcp: replaying ${"method" in message ? message.method : "a message"} to resume the session failed: ${response.status} ${text}`,
     );
+}
+
+/** Whether two views are the same address. */
+function sameView(a: McpView, b: McpView): boolean {
+  return a.surface === b.surface && a.stage === b.stage;
 }

@@ -5,7 +5,7 @@
  * the readiness probe's check of the store; the answer when it has no room for a new session;
  * and what an MCP session keeps of its `initialize`.
  */
-import type { InitializeRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { InitializeRequest, RequestId } from "@modelcontextprotocol/server";
 import type { JsonValue, SessionStore } from "@zcp/runtime";
 
 /** The message of the 503 a request gets when the store it needs does not answer. */

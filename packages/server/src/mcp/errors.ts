@@ -1,4 +1,4 @@
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode as ErrorCode } from "@modelcontextprotocol/server";
 import { clip } from "@zcp/runtime";
 
 /**
@@ -32,21 +32,47 @@ interface Issue {
 }
 
 /**
- * The -32602 answer for the error of a request schema's parse (a ZodError: name "$ZodError" or
- * "ZodError", an `issues` array, the request's params at path `params`), else undefined. Its message names
- * the first issue's path and what was expected, e.g.
- * `Invalid params: $.params.protocolVersion: expected string`, at most 200 characters.
+ * The -32602 answer for the error of a request schema's parse, else undefined. The v2 SDK checks
+ * a request against its era's schema before the handler and throws a plain `Error` whose
+ * message is zod's JSON dump of the issues (the request's params at path `params`), which it
+ * would answer -32603 with that dump (`tools/call`: -32602 with the dump after "Invalid
+ * tools/call request: "). The answer's message names the first issue's path and
+ * what was expected, e.g. `Invalid params: $.params.protocolVersion: expected string`, at most
+ * 200 characters.
  */
 export function invalidParams(error: unknown): ProtocolError | undefined {
-  // zod 4's core parse (the SDK's `parseWithCompat`) throws a `$ZodError`, its classic API a `ZodError`.
-  if (!(error instanceof Error) || !/^\$?ZodError$/.test(error.name)) return undefined;
-  const issues: unknown = (error as { issues?: unknown }).issues;
-  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  if (!(error instanceof Error) || error instanceof ProtocolError) return undefined;
+  const issues = issuesOf(error);
+  if (issues === undefined) return undefined;
   const issue = issues[0] as Issue;
   const path = Array.isArray(issue.path) ? issue.path : [];
   if (path[0] !== "params") return undefined;
   const message = `Invalid params: ${issuePath(path)}: ${expectation(issue)}`;
   return new ProtocolError(ErrorCode.InvalidParams, clip(message, MAX_MESSAGE));
+}
+
+/**
+ * The issues of a zod error: its `issues` (a `ZodError` or `$ZodError`), or its message read as
+ * the JSON array of them (the SDK's rethrow); else undefined.
+ */
+function issuesOf(error: Error): readonly unknown[] | undefined {
+  const own: unknown = (error as { issues?: unknown }).issues;
+  if (/^\$?ZodError$/.test(error.name))
+    return Array.isArray(own) && own.length > 0 ? own : undefined;
+  // `[…]` (a request's schema) or `Invalid tools/call request: […]` (the SDK's own tools/call check).
+  const message = /^(?:Invalid [\w/]+ request: )?(\[[\s\S]*)$/.exec(error.message)?.[1];
+  if (message === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  return Array.isArray(parsed) &&
+    parsed.length > 0 &&
+    parsed.every((issue) => typeof issue === "object" && issue !== null && "path" in issue)
+    ? parsed
+    : undefined;
 }
 
 /** `$.params.clientInfo.name`, `$.params.items[0]`, `$.params["a key"]`; long keys clipped. */
@@ -66,6 +92,8 @@ function issuePath(path: readonly unknown[]): string {
 function expectation(issue: Issue): string {
   switch (issue.code) {
     case "invalid_type":
+      // zod's `record` is JSON's object (of named values: `arguments`, `_meta`…).
+      if (issue.expected === "record") return "expected an object";
       if (typeof issue.expected === "string") return `expected ${issue.expected}`;
       break;
     case "invalid_value":

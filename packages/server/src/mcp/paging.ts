@@ -2,7 +2,7 @@
  * Cursors are opaque to clients: base64url of `<scope>:<position>`. A tools cursor's scope holds
  * the view's hash, so a cursor from before a stage change is refused (list again from the start).
  */
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode as ErrorCode } from "@modelcontextprotocol/server";
 import { ProtocolError } from "./errors.js";
 
 export function writeCursor(scope: string, position: number): string {

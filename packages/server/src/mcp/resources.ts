@@ -6,22 +6,23 @@
  * `resources/list` lists the handles this session was given, `resources/templates/list` has
  * the one URI template.
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  type ListResourcesResult,
-  type ReadResourceResult,
-  type Resource,
-} from "@modelcontextprotocol/sdk/types.js";
+import type {
+  ListResourcesResult,
+  ReadResourceResult,
+  Resource,
+  Server,
+} from "@modelcontextprotocol/server";
 import type { Runtime, Session } from "@zcp/runtime";
 import { reserveFor } from "../budget.js";
 import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 
-/** MCP's code for a resource that does not exist (spec: resources, error handling). */
-export const RESOURCE_NOT_FOUND = -32002;
+/**
+ * The code of an answer about a resource that does not exist: -32602 (invalid params), as MCP
+ * 2026-07-28 says. The 2025 spec's -32002 is gone from both eras: the v2 SDK answers -32602 for
+ * it on every connection, and 2025 clients read it as a plain JSON-RPC error.
+ */
+export const RESOURCE_NOT_FOUND = -32602;
 
 /** The scheme and authority of handle URIs: `zcp://handle/<url-encoded handle id>`. */
 export const HANDLE_URI_PREFIX = "zcp://handle/";
@@ -50,12 +51,19 @@ export function parseHandleUri(uri: string): { readonly handle: string } | undef
  * The handles this session was given, in the order it got them, for `resources/list`. Listing
  * them does not read the store (a read is a use and would keep them alive), so a handle that
  * expired or was evicted since may still be listed; reading it answers "not found".
+ *
+ * Only a 2025 session lists its handles (`listed`): on the 2026-07-28 era `resources/list` may
+ * not vary by history, and callers without an authorization share one owner, whose handle ids
+ * are their only protection; its handles are read by the URI of a call's `resource_link`.
  */
 export class IssuedHandles {
   private readonly byId = new Map<string, { readonly seq: number; readonly resource: Resource }>();
   private seq = 0;
 
+  constructor(private readonly listed: boolean) {}
+
   add(id: string, resource: Resource): void {
+    if (!this.listed) return;
     this.byId.delete(id);
     this.byId.set(id, { seq: ++this.seq, resource });
   }
@@ -84,7 +92,7 @@ export function serveHandleResources(
   handles: IssuedHandles,
   pageSize: number,
 ): void {
-  server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+  server.setRequestHandler("resources/list", (request) => {
     const after = readCursor(request.params?.cursor, "r", Number.MAX_SAFE_INTEGER);
     const page = handles.after(after, pageSize + 1);
     const result: ListResourcesResult = {
@@ -94,7 +102,7 @@ export function serveHandleResources(
     return result;
   });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: [
       {
         uriTemplate: HANDLE_URI_TEMPLATE,
@@ -108,7 +116,7 @@ export function serveHandleResources(
   }));
 
   server.setRequestHandler(
-    ReadResourceRequestSchema,
+    "resources/read",
     async (request, extra): Promise<ReadResourceResult> => {
       const { uri } = request.params;
       const parsed = parseHandleUri(uri);
@@ -120,7 +128,7 @@ export function serveHandleResources(
       const read = await runtime.handles.json(
         session.id,
         parsed.handle,
-        reserveFor(server.transport, extra.requestId),
+        reserveFor(server.transport, extra.mcpReq.id),
       );
       if (!read.ok) {
         if (read.error.startsWith("expired:")) handles.forget(parsed.handle);

@@ -1,12 +1,19 @@
 /**
- * The MCP surface: one runtime session behind one MCP session, served by the official SDK's
- * low-level `Server` (v1). Nothing is compiled here: `tools/list` hands out the MCP entries of
- * the session's exposed view (the runtime's, derived once from the registry), `tools/call` runs the runtime's call pipeline
- * (tools.ts), and handles are readable as resources (resources.ts). This module wires them to
- * one SDK `Server` and ties its life to the runtime session's.
+ * The MCP surface of the 2025 era: one runtime session behind one MCP session, served by the
+ * official SDK's low-level `Server` (v2). Nothing is compiled here: `tools/list` hands out the
+ * MCP entries of the session's exposed view (the runtime's, derived once from the registry),
+ * `tools/call` runs the runtime's call pipeline (tools.ts), and handles are readable as resources
+ * (resources.ts). This module wires them to one SDK `Server` and ties its life to the runtime
+ * session's. The 2026-07-28 era, which has no sessions, is stateless.ts.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import {
+  Server,
+  type CacheHint,
+  type JSONRPCRequest,
+  type jsonSchemaValidator,
+  type Result,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import type { Runtime, Session } from "@zcp/runtime";
 import type { ResponseLimits } from "../budget.js";
 import { invalidParams } from "./errors.js";
@@ -14,6 +21,8 @@ import { IssuedHandles, serveHandleResources } from "./resources.js";
 import { serveTools } from "./tools.js";
 
 const DEFAULT_PAGE_SIZE = 100;
+/** How long a 2026-07-28 client may keep a listing (default 5 minutes; see `listTtlMs`). */
+const DEFAULT_LIST_TTL_MS = 300_000;
 
 /** The MCP surface's options; its transports count answers within the `ResponseLimits` (budget.ts). */
 export interface McpServerOptions extends ResponseLimits {
@@ -31,6 +40,17 @@ export interface McpServerOptions extends ResponseLimits {
   readonly stage?: string;
   /** Called with each new runtime session, before the client can use it (e.g. to set its stage). */
   readonly onSession?: (session: Session) => void;
+  /**
+   * The `ttlMs` of the 2026-07-28 era's lists and `server/discover` (default 300000, 5 minutes):
+   * a listing changes only when the server restarts with another registry, so this is how stale
+   * a client's copy may be after a deploy.
+   */
+  readonly listTtlMs?: number;
+  /**
+   * Whether an authorization shapes what the lists hold (a token is required, or scopes are
+   * granted per caller): their `cacheScope` is then `private`, else `public` (default false).
+   */
+  readonly privateLists?: boolean;
 }
 
 /** `createMcpServer`'s options: the server's, and the runtime session to serve when there is one. */
@@ -71,30 +91,64 @@ const NO_ELICITATION: jsonSchemaValidator = {
   },
 };
 
-type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+/** The page size the options ask for, checked. */
+export function pageSizeOf(options: McpServerOptions): number {
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1)
+    throw new RangeError(
+      `MCP server: pageSize must be a positive integer, got ${String(pageSize)}`,
+    );
+  return pageSize;
+}
+
+type Handler = (request: JSONRPCRequest, context: ServerContext) => Promise<Result>;
 
 /**
- * The SDK's `Protocol.setRequestHandler` stores each handler behind
- * `parseWithCompat(schema, request)`, which throws the ZodError of a mismatch, and
- * `Protocol._onrequest` answers a thrown error without a numeric `code` as -32603 with its
- * message: zod's JSON dump of the issues. That holds for every method the SDK parses with a
- * schema, `initialize` (registered by the `Server` constructor) and `ping` (by `Protocol`'s)
- * included. So, once every handler is registered, each entry of the server's (private) handler
- * map is wrapped: a ZodError about the request's params becomes -32602 with a short message
- * (errors.ts). `tools/call` is the fallback handler (tools.ts), not in the map.
+ * The SDK's low-level server, with the one thing zcp changes: a request whose params its era's
+ * schema refuses is answered -32602 in plain words (errors.ts), where the SDK answers -32603 with
+ * zod's dump. `_wrapHandler` is the SDK's documented hook for wrapping every registered handler,
+ * `initialize` (which the constructor registers) included; `tools/call` is the fallback handler
+ * (tools.ts), which checks its own params.
  */
-function answerSchemaMismatches(server: Server): void {
-  const handlers: unknown = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(handlers instanceof Map))
-    throw new Error("zcp: the SDK Server has no request handler map (_requestHandlers) to wrap");
-  for (const [method, handler] of handlers as Map<string, RequestHandler>)
-    handlers.set(method, async (request: unknown, extra: unknown) => {
+class ZcpServer extends Server {
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
+    const wrapped = super._wrapHandler(method, handler);
+    return async (request, context) => {
       try {
-        return await handler(request, extra);
+        return await wrapped(request, context);
       } catch (error) {
         throw invalidParams(error) ?? error;
       }
-    });
+    };
+  }
+}
+
+/**
+ * An SDK `Server` with zcp's capabilities, before any handler: the same for both eras. On the
+ * 2026-07-28 era the SDK adds `ttlMs` and `cacheScope` to the cacheable results from the hints:
+ * the lists and `server/discover` live `listTtlMs`, and a handle read is never cached (a handle
+ * is one caller's and expires).
+ */
+export function sdkServer(options: McpServerOptions): Server {
+  const list: CacheHint = {
+    ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS,
+    cacheScope: options.privateLists === true ? "private" : "public",
+  };
+  return new ZcpServer(
+    { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
+      jsonSchemaValidator: NO_ELICITATION,
+      cacheHints: {
+        "server/discover": list,
+        "tools/list": list,
+        "resources/list": list,
+        "resources/templates/list": list,
+        "resources/read": { ttlMs: 0, cacheScope: "private" },
+      },
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    },
+  );
 }
 
 /**
@@ -105,29 +159,17 @@ export function createMcpServer(
   runtime: Runtime,
   options: CreateMcpServerOptions = {},
 ): ZcpMcpServer {
-  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1)
-    throw new RangeError(
-      `createMcpServer: pageSize must be a positive integer, got ${String(pageSize)}`,
-    );
+  const pageSize = pageSizeOf(options);
   const session =
     options.session ??
     runtime.session({
       surface: options.surface ?? "mcp",
       ...(options.stage !== undefined ? { stage: options.stage } : {}),
     });
-  const server = new Server(
-    { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
-    {
-      capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
-      jsonSchemaValidator: NO_ELICITATION,
-      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-    },
-  );
-  const handles = new IssuedHandles();
-  const calls = serveTools(server, session, handles, pageSize);
+  const server = sdkServer(options);
+  const handles = new IssuedHandles(true);
+  const calls = serveTools(server, session, handles, pageSize, true);
   serveHandleResources(server, runtime, session, handles, pageSize);
-  answerSchemaMismatches(server);
 
   const unsubscribe = session.onChange(() => {
     // Only a connected server can notify; a change before `initialize` is seen by the first list.

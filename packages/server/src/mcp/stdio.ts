@@ -1,6 +1,10 @@
 /**
- * MCP over stdio: one MCP session (one runtime session) per process, newline-delimited JSON-RPC
- * on stdin/stdout. Nothing but protocol messages is written to stdout; logs go to stderr.
+ * MCP over stdio, both eras on one connection: the SDK's `serveStdio` reads the opening message
+ * and pins the connection to an era. A 2025 opening (`initialize`, or any message without the
+ * 2026-07-28 envelope) gets one MCP session (one runtime session) for the process, as before;
+ * a 2026-07-28 one gets the stateless server (stateless.ts) over the fixed view the process's
+ * options name, the connection being its one caller. Newline-delimited JSON-RPC on stdin/stdout;
+ * nothing but protocol messages is written to stdout; logs go to stderr.
  *
  * The transport is ours, not the SDK's `StdioServerTransport`: that one buffers up to 10 MiB of
  * a line and, past it, drops the buffer mid-line and stops answering. Ours reads through the
@@ -12,14 +16,15 @@
  * requests and closes stdin at once still gets every answer; closing earlier would make the SDK
  * abort the handlers still running, and their answers would be lost.
  */
+import { randomUUID } from "node:crypto";
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  ErrorCode,
-  JSONRPCMessageSchema,
+  ProtocolErrorCode as ErrorCode,
   type JSONRPCMessage,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/server";
+import { serveStdio as serveBothEras } from "@modelcontextprotocol/server/stdio";
 import type { Runtime } from "@zcp/runtime";
 import {
   SessionBudget,
@@ -28,15 +33,27 @@ import {
   type ResponseLimits,
 } from "../budget.js";
 import { DEFAULT_MAX_LINE_BYTES, readJsonLines } from "../stdio/lines.js";
+import { jsonRpcMessage } from "./messages.js";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "./server.js";
+import { StatelessMcp } from "./stateless.js";
 
 /** The MCP server on stdio. */
-export interface McpStdioServer extends ZcpMcpServer {
+export interface McpStdioServer {
   /**
    * Resolves once stdin has ended and every request read before its end was answered (or
    * cancelled), and the transport closed; or once the server was closed.
    */
   readonly done: Promise<void>;
+  /** The era the connection was opened in; undefined before its first message. */
+  readonly era: "legacy" | "modern" | undefined;
+  /** `tools/call` requests running now. */
+  readonly running: number;
+  /** Resolves once no `tools/call` runs (at once when none does). */
+  idle(): Promise<void>;
+  /** Ends the running calls: they answer `cancelled` with `reason`; the connection stays open. */
+  endCalls(reason: string): Promise<void>;
+  /** Closes the connection and the runtime session (a 2025 one's handles are dropped). */
+  close(): Promise<void>;
 }
 
 export interface StdioOptions extends McpServerOptions {
@@ -49,6 +66,8 @@ export interface StdioOptions extends McpServerOptions {
    * (with its id when the line starts with one).
    */
   readonly maxLineBytes?: number;
+  /** Errors the SDK reports out of band (default: none reported). */
+  readonly onError?: (error: Error) => void;
 }
 
 /**
@@ -62,16 +81,47 @@ export async function serveStdio(
   runtime: Runtime,
   options: StdioOptions = {},
 ): Promise<McpStdioServer> {
-  const mcp = createMcpServer(runtime, options);
   const transport = new LineTransport(
     options.stdin ?? process.stdin,
     options.stdout ?? process.stdout,
     options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     options,
   );
-  await mcp.server.connect(transport);
-  // Assigned, not spread: `running` is a getter.
-  return Object.assign(mcp, { done: transport.closed });
+  const stateless = new StatelessMcp(runtime, options);
+  // The connection is its one caller: its handles are its own, with short ids.
+  const caller = { authorization: `stdio:${randomUUID()}` };
+  const view = {
+    surface: options.surface ?? "mcp",
+    ...(options.stage !== undefined ? { stage: options.stage } : {}),
+  };
+  let legacy: ZcpMcpServer | undefined;
+  let era: McpStdioServer["era"];
+  const handle = serveBothEras(
+    (context) => {
+      era = context.era;
+      if (context.era === "modern") return stateless.server(view, caller);
+      legacy = createMcpServer(runtime, options);
+      return legacy.server;
+    },
+    { transport, ...(options.onError ? { onerror: options.onError } : {}) },
+  );
+  return {
+    done: transport.closed.then(() => legacy?.close()),
+    get era() {
+      return era;
+    },
+    get running() {
+      return (legacy?.running ?? 0) + stateless.running;
+    },
+    idle: () => Promise.all([legacy?.idle(), stateless.idle()]).then(() => undefined),
+    async endCalls(reason) {
+      await Promise.all([legacy?.session.close(reason), stateless.close(reason)]);
+    },
+    async close() {
+      await handle.close();
+      await Promise.all([legacy?.close(), stateless.close()]);
+    },
+  };
 }
 
 /**
@@ -177,9 +227,8 @@ class LineTransport implements Transport, BudgetedTransport {
       void this.#write(refusal(ErrorCode.InvalidRequest, "Invalid Request: empty batch"));
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (parsed.success) {
-      const message = parsed.data;
+    const message = jsonRpcMessage(value);
+    if (message) {
       if ("method" in message && "id" in message) {
         this.#unanswered.set(message.id, (this.#unanswered.get(message.id) ?? 0) + 1);
         const budgets = this.#budgets.get(message.id) ?? [];

@@ -8,46 +8,64 @@
  * - error   → `isError: true`, text: `encodeResult(result)` (`{"ok":false,"error":"invalid:$.city","hint":"…"}`)
  * - unknown tool → JSON-RPC error -32602 (a protocol error in MCP's terms, not a tool result)
  *
- * `tools/call` is the server's fallback request handler rather than a handler registered with the
- * SDK's `CallToolRequestSchema`: the SDK parses a registered handler's request with that schema
- * and answers a mismatch (`arguments` that is an array, a string, null…) with -32603 and the
- * validator's text. Here the params are checked by hand and answered -32602 in plain words;
- * the arguments go to the runtime as they came (its depth check runs before any recursion).
+ * The SDK checks a `tools/call`'s params against its era's schema first (a mismatch, such as
+ * `arguments` that is an array, answers -32602: server.ts); the arguments then go to the runtime
+ * as they came (its depth check runs before any recursion). Registering the handler, rather than
+ * answering from a fallback, lets the SDK answer an unknown method itself (HTTP 404 on the
+ * 2026-07-28 era).
  *
  * With a session store, the session's state (found tools, stage) is saved before a call's
  * answer goes out, so that no answer is acknowledged that another replica does not see; when
  * the store cannot save it, the call answers `unavailable:store` (the client tries again).
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  ErrorCode,
-  ListToolsRequestSchema,
-  SetLevelRequestSchema,
+  LOG_LEVEL_META_KEY,
+  ProtocolErrorCode as ErrorCode,
   type CallToolResult,
   type ContentBlock,
-  type JSONRPCRequest,
   type ListToolsResult,
   type LoggingLevel,
   type Resource,
-  type ServerNotification,
-  type ServerRequest,
+  type Server,
+  type ServerContext,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { clip, encodeResult, failure, type CallResult, type Session } from "@zcp/runtime";
 import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 import { reserveFor } from "../budget.js";
 import { handleUri, type IssuedHandles } from "./resources.js";
 
-/** The `tools/call` requests of a session that are running. */
-export interface RunningCalls {
-  readonly running: number;
+/** Running `tools/call` requests: of one session, or of every server that shares the count. */
+export class RunningCalls {
+  #running = 0;
+  readonly #idle: (() => void)[] = [];
+
+  get running(): number {
+    return this.#running;
+  }
+
   /** Resolves once no call runs (at once when none does). */
-  idle(): Promise<void>;
+  idle(): Promise<void> {
+    return this.#running === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Counts `call` as running until it settles. */
+  async count<T>(call: () => Promise<T>): Promise<T> {
+    this.#running++;
+    try {
+      return await call();
+    } finally {
+      if (--this.#running === 0) for (const resolve of this.#idle.splice(0)) resolve();
+    }
+  }
 }
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
+/** A `tools/call`'s params, as the SDK checked them. */
+type CallToolParams = { readonly name: string; readonly arguments?: { [key: string]: unknown } };
 
 /** MCP's (syslog's) levels, least severe first. */
 const LOG_LEVELS: readonly LoggingLevel[] = [
@@ -61,21 +79,26 @@ const LOG_LEVELS: readonly LoggingLevel[] = [
   "emergency",
 ];
 
-/** Registers `logging/setLevel`, `tools/list` and `tools/call` for the session. */
+/**
+ * Registers `logging/setLevel`, `tools/list` and `tools/call` for the session; `persist`: the
+ * session's state is saved to the session store after each call (the 2025 era's sessions).
+ */
 export function serveTools(
   server: Server,
   session: Session,
   handles: IssuedHandles,
   pageSize: number,
+  persist: boolean,
+  calls = new RunningCalls(),
 ): RunningCalls {
   // Log lines of a call go out on that call's stream, at or above the level the client set.
   let logLevel: LoggingLevel = "debug";
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.setRequestHandler("logging/setLevel", (request) => {
     logLevel = request.params.level;
     return {};
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+  server.setRequestHandler("tools/list", (request) => {
     const view = session.exposed;
     const entries = view.artifacts("mcp");
     const offset = readCursor(request.params?.cursor, `t${view.hash}`, entries.length);
@@ -86,63 +109,31 @@ export function serveTools(
     return result;
   });
 
-  let running = 0;
-  const idle: (() => void)[] = [];
-  const callTool = async (request: JSONRPCRequest, extra: Extra): Promise<CallToolResult> => {
-    const { name, args } = callParams(request.params);
-    let result: CallResult;
+  const callTool = async (params: CallToolParams, extra: Extra): Promise<CallToolResult> => {
+    const name = params.name;
+    const args = params.arguments ?? {};
     // `zcp.handle` reserves what it reads from this request's response budget (budget.ts).
-    const reserve = reserveFor(server.transport, extra.requestId);
-    running++;
-    try {
-      result = await session.call(name, args, {
-        ...callOptions(name, extra, () => logLevel),
+    const reserve = reserveFor(server.transport, extra.mcpReq.id);
+    let result: CallResult = await calls.count(() =>
+      session.call(name, args, {
+        ...callOptions(name, extra, () => levelOf(extra, logLevel)),
         ...(reserve ? { reserve } : {}),
-      });
-    } finally {
-      if (--running === 0) for (const resolve of idle.splice(0)) resolve();
-    }
+      }),
+    );
     if (!result.ok && result.error === `unknown:${clip(name)}`)
       throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${clip(name)}`);
-    try {
-      await session.save();
-    } catch {
-      result = failure("unavailable:store", "the shared store is unreachable; try again shortly");
-    }
+    // A 2025 session's state lives in the store; a stateless (2026-07-28) one has none to save.
+    if (persist)
+      try {
+        await session.save();
+      } catch {
+        result = failure("unavailable:store", "the shared store is unreachable; try again shortly");
+      }
     return toCallToolResult(result, handles);
   };
-  server.fallbackRequestHandler = async (request, extra) => {
-    if (request.method === "tools/call") return callTool(request, extra);
-    // What the SDK answers when no handler is found.
-    throw new ProtocolError(ErrorCode.MethodNotFound, "Method not found");
-  };
+  server.setRequestHandler("tools/call", (request, extra) => callTool(request.params, extra));
 
-  return {
-    get running() {
-      return running;
-    },
-    idle() {
-      return running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve));
-    },
-  };
-}
-
-/** A `tools/call`'s name and arguments, or the -32602 answer its params get. */
-function callParams(params: JSONRPCRequest["params"]): {
-  readonly name: string;
-  readonly args: { readonly [name: string]: unknown };
-} {
-  const name: unknown = params?.["name"];
-  if (typeof name !== "string")
-    throw new ProtocolError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
-  const args: unknown = params?.["arguments"];
-  if (args === undefined) return { name, args: {} };
-  if (!isRecord(args))
-    throw new ProtocolError(
-      ErrorCode.InvalidParams,
-      "Invalid params: arguments must be an object of named parameters",
-    );
-  return { name, args };
+  return calls;
 }
 
 /** The result as MCP shows it; a handle is also remembered for `resources/list`. */
@@ -171,10 +162,10 @@ function toCallToolResult(result: CallResult, handles: IssuedHandles): CallToolR
 }
 
 /** Cancellation, progress and log lines of a call, wired to the MCP request. */
-function callOptions(name: string, extra: Extra, level: () => LoggingLevel) {
-  const token = extra._meta?.progressToken;
+function callOptions(name: string, extra: Extra, level: () => LoggingLevel | undefined) {
+  const token = extra.mcpReq._meta?.progressToken;
   return {
-    signal: extra.signal,
+    signal: extra.mcpReq.signal,
     onProgress:
       token === undefined
         ? undefined
@@ -185,20 +176,32 @@ function callOptions(name: string, extra: Extra, level: () => LoggingLevel) {
               ...(total !== undefined ? { total } : {}),
               ...(message !== undefined ? { message } : {}),
             };
-            extra
-              .sendNotification({ method: "notifications/progress", params })
+            extra.mcpReq
+              .notify({ method: "notifications/progress", params })
               .catch(() => undefined);
           },
     onLog: (lineLevel: "debug" | "info" | "warning" | "error", message: string) => {
-      if (LOG_LEVELS.indexOf(lineLevel) < LOG_LEVELS.indexOf(level())) return;
-      extra
-        .sendNotification({
+      const least = level();
+      if (least === undefined || LOG_LEVELS.indexOf(lineLevel) < LOG_LEVELS.indexOf(least)) return;
+      extra.mcpReq
+        .notify({
           method: "notifications/message",
           params: { level: lineLevel, logger: name, data: message },
         })
         .catch(() => undefined);
     },
   };
+}
+
+/**
+ * The least severe level of a call's log lines that go out: on the 2026-07-28 era the request's
+ * own (its envelope's `logLevel`; none without it), on the 2025 era the session's.
+ */
+function levelOf(extra: Extra, session: LoggingLevel): LoggingLevel | undefined {
+  const envelope = extra.mcpReq.envelope as { readonly [key: string]: unknown } | undefined;
+  if (envelope === undefined) return session;
+  const level = envelope[LOG_LEVEL_META_KEY];
+  return LOG_LEVELS.includes(level as LoggingLevel) ? (level as LoggingLevel) : undefined;
 }
 
 function isRecord(value: unknown): value is { [key: string]: unknown } {

@@ -4,36 +4,45 @@
  * to mount on its path (the handler does not look at the path); `createNativeHttpHandler`
  * (http/node.ts) is the same as a `node:http` `(req, res)` handler.
  *
- * - A body without `zcp-session-id` must start with `initialize`: the server opens a native
- *   session (one runtime session) and returns its id, a random UUID, in `zcp-session-id`.
- *   Session ids come from the server only; a client cannot choose one.
- * - With `identity(request)`, a session belongs to the identity that opened it: another identity
- *   (or none) gets the same 404 as an unknown session, and a request without identity gets 401.
- * - A new session makes room for itself (http/idle.ts): beyond `maxSessionsPerClient` (per
+ * - The session's state travels with the client as a token (token.ts) in `zcp-session-id`:
+ *   every answer carries the session's current token, and the client sends back the newest.
+ *   Any replica holding the same `secret` serves any request from the token alone; nothing
+ *   about a native session is stored (its handles are, in the handle store, under its id).
+ * - A body without `zcp-session-id` must start with `initialize`: the server opens a session
+ *   with a random id. Tokens come from the server only; a client cannot choose or change one.
+ * - With `identity(request)`, a token is bound to the identity that opened the session: another
+ *   identity (or none) gets the same 404 as an unknown, tampered, expired or foreign token, and
+ *   a request without identity gets 401.
+ * - This process keeps the sessions it serves loaded (their running calls, concurrency and
+ *   response budgets) in a bounded cache (http/idle.ts): beyond `maxSessionsPerClient` (per
  *   identity, else `clientKey(request)`) or `maxSessions`, the least recently active session
- *   without a request in progress is closed (its next request gets 404); 503 when none can be.
+ *   without a request in progress is unloaded (its next request loads it again from its
+ *   token); 503 when none can be. A session idle for `idleTimeoutMs` is unloaded too.
+ * - A loaded session takes in each token it is sent: a newer token's stage and find format,
+ *   and any token's found tools (a union); the answer's token is then the union's. A client
+ *   that got two tokens of one revision (two requests that each found tools at once, on two
+ *   replicas) sends both, comma-separated (at most `MAX_SESSION_TOKENS`, all of one session):
+ *   none of the tools found is lost.
+ * - `session/close` drops the session's handles and unloads it; its answer carries no token.
+ *   A token is good until it expires (nothing is stored that could revoke it): sent again, it
+ *   opens the session again, with its view and without the handles.
  * - The request's signal is the calls': a client that goes away cancels the calls of its request.
  * - A request's answers count against the session's response budget (budget.ts) until the client
  *   has read them to their end (or gone away), so answers left unread hold it.
  * - 404 unknown session, 413 body over `maxBodyBytes`, 400 not JSON, 405 not POST, 503 no room or
  *   closing; 202 without a body when a request held only notifications.
- * - With a session store (`RuntimeOptions.sessions`), any replica serves any request of a
- *   session (http/store.ts): the session id is the runtime session's; a session unknown here is
- *   resumed from the store (its identity, kept as the session's data, must be the request's), a
- *   session known here is refreshed first (gone elsewhere: 404), and the state is saved before
- *   the answer goes out (503 when the store is unreachable, for any of these, or has no room
- *   for a new session). Evicting, expiring and shutting down only unload sessions (the store
- *   bounds what it keeps by its own counts); `session/close` ends them everywhere.
  */
-import type { JsonValue, Runtime, Session } from "@zcp/runtime";
+import { Session, type Runtime } from "@zcp/runtime";
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
+  MAX_SESSION_TOKENS,
   rpcError,
   SERVER_ERROR,
   SESSION_HEADER,
   SESSION_NOT_FOUND,
 } from "./protocol.js";
 import { createNativeSession, type NativeSession, type NativeSessionOptions } from "./session.js";
+import { parseSecret, randomSecret, SessionTokens, type TokenState } from "./token.js";
 import type { RequestBudget } from "../budget.js";
 import { json, readJson, whenEnded, type ErrorAnswer } from "../http/body.js";
 import {
@@ -47,17 +56,16 @@ import {
   type Activity,
   type Sweep,
 } from "../http/idle.js";
-import { Resumptions, STORE_FULL, STORE_UNREACHABLE } from "../http/store.js";
 
 export interface NativeFetchOptions extends NativeSessionOptions {
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number;
   /**
-   * Open sessions at most (default 1,000). An `initialize` beyond closes the least recently
+   * Sessions kept loaded at most (default 1,000). Loading one beyond unloads the least recently
    * active session without a request in progress; it gets 503 when there is none.
    */
   readonly maxSessions?: number;
-  /** Open sessions of one client at most (default 100), likewise (see `clientKey`). */
+  /** Loaded sessions of one client at most (default 100), likewise (see `clientKey`). */
   readonly maxSessionsPerClient?: number;
   /**
    * Who the client is, for `maxSessionsPerClient`, when there is no `identity` (the identity is
@@ -65,13 +73,22 @@ export interface NativeFetchOptions extends NativeSessionOptions {
    * remote address.
    */
   readonly clientKey?: (request: Request) => string;
-  /** A session with no request for this long is closed (default 30 minutes). */
+  /**
+   * A session's token expires this long after the last answer that carried it, and a session
+   * with no request for this long is unloaded (default 30 minutes).
+   */
   readonly idleTimeoutMs?: number;
   /**
    * Who sends the request (e.g. from a verified bearer token), or null when nobody is
-   * authenticated (401). A session is bound to the identity that opened it.
+   * authenticated (401). A session's tokens are bound to the identity that opened it.
    */
   readonly identity?: (request: Request) => string | null;
+  /**
+   * The key of the session tokens: at least 32 random bytes as hex or base64 (`parseSecret`;
+   * another value throws a TypeError). Replicas serving the same sessions must share it.
+   * Default: a random key of this handler's own, so that its tokens are good here only.
+   */
+  readonly secret?: string;
 }
 
 export interface NativeFetchHandler {
@@ -94,11 +111,14 @@ export interface NativeRoutes extends NativeFetchHandler {
 interface Entry extends Activity {
   readonly native: NativeSession;
   readonly identity: string | null;
+  /** The revision of the session's state as of its last token (token.ts). */
+  rev: number;
+  /** `stateKey` of that state: a different one now means the next token is one revision on. */
+  key: string;
 }
 
 /** The request, admitted: its session (undefined: it opens one), the caller's identity and the parsed body. */
 interface Admitted {
-  readonly id: string | undefined;
   readonly entry: Entry | undefined;
   /** Ends the request of `entry`, counted from its admission. */
   readonly ended: (() => void) | undefined;
@@ -109,6 +129,10 @@ interface Admitted {
 /** An error answer of the native surface: `{"jsonrpc":"2.0","id":null,"error":{code,message}}`. */
 const refuse: ErrorAnswer = (status, code, message, headers) =>
   json(status, rpcError(null, code, message), headers);
+
+/** The answer to a token no session of the request's identity has: one answer for every reason. */
+const gone = (): Response =>
+  refuse(404, SESSION_NOT_FOUND, "Session not found: start a new session with initialize");
 
 /** The handler of `POST /zcp`; the caller mounts it on its path. */
 export function createNativeFetchHandler(
@@ -127,25 +151,30 @@ export function createNativeFetchHandler(
 }
 
 class NativeRoute {
+  /** The sessions loaded here, by id: a cache (unloading one loses nothing but its running calls). */
   readonly #sessions = new Map<string, Entry>();
   readonly #maxBody: number;
   readonly #onError: (error: unknown) => void;
+  readonly #tokens: SessionTokens;
   /** New sessions are refused (stop()). */
   #stopping = false;
   /** Every request is refused (close()). */
   #closed = false;
   #sweep: Sweep | undefined;
-  /** Sessions live in a store: this process only loads and unloads them. */
-  readonly #shared: boolean;
-  readonly #resumptions = new Resumptions<Entry | Response | undefined>();
 
   constructor(
     private readonly runtime: Runtime,
     private readonly options: NativeFetchOptions,
   ) {
-    this.#shared = runtime.options.sessions !== undefined;
     this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#onError = options.onError ?? ((error: unknown) => console.error("zcp native:", error));
+    const secret = options.secret === undefined ? randomSecret() : parseSecret(options.secret);
+    if (typeof secret === "string") throw new TypeError(`NativeFetchOptions.secret ${secret}`);
+    this.#tokens = new SessionTokens(
+      secret,
+      runtime.registry,
+      options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
+    );
   }
 
   get sessionCount(): number {
@@ -166,22 +195,20 @@ class NativeRoute {
     if (this.#sweep) clearInterval(this.#sweep);
   }
 
+  /** Unloads every session (running calls answer `cancelled`); their tokens and handles stay good. */
   async close(reason?: string): Promise<void> {
     this.stop();
     this.#closed = true;
     const open = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.allSettled(
-      open.map((entry) => entry.native.close(reason, { keep: this.#shared })),
-    );
+    await Promise.allSettled(open.map((entry) => entry.native.close(reason, { keep: true })));
   }
 
   async #serve(request: Request): Promise<Response> {
     const admitted = await this.#admit(request);
     if (admitted instanceof Response) return admitted;
-    const { body } = admitted;
-    let { id, entry, ended } = admitted;
-    const opening = !entry;
+    const { body, identity } = admitted;
+    let { entry, ended } = admitted;
     if (!entry) {
       if (!startsWithInitialize(body))
         return refuse(
@@ -189,12 +216,9 @@ class NativeRoute {
           SERVER_ERROR,
           `Bad Request: no ${SESSION_HEADER}; start a session with initialize`,
         );
-      if (this.#stopping)
-        return refuse(503, SERVER_ERROR, "Service Unavailable: the server is closing");
-      const opened = this.#open(request, admitted.identity);
-      if (typeof opened === "string")
-        return refuse(503, SERVER_ERROR, `Service Unavailable: ${opened}`);
-      [id, entry] = opened;
+      const opened = this.#load(request, identity);
+      if (opened instanceof Response) return opened;
+      entry = opened;
       ended = beginRequest(entry, true);
     }
     const current = entry;
@@ -203,9 +227,7 @@ class NativeRoute {
     // more than the budget.
     const budget = current.native.budget.request();
     try {
-      return whenEnded(await this.#answer(id!, current, opening, body, request, budget), () =>
-        budget.end(),
-      );
+      return whenEnded(await this.#answer(current, body, request, budget), () => budget.end());
     } catch (error) {
       budget.end();
       throw error;
@@ -214,39 +236,42 @@ class NativeRoute {
     }
   }
 
-  /** The answer of session `id` to `body`, counted against `budget`; saved first with a store. */
+  /** The answer of `current`'s session to `body`, counted against `budget`, with its token. */
   async #answer(
-    id: string,
     current: Entry,
-    opening: boolean,
     body: unknown,
     request: Request,
     budget: RequestBudget,
   ): Promise<Response> {
     const response = await current.native.handleJson(body, { signal: request.signal, budget });
-    // session/close, or close() while this request ran.
-    if (current.native.closed || this.#closed) this.#forget(id, current);
-    else if (this.#shared)
-      try {
-        // Closed elsewhere meanwhile (the save found it gone): closed here too, at once. A new
-        // session, whose id nobody has yet, is not saved only when the store has no room.
-        if (!(await current.native.session.save(current.client))) {
-          this.#forget(id, current);
-          if (opening) return refuse(503, SERVER_ERROR, STORE_FULL);
-        }
-      } catch {
-        // Saved nowhere, a new session would exist on this replica only: it is not opened.
-        if (opening) this.#forget(id, current);
-        return refuse(503, SERVER_ERROR, STORE_UNREACHABLE);
-      }
-    if (response === undefined)
-      return new Response(null, { status: 202, headers: { [SESSION_HEADER]: id } });
-    return jsonParts(response, { [SESSION_HEADER]: id });
+    // session/close (not the handler's close, which only unloads): the client has no more use
+    // for a token.
+    const ended = current.native.closed && !this.#closed;
+    if (current.native.closed) this.#forget(current);
+    const headers: { [name: string]: string } = ended
+      ? {}
+      : { [SESSION_HEADER]: this.#mint(current) };
+    if (response === undefined) return new Response(null, { status: 202, headers });
+    return jsonParts(response, headers);
+  }
+
+  /** The token of the session's current state, one revision on when it changed since the last. */
+  #mint(entry: Entry): string {
+    const state = entry.native.session.state;
+    const key = stateKey(state);
+    if (key !== entry.key) {
+      entry.rev++;
+      entry.key = key;
+    }
+    return this.#tokens.mint(
+      { id: entry.native.session.id, rev: entry.rev, ...state },
+      entry.identity,
+    );
   }
 
   /**
    * The session a request goes on to (its request counted from before its body is read, so that
-   * it is not closed for room meanwhile) and its parsed body; or the answer that refuses it.
+   * it is not unloaded for room meanwhile) and its parsed body; or the answer that refuses it.
    */
   async #admit(request: Request): Promise<Admitted | Response> {
     if (request.method !== "POST")
@@ -258,124 +283,123 @@ class NativeRoute {
       identity = this.options.identity(request);
       if (identity === null) return refuse(401, SERVER_ERROR, "Unauthorized");
     }
-    const id = request.headers.get(SESSION_HEADER) ?? undefined;
-    const found = id === undefined ? undefined : await this.#find(id, identity, request);
-    if (found instanceof Response) return found;
-    const entry = found;
+    const header = request.headers.get(SESSION_HEADER);
+    let entry: Entry | undefined;
+    if (header !== null) {
+      const states = this.#open(header, identity);
+      if (states === undefined) return gone();
+      const loaded = this.#load(request, identity, states);
+      if (loaded instanceof Response) return loaded;
+      entry = loaded;
+    }
     const ended = entry && beginRequest(entry, true);
     const read = await readJson(request, this.#maxBody, refuse);
     if (read instanceof Response) {
       ended?.();
       return read;
     }
-    return { id, entry, ended, identity, body: read.json };
+    return { entry, ended, identity, body: read.json };
   }
 
   /**
-   * The session of a request's id: the one open here (refreshed from the store, if any), or
-   * resumed from the store; else the 404 (or, the store unreachable, the 503) it gets. Another
-   * identity's session answers exactly as one that does not exist.
+   * The states of the tokens of a `zcp-session-id` (one, or up to `MAX_SESSION_TOKENS` of one
+   * session, comma-separated: see `SessionTokenJar`), oldest revision first; undefined when
+   * one of them is not good for `identity`, or they name different sessions.
    */
-  async #find(id: string, identity: string | null, request: Request): Promise<Entry | Response> {
-    const gone = refuse(
-      404,
-      SESSION_NOT_FOUND,
-      "Session not found: start a new session with initialize",
-    );
-    const entry = this.#sessions.get(id);
-    if (entry && entry.identity !== identity) return gone;
-    if (!this.#shared) return entry ?? gone;
-    if (entry) {
-      let alive: boolean;
-      try {
-        alive = await entry.native.session.refresh();
-      } catch {
-        return refuse(503, SERVER_ERROR, STORE_UNREACHABLE);
-      }
-      if (alive) return entry;
-      // Closed or expired elsewhere.
-      this.#forget(id, entry);
-      return gone;
+  #open(header: string, identity: string | null): TokenState[] | undefined {
+    const tokens = header.split(",");
+    if (tokens.length > MAX_SESSION_TOKENS) return undefined;
+    const states: TokenState[] = [];
+    for (const token of tokens) {
+      const state = this.#tokens.open(token.trim(), identity);
+      if (state === undefined || state.id !== (states[0]?.id ?? state.id)) return undefined;
+      states.push(state);
     }
-    // Another replica serves it on.
+    return states.sort((a, b) => a.rev - b.rev);
+  }
+
+  /**
+   * The session of tokens' `states`, loaded here or loaded now from the newest, taking each in;
+   * a new session without `states`; or the 503 when there is no room (or the server is closing).
+   */
+  #load(request: Request, identity: string | null, states?: TokenState[]): Entry | Response {
+    const newest = states?.at(-1);
+    const loaded = newest && this.#sessions.get(newest.id);
+    if (loaded) {
+      // Same id, other identity: only a token minted for both could do it, and none is.
+      if (loaded.identity !== identity) return gone();
+      for (const state of states!) takeIn(loaded, state, this.runtime);
+      return loaded;
+    }
     if (this.#stopping)
       return refuse(503, SERVER_ERROR, "Service Unavailable: the server is closing");
-    const resumed = await this.#resumptions.get(id, () => this.#resume(id, request));
-    if (resumed instanceof Response) return resumed;
-    return resumed?.identity === identity ? resumed : gone;
-  }
-
-  /**
-   * A session of the store, open here; undefined when the store has no native session by that
-   * id; the 503 when it is unreachable or there is no room.
-   */
-  async #resume(id: string, request: Request): Promise<Entry | Response | undefined> {
-    let session: Session | undefined;
-    try {
-      session = await this.runtime.resume(id);
-    } catch {
-      return refuse(503, SERVER_ERROR, STORE_UNREACHABLE);
-    }
-    if (!session) return undefined;
-    const identity = identityOf(session.data);
-    // Not a native session (an MCP session's id): as unknown here as anywhere.
-    if (identity === undefined) {
-      await session.close(undefined, { keep: true });
-      return undefined;
-    }
-    const opened = this.#open(request, identity, session);
-    if (typeof opened !== "string") return opened[1];
-    await session.close(undefined, { keep: true });
-    return refuse(503, SERVER_ERROR, `Service Unavailable: ${opened}`);
-  }
-
-  /**
-   * A new session (or `session`, resumed), in the table, once there is room (idle.ts); or why
-   * there is none. Its id is its runtime session's.
-   */
-  #open(request: Request, identity: string | null, session?: Session): [string, Entry] | string {
     const client = identity ?? this.options.clientKey?.(request) ?? "";
     const room = makeRoom(this.#sessions, client, {
       maxSessions: this.options.maxSessions ?? DEFAULT_MAX_SESSIONS,
       maxSessionsPerClient: this.options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
     });
-    if (typeof room === "string") return room;
-    for (const [victim, evicted] of room) this.#forget(victim, evicted);
+    if (typeof room === "string") return refuse(503, SERVER_ERROR, `Service Unavailable: ${room}`);
+    for (const [, evicted] of room) this.#forget(evicted);
     const native = createNativeSession(this.runtime, {
       ...this.options,
-      ...(session ? { session } : {}),
+      ...(newest ? { session: sessionOf(this.runtime, this.options.surface, newest) } : {}),
     });
-    // The identity is kept with the state: another replica checks it.
-    if (this.#shared && !session) native.session.setData({ identity } satisfies NativeData);
-    const id = native.session.id;
-    const entry: Entry = { native, identity, ...idleActivity(client) };
-    this.#sessions.set(id, entry);
+    const entry: Entry = {
+      native,
+      identity,
+      rev: newest?.rev ?? 0,
+      key: stateKey(native.session.state),
+      ...idleActivity(client),
+    };
+    // The others' found tools (a union: see `takeIn`).
+    for (const state of states ?? []) takeIn(entry, state, this.runtime);
+    this.#sessions.set(native.session.id, entry);
     this.#sweep ??= sweepIdle(
       this.#sessions,
       this.options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
-      (id, entry) => this.#forget(id, entry),
+      (_id, idle) => this.#forget(idle),
     );
-    return [id, entry];
+    return entry;
   }
 
-  /** Closes the session here: with a store, unloads it (it lives on in the store). */
-  #forget(id: string, entry: Entry): void {
+  /** Unloads the session here (its handles stay, its tokens stay good), unless it ended already. */
+  #forget(entry: Entry): void {
+    const id = entry.native.session.id;
     if (this.#sessions.get(id) === entry) this.#sessions.delete(id);
-    void entry.native.close(undefined, { keep: this.#shared }).catch(this.#onError);
+    void entry.native.close(undefined, { keep: true }).catch(this.#onError);
   }
 }
 
-/** A native session's data in the store: who opened it (null: nobody is authenticated). */
-interface NativeData {
-  readonly [key: string]: JsonValue;
-  readonly identity: string | null;
+/** The runtime session a token describes, new in this process. */
+function sessionOf(runtime: Runtime, surface: string | undefined, state: TokenState): Session {
+  const found = state.found.flatMap((id) => runtime.tool(id) ?? []);
+  return new Session(runtime, surface ?? "native", state.stage, state.findFormat, {
+    id: state.id,
+    found,
+  });
 }
 
-/** The identity of a native session's stored data; undefined when it is not a native session's. */
-function identityOf(data: JsonValue | undefined): string | null | undefined {
-  if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
-  const identity = (data as { readonly [key: string]: JsonValue })["identity"];
-  return typeof identity === "string" || identity === null ? identity : undefined;
+/**
+ * Takes a token into the session it names, loaded here: the found tools it has and the session
+ * has not are added (a union: requests that ran at once, each finding tools, lose none); a
+ * token of a later revision than the session's brings its stage and find format too (the
+ * client moved on elsewhere), an older one does not (it is a request sent before this
+ * replica's last change, or a token the client kept).
+ */
+function takeIn(entry: Entry, state: TokenState, runtime: Runtime): void {
+  const { session } = entry.native;
+  if (state.rev > entry.rev) {
+    session.setFindFormat(state.findFormat);
+    session.setStage(state.stage);
+    entry.rev = state.rev;
+    entry.key = stateKey(state);
+  }
+  session.expose(state.found.flatMap((id) => runtime.tool(id) ?? []));
+}
+
+/** What a token carries of a session's state, as one string to compare. */
+function stateKey(state: Pick<TokenState, "stage" | "findFormat" | "found">): string {
+  return JSON.stringify([state.stage, state.findFormat, state.found]);
 }
 
 /**

@@ -105,7 +105,9 @@ export interface NativeSession {
   /**
    * Ends the runtime session: its handles are dropped; running and later calls answer
    * `cancelled`, with `reason` as the hint (default "the session is closed"). With `keep`, the
-   * runtime session is only unloaded from this process (its handles and stored state stay).
+   * runtime session is only unloaded from this process (its handles stay). The runtime's
+   * session store is never used: a native session's state is not stored (over HTTP it is the
+   * client's token).
    */
   close(reason?: string, options?: { readonly keep?: boolean }): Promise<void>;
 }
@@ -136,7 +138,10 @@ export function createNativeSession(
   const close = async (reason?: string, closeOptions?: { readonly keep?: boolean }) => {
     if (closed) return;
     closed = true;
-    await session.close(reason, closeOptions);
+    // A native session is never in the runtime's session store (over HTTP its state is its
+    // token): ending it drops its handles, and nothing else is stored.
+    await session.close(reason, { keep: true });
+    if (closeOptions?.keep !== true) await runtime.handles.dropSession(session.id);
   };
 
   // Running `tools/call` requests by id, for `notifications/cancelled`. Keyed by the id's JSON

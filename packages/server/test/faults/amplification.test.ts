@@ -300,7 +300,7 @@ describe("issue 27 item 7: handle URIs carry no session id", () => {
       JSON.stringify("x".repeat(10)),
     );
     const notFound = (handle: string, uri: string) => ({
-      code: -32002,
+      code: -32602,
       message: `Resource not found: ${handle} has expired or does not exist in this session: call the tool that made it again`,
       data: { uri },
     });

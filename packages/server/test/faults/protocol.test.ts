@@ -24,7 +24,7 @@ afterAll(() => processes.cleanup());
 
 const LONG_NAME = "n".repeat(1_000_000);
 const CLIPPED = `${"n".repeat(64)}…`;
-const NOT_AN_OBJECT = "Invalid params: arguments must be an object of named parameters";
+const NOT_AN_OBJECT = "Invalid params: $.params.arguments: expected an object";
 const EMPTY_BATCH = {
   jsonrpc: "2.0",
   id: null,

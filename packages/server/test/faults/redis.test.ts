@@ -3,10 +3,12 @@
  *
  * - Redis unreachable at start: the replica does not start (exit 1, the reason on stderr).
  * - Redis lost mid-run: a call running then that needs it answers `unavailable:store`; every
- *   request of a session answers 503 "the session store is unreachable" (JSON-RPC -32000, both
- *   surfaces, new sessions too), `/readyz` 503, `/healthz`
- *   200 within 100 ms, no replica crashes; once Redis is back (restarted empty: no persistence)
- *   the replicas serve again, and the sessions Redis lost are 404 (the clients start over).
+ *   request of an MCP session answers 503 "the session store is unreachable" (JSON-RPC -32000,
+ *   new sessions too), `/readyz` 503, `/healthz` 200 within 100 ms, no replica crashes; a native
+ *   session, whose state is its token (native/token.ts), is served on, and what needs Redis
+ *   (its handles) answers `unavailable:store`; once Redis is back (restarted empty: no
+ *   persistence) the replicas serve again, the MCP sessions Redis lost are 404 (the clients
+ *   start over), and the native ones go on without the handles Redis lost.
  * - A replica SIGKILLed in the middle of a call: the call was never acknowledged; its retry on
  *   another replica runs in the same session (its stage, found tools and handles).
  */
@@ -28,15 +30,16 @@ import {
   type HttpServed,
 } from "./harness.js";
 import {
-  expectNativeGone,
   find,
   linkOf,
   load,
   mcpClient,
   nativePost,
+  NativeSession,
   openNative,
   redisCommand,
   result,
+  REPLICA_SECRET,
   Router,
   rpc,
   startReplicas,
@@ -124,17 +127,16 @@ describe.skipIf(skip !== null)("faults of a Redis-backed replica", () => {
     const { server, replicas } = await faultyReplicas(2);
     const [first, second] = replicas as [HttpServed, HttpServed];
     const native = await openNative(first);
-    result(
-      await nativePost(second, find(1, "count the calls of this tool running at once"), native),
-    );
-    result(await nativePost(first, find(2, "load a table of rows"), native));
+    result(await native.post(second, find(1, "count the calls of this tool running at once")));
+    result(await native.post(first, find(2, "load a table of rows")));
+    const { handle } = result(await native.post(second, load(3)));
     const mcp = await mcpSession(first.mcp);
     const mcpHeaders = { "mcp-session-id": mcp.id, "mcp-protocol-version": "2025-11-25" };
     expect((await post(second.mcp, rpc(1, "tools/list"), mcpHeaders)).status).toBe(200);
 
     const health = replicas.map((replica) => watchHealth(replica.base));
     // A batch running when Redis goes: its call that makes a handle answers unavailable:store.
-    const batch = nativePost(first, [gauge(3, 1500), load(4)], native);
+    const batch = native.post(first, [gauge(3, 1500), load(4)]);
     await sleep(300);
     await shutdownRedis(server.port);
     const answered = await batch;
@@ -152,16 +154,14 @@ describe.skipIf(skip !== null)("faults of a Redis-backed replica", () => {
         status: "not ready",
         reason: "the session store is unreachable",
       });
-      const refusals = [
-        await nativePost(replica, rpc(2, "ping"), native),
-        await nativePost(replica, NATIVE_INITIALIZE),
-      ];
-      for (const refused of refusals) {
-        expect(refused.status).toBe(503);
-        expect(refused.messages).toEqual([
-          { jsonrpc: "2.0", id: null, error: { code: -32000, message: STORE_DOWN } },
-        ]);
-      }
+      // Native: served from the token; its handles, in Redis, are unavailable.
+      expect((await native.post(replica, rpc(2, "ping"))).status).toBe(200);
+      expect((await nativePost(replica, NATIVE_INITIALIZE)).status).toBe(200);
+      expect(result(await native.post(replica, rpc(2, "handles/count", { handle })))).toEqual({
+        ok: false,
+        error: "unavailable:store",
+        hint: "the shared store is unreachable; try again shortly",
+      });
       for (const refused of [
         await post(replica.mcp, rpc(3, "tools/list"), mcpHeaders),
         await post(replica.mcp, MCP_INITIALIZE),
@@ -178,18 +178,21 @@ describe.skipIf(skip !== null)("faults of a Redis-backed replica", () => {
 
     await server.restart();
     await readyz(replicas, 200);
-    // The restarted Redis is empty: the sessions it held are gone, on every replica.
+    // The restarted Redis is empty: the MCP sessions it held are gone, on every replica; the
+    // native session goes on, without its handles.
     for (const replica of replicas) {
-      expectNativeGone(await nativePost(replica, rpc(4, "ping"), native));
+      expect(result(await native.post(replica, rpc(4, "handles/count", { handle })))).toMatchObject(
+        { ok: false, error: `expired:${handle}` },
+      );
       const mcpGone = await post(replica.mcp, rpc(5, "tools/list"), mcpHeaders);
       expect(mcpGone.status).toBe(404);
     }
     // New sessions span both replicas again.
     const fresh = await openNative(first);
-    result(await nativePost(second, find(6, "load a table of rows"), fresh));
-    const loaded = result(await nativePost(first, load(7), fresh));
+    result(await fresh.post(second, find(6, "load a table of rows")));
+    const loaded = result(await fresh.post(first, load(7)));
     expect(
-      result(await nativePost(second, rpc(8, "handles/count", { handle: loaded.handle }), fresh)),
+      result(await fresh.post(second, rpc(8, "handles/count", { handle: loaded.handle }))),
     ).toMatchObject({ ok: true });
     expect(first.stderr()).toContain(`zcp: lost the connection to Redis at ${server.url}`);
   });
@@ -199,23 +202,23 @@ describe.skipIf(skip !== null)("faults of a Redis-backed replica", () => {
     const [a, b, c] = replicas as [HttpServed, HttpServed, HttpServed];
 
     // Native: a session with found tools, a stage and a handle, made on all three.
-    const id = await openNative(a);
-    result(await nativePost(b, find(1, "count the calls of this tool running at once"), id));
-    result(await nativePost(c, find(2, "load a table of rows"), id));
-    const staged = result(await nativePost(a, rpc(3, "session/stage", { stage: "discover" }), id));
-    const { handle } = result(await nativePost(b, load(4), id));
-    const running = nativePost(a, gauge(5, 5000), id);
+    const native = await openNative(a);
+    result(await native.post(b, find(1, "count the calls of this tool running at once")));
+    result(await native.post(c, find(2, "load a table of rows")));
+    const staged = result(await native.post(a, rpc(3, "session/stage", { stage: "discover" })));
+    const { handle } = result(await native.post(b, load(4)));
+    const running = native.post(a, gauge(5, 5000));
     await sleep(500);
     a.child.kill("SIGKILL");
     await expect(running).rejects.toThrow("fetch failed");
     // The client's retry, on another replica: the same session, as it was.
-    expect(result(await nativePost(b, gauge(5, 10), id))).toMatchObject({ ok: true });
-    const listed = result(await nativePost(c, rpc(6, "tools/list", { format: "json" }), id));
+    expect(result(await native.post(b, gauge(5, 10)))).toMatchObject({ ok: true });
+    const listed = result(await native.post(c, rpc(6, "tools/list", { format: "json" })));
     expect(listed.hash).toBe(staged.hash);
     expect(listed.tools.map((tool: { name: string }) => tool.name)).toEqual(
       expect.arrayContaining(["gauge", "tables_load"]),
     );
-    expect(result(await nativePost(c, rpc(7, "handles/count", { handle }), id))).toMatchObject({
+    expect(result(await native.post(c, rpc(7, "handles/count", { handle })))).toMatchObject({
       ok: true,
     });
 
@@ -268,43 +271,50 @@ describe.skipIf(skip !== null)("replicas racing on one session", () => {
     return { states: await count("1"), bytes: await count("redis.call('STRLEN', key)") };
   }
 
-  it("(a) a close is final: a save in flight on another replica when the session ends does not bring it back", async () => {
+  it("(a) native: a close drops the handles on every replica, and nothing of the session is stored, whatever ran meanwhile", async () => {
     const { server, replicas } = await faultyReplicas(3);
     const [a, b, c] = replicas as [HttpServed, HttpServed, HttpServed];
-    const id = await openNative(a);
-    result(await nativePost(a, find(1, "count the calls of this tool running at once"), id));
-    // On b, a request that changes the state (a find) after a slow call: b saves after the close.
-    const late = nativePost(b, [gauge(2, 1500), find(3, "load a table of rows")], id);
+    const native = await openNative(a);
+    result(await native.post(a, find(1, "count the calls of this tool running at once")));
+    result(await native.post(a, find(2, "load a table of rows")));
+    const { handle } = result(await native.post(a, load(3)));
+    // On b, a request that changes the state (a find) after a slow call, ending after the close.
+    const late = native.post(b, [gauge(4, 1500), find(5, "sum a column of a table handle")]);
     await sleep(500);
-    result(await nativePost(c, rpc(4, "session/close"), id));
+    result(await native.post(c, rpc(6, "session/close")));
     expect((await late).status).toBe(200);
-    for (const replica of replicas) expectNativeGone(await nativePost(replica, rpc(5, "ping"), id));
-    expect(await redisCommand(server.port, ["EXISTS", `zcp:session:${id}`])).toBe(0);
+    for (const replica of replicas)
+      expect(result(await native.post(replica, rpc(7, "handles/count", { handle })))).toMatchObject(
+        { ok: false, error: `expired:${handle}` },
+      );
+    expect(await redisCommand(server.port, ["EXISTS", `zcp:session:${native.id}`])).toBe(0);
+    expect((await stored(server.port)).states).toBe(0);
   });
 
   it("(b) what two replicas find at once is all kept: the later save merges", async () => {
     const { replicas } = await faultyReplicas(3);
     const [a, b, c] = replicas as [HttpServed, HttpServed, HttpServed];
-    const names = async (session: string, on: HttpServed) =>
-      result(await nativePost(on, rpc(9, "tools/list", { format: "json" }), session)).tools.map(
+    const names = async (session: NativeSession, on: HttpServed) =>
+      result(await session.post(on, rpc(9, "tools/list", { format: "json" }))).tools.map(
         (tool: { name: string }) => tool.name,
       ) as string[];
     const sessions = await Promise.all(Array.from({ length: 5 }, () => openNative(a)));
     await Promise.all(
-      sessions.map(async (id) => {
-        result(await nativePost(a, find(1, "count the calls of this tool running at once"), id));
-        // a's find lands after b's save, made from the state before it.
+      sessions.map(async (session) => {
+        result(await session.post(a, find(1, "count the calls of this tool running at once")));
+        // Native: both finds start from the same token; the client keeps both answers' tokens
+        // (one revision, two states) and the next replica merges them.
         const [slow, fast] = await Promise.all([
-          nativePost(a, [gauge(2, 800), findOne(3, "load a table of rows")], id),
-          sleep(200).then(() => nativePost(b, findOne(4, "sum a column of a table handle"), id)),
+          session.post(a, [gauge(2, 800), findOne(3, "load a table of rows")]),
+          sleep(200).then(() => session.post(b, findOne(4, "sum a column of a table handle"))),
         ]);
         expect(slow.messages.map((message) => message.result.ok)).toEqual([true, true]);
         expect(result(fast).ok).toBe(true);
       }),
     );
-    for (const id of sessions)
+    for (const session of sessions)
       for (const replica of [a, b, c])
-        expect(await names(id, replica)).toEqual(
+        expect(await names(session, replica)).toEqual(
           expect.arrayContaining(["gauge", "tables_load", "tables_sum"]),
         );
     // The same over MCP, ten sessions each finding on two replicas at exactly the same time.
@@ -382,9 +392,10 @@ describe.skipIf(skip !== null)("the Redis password", () => {
     await redisCommand(redis.port, ["CONFIG", "SET", "requirepass", password]);
     const url = `redis://:${password}@127.0.0.1:${redis.port}`;
     const args = ["--registry", KITCHEN_SINK, "--profile", "discover", "--isolation", "none"];
+    const env = { ZCP_SERVE_STORE: url, ZCP_SERVE_SECRET: REPLICA_SECRET };
     const [a, b] = await Promise.all([
-      processes.http(args, { env: { ZCP_SERVE_STORE: url } }),
-      processes.http(args, { env: { ZCP_SERVE_STORE: url } }),
+      processes.http(args, { env }),
+      processes.http(args, { env }),
     ]);
     for (const replica of [a!, b!]) {
       expect(replica.stderr()).toContain(
@@ -394,9 +405,15 @@ describe.skipIf(skip !== null)("the Redis password", () => {
       expect(readFileSync(`/proc/${replica.pid}/cmdline`, "utf8")).not.toContain(password);
     }
     // Both on the one Redis: a session opened on one is served by the other.
-    const id = await openNative(a!);
-    result(await nativePost(b!, find(1, "load a table of rows"), id));
-    expect(await redisCommand(redis.port, ["EXISTS", `zcp:session:${id}`], password)).toBe(1);
+    const native = await openNative(a!);
+    result(await native.post(b!, find(1, "load a table of rows")));
+    const { handle } = result(await native.post(b!, load(2)));
+    expect(result(await native.post(a!, rpc(3, "handles/count", { handle })))).toMatchObject({
+      ok: true,
+    });
+    expect(
+      await redisCommand(redis.port, ["EXISTS", `zcp:h:rec:${native.id}:${handle}`], password),
+    ).toBe(1);
     // A wrong password: the replica does not start, and says why without the password.
     const wrong = processes.spawn(
       ["--registry", KITCHEN_SINK, "--transport", "http", "--port", "0"],

@@ -56,7 +56,7 @@ export const builtins: Case[] = [
     type: 'Handle<"table", string[]>',
     accept: [wire("#T1", '({} as Handle<"table", string[]>)')],
     reject: ["T1", 1, "#t1"],
-    schema: { type: "string", pattern: "^#[A-Z][1-9][0-9]{0,15}$" },
+    schema: { type: "string", pattern: "^#[A-Z][1-9][0-9]{0,29}$" },
   },
   {
     id: "handle_any_kind",

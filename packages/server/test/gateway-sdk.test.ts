@@ -1,0 +1,130 @@
+/**
+ * What the gateway relies on in the v2 SDK client beyond its documented API (era.ts), each
+ * checked against the installed SDK and real upstreams, so that an SDK upgrade that changes one
+ * fails here, by name, not somewhere in a gateway test: that our child transport is probed as a
+ * stdio one (a silent server is a 2025 one, not an outage), the wording of a probe whose child
+ * exited, and of a 2025 result on a 2026 connection.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import {
+  Client,
+  ProtocolError,
+  SdkErrorCode,
+  SdkHttpError,
+  UnsupportedProtocolVersionError,
+} from "@modelcontextprotocol/client";
+import { afterEach, describe, expect, it } from "vitest";
+import { ChildTransport } from "../src/gateway/child-transport.js";
+import { openConnection, type Connection } from "../src/gateway/connection.js";
+import { closedInProbe, eraMismatch } from "../src/gateway/era.js";
+import { stdioEra } from "./gateway-module.js";
+
+const require = createRequire(import.meta.url);
+const closing: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.all(closing.splice(0).map((close) => close()));
+});
+const options = { maxAnswerBytes: 1 << 20, onError: () => undefined };
+async function opened(connection: Promise<Connection>): Promise<Connection> {
+  const each = await connection;
+  closing.push(() => each.close());
+  return each;
+}
+
+describe("the v2 SDK client, as the gateway relies on it", () => {
+  it("is the version era.ts was checked against (2.4.0): on another, check this file's reliances and update it", () => {
+    const main = require.resolve("@modelcontextprotocol/client");
+    const manifest = path.join(path.dirname(main), "../package.json");
+    expect((JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version).toBe(
+      "2.4.0",
+    );
+  });
+
+  it("takes ChildTransport for stdio (its stderr and pid): a probe left unanswered is a 2025 server", async () => {
+    const started = Date.now();
+    const connection = await opened(
+      openConnection(stdioEra("silent"), { ...options, probeTimeoutMs: 500 }),
+    );
+    expect(connection.verdict).toEqual({ kind: "legacy" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+  });
+
+  it("a 2026 server that starts slower than the probe's bound refuses initialize: probed again, with the connect timeout", async () => {
+    const connection = await opened(
+      openConnection(stdioEra("late"), { ...options, probeTimeoutMs: 500 }),
+    );
+    expect(connection.verdict.kind).toBe("modern");
+  });
+
+  it("rejects a probe in place whose child exited with the error closedInProbe knows", async () => {
+    const client = new Client(
+      { name: "t", version: "0" },
+      { versionNegotiation: { mode: "auto" } },
+    );
+    const transport = new ChildTransport(stdioEra("exits"), 1 << 20);
+    const error = await client.connect(transport).then(
+      () => null,
+      (rejected: unknown) => rejected,
+    );
+    await transport.close();
+    expect(closedInProbe(error)).toBe(true);
+    // And the gateway's connection takes the child for a 2025 server, on a new one.
+    const connection = await opened(openConnection(stdioEra("exits"), options));
+    expect(connection.verdict).toEqual({ kind: "legacy" });
+  });
+
+  it("rejects a 2025 result on a 2026 connection with the error eraMismatch knows as answered", async () => {
+    const modern = await opened(openConnection(stdioEra("modern"), options));
+    expect(modern.verdict.kind).toBe("modern");
+    const stale = await opened(
+      openConnection(stdioEra("legacy"), { ...options, prior: modern.verdict }),
+    );
+    const error = await stale.client.callTool({ name: "echo", arguments: { text: "x" } }).then(
+      () => null,
+      (rejected: unknown) => rejected,
+    );
+    expect(eraMismatch(error, "modern")).toBe("answered");
+  });
+});
+
+describe("eraMismatch", () => {
+  const http = (status: number, text: string) =>
+    new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, `Error POSTing to endpoint: ${text}`, {
+      status,
+      text,
+    });
+  const refusedBody = JSON.stringify({
+    jsonrpc: "2.0",
+    error: { code: -32022, message: "Unsupported protocol version: 2025-11-25" },
+    id: 1,
+  });
+
+  it("a -32022 refuses either era; any other JSON-RPC error is no mismatch", () => {
+    const unsupported = new UnsupportedProtocolVersionError({
+      supported: ["2026-07-28"],
+      requested: "2025-11-25",
+    });
+    expect(eraMismatch(unsupported, "legacy")).toBe("refused");
+    expect(eraMismatch(unsupported, "modern")).toBe("refused");
+    expect(eraMismatch(new ProtocolError(-32603, "boom"), "legacy")).toBeUndefined();
+  });
+
+  it("on a 2025 connection, an HTTP 400 refuses only when it names the protocol version", () => {
+    expect(eraMismatch(http(400, refusedBody), "legacy")).toBe("refused");
+    expect(
+      eraMismatch(
+        http(400, "Bad Request: Unsupported protocol version (supported versions: 2025-06-18)"),
+        "legacy",
+      ),
+    ).toBe("refused");
+    expect(eraMismatch(http(400, "Bad Request: no such tool"), "legacy")).toBeUndefined();
+    expect(eraMismatch(http(500, refusedBody), "legacy")).toBeUndefined();
+  });
+
+  it("on a 2026 connection, any bare HTTP 400 refuses (a 2026 server's 400 comes in-band)", () => {
+    expect(eraMismatch(http(400, "Bad Request: Server not initialized"), "modern")).toBe("refused");
+    expect(eraMismatch(http(404, "no such session"), "modern")).toBeUndefined();
+  });
+});
