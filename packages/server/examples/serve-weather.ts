@@ -6,7 +6,8 @@
  */
 import { createRuntime } from "@zcp/runtime";
 import generated from "../../../fixtures/weather/src/zcp.gen/index.js";
-import { serveHttp, serveStdio } from "../src/index.js";
+import { serveStdio } from "../src/index.js";
+import { serveHttp } from "../src/node/index.js";
 
 const runtime = createRuntime(generated);
 const at = process.argv.indexOf("--http");

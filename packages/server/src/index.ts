@@ -12,17 +12,9 @@ export {
 export { ProtocolError } from "./mcp/errors.js";
 export { serveStdio } from "./mcp/stdio.js";
 export type { McpStdioServer, StdioOptions } from "./mcp/stdio.js";
-export { createFetchHandler } from "./http/fetch.js";
-export type { FetchHandlerOptions, ZcpFetchHandler } from "./http/fetch.js";
-export type { BodyLimits } from "./http/arriving.js";
-export { createHttpServer, serveHttp, createNativeHttpHandler } from "./http/node.js";
-export type {
-  HttpOptions,
-  McpHttpServer,
-  ServeHttpOptions,
-  NativeHttpHandler,
-  NativeHttpOptions,
-} from "./http/node.js";
+export { createFetchHandler } from "./fetch.js";
+export type { FetchHandlerOptions, ZcpFetchHandler } from "./fetch.js";
+export type { McpCaller, McpView } from "./mcp/stateless.js";
 export {
   createNativeSession,
   serveNativeStdio,

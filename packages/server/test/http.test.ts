@@ -14,7 +14,7 @@ import { createRuntime, type Session } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
-import { createNativeHttpHandler, serveHttp, type McpHttpServer } from "../src/index.js";
+import { createNativeHttpHandler, serveHttp, type McpHttpServer } from "../src/node/index.js";
 import {
   call,
   checkHandle,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import type { ToolArgs, ToolResults } from "../../../fixtures/kitchen-sink/src/zcp.gen/types.js";
 import { connectHttp, connectStdio, ZcpRpcError, type ZcpClient } from "@zcp/client";
-import { createNativeHttpHandler, type NativeHttpHandler } from "../src/index.js";
+import { createNativeHttpHandler, type NativeHttpHandler } from "../src/node/index.js";
 
 type Client = ZcpClient<ToolArgs, ToolResults>;
 

@@ -18,7 +18,7 @@ import { type Dispatcher } from "@zcp/runtime/codegen";
 import { afterEach, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
-import { createHttpServer, type McpHttpServer } from "../src/http/node.js";
+import { createHttpServer, type McpHttpServer } from "../src/node/index.js";
 import { call, expectRpcError, INITIALIZE, POST_HEADERS, text, WEATHER_TOOLS } from "./checks.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));

@@ -1,7 +1,7 @@
 /**
  * The wire protocol's bounds and answers (issue 12, P1–P3), through real transports: zcp-serve
  * spawned on the faulty fixture over stdio (MCP and native), and the HTTP server of
- * src/http/node.ts in process. Every answer is checked exactly.
+ * src/node/server.ts in process. Every answer is checked exactly.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -14,7 +14,7 @@ import { connectHttp, connectStdio, ZcpRpcError, type ZcpClient } from "@zcp/cli
 import { createRuntime, type Session } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import faulty from "../../../fixtures/faulty/src/zcp.gen/index.js";
-import { serveHttp, type McpHttpServer } from "../src/index.js";
+import { serveHttp, type McpHttpServer } from "../src/node/index.js";
 import { invalidParams } from "../src/mcp/errors.js";
 import { HEAD_BYTES, idOfHead } from "../src/stdio/head-id.js";
 import { readLines } from "../src/stdio/lines.js";

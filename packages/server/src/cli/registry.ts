@@ -10,6 +10,7 @@ import {
   GeneratedModuleError,
   SelectionError,
   type GeneratedModule,
+  type HandleStoreOptions,
   type Runtime,
   type RuntimeOptions,
 } from "@zcp/runtime";
@@ -22,6 +23,8 @@ import { serveRuntimeOptions } from "./runtime-options.js";
 import { checkStages } from "./views.js";
 
 const VIEW_PREFIX = "mcp/";
+/** How long a handle lives after its last use (the runtime's default, 10 minutes). */
+const HANDLE_TTL_MS = 600_000;
 
 /** The exposure-policy surface of the named view `name`. */
 export function viewSurface(name: string): string {
@@ -163,6 +166,9 @@ export async function serveRuntime(
           ...(executor !== undefined ? { executor } : {}),
           ...(code !== undefined ? { code: code.runner } : {}),
           ...shared,
+          // Stated, so that zcp.handle's description says how long handles live (MCP 2026-07-28
+          // asks that a handle's retention be in the tool's description); the runtime's default.
+          handles: { ...(shared.handles as HandleStoreOptions | undefined), ttlMs: HANDLE_TTL_MS },
         },
       ),
     );

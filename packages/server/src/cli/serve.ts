@@ -8,7 +8,7 @@ import type { Runtime } from "@zcp/runtime";
 import { responseLimitsOf } from "../budget.js";
 import { FLUSH_MS, SHUTTING_DOWN } from "../http/drain.js";
 import { LOOPBACK } from "../http/guards.js";
-import { serveHttp } from "../http/node.js";
+import { serveHttp } from "../node/server.js";
 import { serveStdio } from "../mcp/stdio.js";
 import { serveNativeStdio } from "../native/stdio.js";
 import { viewSurface } from "./registry.js";

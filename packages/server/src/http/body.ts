@@ -9,7 +9,7 @@ export type Body =
   | { readonly kind: "aborted" };
 
 /**
- * A server adapter's own way to read the bodies of the Requests it makes (http/node-adapter.ts:
+ * A server adapter's own way to read the bodies of the Requests it makes (node/request.ts:
  * Node's events, a fraction of a web stream's cost on Node 20). `readBody` uses it when the
  * request has it and it answers (undefined: read the stream).
  */

@@ -2,7 +2,7 @@
  * The native ZCP surface over HTTP, web-standard: `POST /zcp` with a JSON-RPC message or batch,
  * answered with JSON. `createNativeFetchHandler` returns `fetch(request) → Response` for a server
  * to mount on its path (the handler does not look at the path); `createNativeHttpHandler`
- * (http/node.ts) is the same as a `node:http` `(req, res)` handler.
+^ * (node/server.ts) is the same as a `node:http` `(req, res)` handler.
  *
  * - The session's state travels with the client as a token (token.ts) in `zcp-session-id`:
  *   every answer carries the session's current token, and the client sends back the newest.
@@ -100,7 +100,7 @@ export interface NativeFetchHandler {
   close(): Promise<void>;
 }
 
-/** The handler as a server mounts it, with the steps of a graceful shutdown (http/fetch.ts). */
+/** The handler as a server mounts it, with the steps of a graceful shutdown (fetch.ts). */
 export interface NativeRoutes extends NativeFetchHandler {
   /** Refuses new sessions (503) from now on; the open ones are served on. */
   stop(): void;

@@ -1,6 +1,6 @@
 /**
  * Both HTTP surfaces as one web-standard handler, `fetch(request) → Response`: it runs wherever
- * `Request` and `Response` do (Node, Bun, Deno); http/node.ts adapts it to `node:http`.
+ * `Request` and `Response` do (Node, Bun, Deno); node/server.ts adapts it to `node:http` (`@zcp/server/node`).
  *
  *   /mcp     MCP over Streamable HTTP (http/mcp.ts)
  *   /zcp     the native ZCP surface, with `native` (native/http.ts)
@@ -17,17 +17,21 @@
  */
 import { ProtocolErrorCode as ErrorCode } from "@modelcontextprotocol/server";
 import type { Runtime } from "@zcp/runtime";
-import { responseLimitsOf } from "../budget.js";
-import { DEFAULT_MAX_BATCH, DEFAULT_MAX_MESSAGE_BYTES } from "../limits.js";
-import type { McpServerOptions } from "../mcp/server.js";
-import type { McpCaller, McpView } from "../mcp/stateless.js";
-import { createNativeFetchHandler, type NativeFetchOptions } from "../native/http.js";
-import { json, jsonRpcError, whenEnded } from "./body.js";
-import { createGuard } from "./guards.js";
-import { FLUSH_MS, InFlight, SHUTTING_DOWN } from "./drain.js";
-import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_CLIENT } from "./idle.js";
-import { McpSessions } from "./mcp.js";
-import { storeAnswers } from "./store.js";
+import { responseLimitsOf } from "./budget.js";
+import { DEFAULT_MAX_BATCH, DEFAULT_MAX_MESSAGE_BYTES } from "./limits.js";
+import type { McpServerOptions } from "./mcp/server.js";
+import type { McpCaller, McpView } from "./mcp/stateless.js";
+import { createNativeFetchHandler, type NativeFetchOptions } from "./native/http.js";
+import { json, jsonRpcError, whenEnded } from "./http/body.js";
+import { createGuard } from "./http/guards.js";
+import { FLUSH_MS, InFlight, SHUTTING_DOWN } from "./http/drain.js";
+import {
+  DEFAULT_IDLE_MS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_CLIENT,
+} from "./http/idle.js";
+import { McpSessions } from "./http/mcp.js";
+import { storeAnswers } from "./http/store.js";
 
 export interface FetchHandlerOptions extends McpServerOptions {
   /** The MCP endpoint (default `/mcp`), serving the view of `surface` and `stage`. */

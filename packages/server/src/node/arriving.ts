@@ -12,8 +12,8 @@
  */
 import type http from "node:http";
 import { positiveLimit } from "../limits.js";
-import { json, jsonRpcError } from "./body.js";
-import { writeResponse } from "./node-response.js";
+import { json, jsonRpcError } from "../http/body.js";
+import { writeResponse } from "./response.js";
 
 /** Request bodies one address may be sending at once, by default. */
 const DEFAULT_MAX_BODIES_PER_ADDRESS = 16;

@@ -13,11 +13,11 @@ import type { AddressInfo } from "node:net";
 import type { Runtime } from "@zcp/runtime";
 import { createNativeFetchHandler, type NativeFetchOptions } from "../native/http.js";
 import { ArrivingBodies, type BodyLimits } from "./arriving.js";
-import { json, jsonRpcError } from "./body.js";
-import { FLUSH_MS, InFlight } from "./drain.js";
-import { createFetchHandler, type FetchHandlerOptions } from "./fetch.js";
-import { toRequest, type IncomingRequest } from "./node-request.js";
-import { writeResponse } from "./node-response.js";
+import { json, jsonRpcError } from "../http/body.js";
+import { FLUSH_MS, InFlight } from "../http/drain.js";
+import { createFetchHandler, type FetchHandlerOptions } from "../fetch.js";
+import { toRequest, type IncomingRequest } from "./request.js";
+import { writeResponse } from "./response.js";
 
 export interface NativeHttpOptions extends Omit<NativeFetchOptions, "identity"> {
   /**

@@ -9,7 +9,7 @@
  * Written at once instead, a client that does not read would leave it all buffered here.
  */
 import type http from "node:http";
-import { completeBody } from "./body.js";
+import { completeBody } from "../http/body.js";
 
 /**
  * The bytes of a complete body written at once, without backpressure: about what a socket's

@@ -9,7 +9,7 @@
  */
 import type http from "node:http";
 import type { TLSSocket } from "node:tls";
-import { readDirectly, type Body, type DirectlyReadable } from "./body.js";
+import { readDirectly, type Body, type DirectlyReadable } from "../http/body.js";
 
 /**
  * The `Request` of an `IncomingMessage`. Its body and its signal are made when first asked for;
