@@ -38,6 +38,7 @@ import {
 import type { Runtime, Session } from "@zcp/runtime";
 import type { ResponseLimits } from "../budget.js";
 import { jsonRpcMessage } from "../mcp/messages.js";
+import { paramHeaderRefusal } from "../mcp/param-headers.js";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "../mcp/server.js";
 import { StatelessMcp, type McpCaller, type McpView } from "../mcp/stateless.js";
 import { json, jsonRpcError, readJson, whenEnded, type ErrorAnswer } from "./body.js";
@@ -146,6 +147,9 @@ export class McpSessions {
       }
       if (!(await isLegacyRequest(request, posted.body))) {
         if (this.#closing) return refuse(503, -32000, "Service Unavailable: the server is closing");
+        // The SDK checks Mcp-Param-* headers for McpServer products only; ours is a Server.
+        const mismatch = paramHeaderRefusal(request, posted.body, this.runtime);
+        if (mismatch) return mismatch;
         this.#addressed.set(request, { view, caller });
         return this.#modern.fetch(request, { parsedBody: posted.body });
       }
