@@ -2,7 +2,7 @@
  * Both HTTP surfaces as one web-standard handler, `fetch(request) → Response`: it runs wherever
  * `Request` and `Response` do (Node, Bun, Deno); node/server.ts adapts it to `node:http` (`@zcp/server/node`).
  *
- *   /mcp     MCP over Streamable HTTP (http/mcp.ts)
+ *   /mcp     MCP over Streamable HTTP, both eras (mcp/http.ts)
  *   /zcp     the native ZCP surface, with `native` (native/http.ts)
  *   GET /healthz `{"status":"ok"}`; GET /readyz `{"status":"ready"}` (503 once closing, and,
  *            with a session store, while the store does not answer within 500 ms: a replica
@@ -30,8 +30,8 @@ import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_CLIENT,
 } from "./http/idle.js";
-import { McpSessions } from "./http/mcp.js";
-import { storeAnswers } from "./http/store.js";
+import { McpSessions } from "./mcp/http.js";
+import { storeAnswers } from "./mcp/session-store.js";
 
 export interface FetchHandlerOptions extends McpServerOptions {
   /** The MCP endpoint (default `/mcp`), serving the view of `surface` and `stage`. */

@@ -1,9 +1,9 @@
 /**
- * What both HTTP surfaces share when the runtime keeps its sessions in a store
- * (`RuntimeOptions.sessions`, e.g. Redis): a session unknown here is resumed from the store, once
- * per id however many of its requests arrive together; the answer when the store is unreachable;
- * the readiness probe's check of the store; the answer when it has no room for a new session;
- * and what an MCP session keeps of its `initialize`.
+ * The 2025 era's MCP sessions in a store (`RuntimeOptions.sessions`, e.g. Redis; native sessions
+ * and 2026-07-28 requests keep no state there): a session unknown here is resumed from the store,
+ * once per id however many of its requests arrive together; the answer when the store is
+ * unreachable; the readiness probe's check of the store; the answer when it has no room for a new
+ * session; and what a session keeps of its `initialize`.
  */
 import type { InitializeRequest, RequestId } from "@modelcontextprotocol/server";
 import type { JsonValue, SessionStore } from "@zcp/runtime";

@@ -37,11 +37,11 @@ import {
 } from "@modelcontextprotocol/server";
 import type { Runtime, Session } from "@zcp/runtime";
 import type { ResponseLimits } from "../budget.js";
-import { jsonRpcMessage } from "../mcp/messages.js";
-import { paramHeaderRefusal } from "../mcp/param-headers.js";
-import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "../mcp/server.js";
-import { StatelessMcp, type McpCaller, type McpView } from "../mcp/stateless.js";
-import { json, jsonRpcError, readJson, whenEnded, type ErrorAnswer } from "./body.js";
+import { jsonRpcMessage } from "./messages.js";
+import { paramHeaderRefusal } from "./param-headers.js";
+import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "./server.js";
+import { StatelessMcp, type McpCaller, type McpView } from "./stateless.js";
+import { json, jsonRpcError, readJson, whenEnded, type ErrorAnswer } from "../http/body.js";
 import {
   beginRequest,
   idleActivity,
@@ -50,9 +50,9 @@ import {
   type Activity,
   type SessionLimits,
   type Sweep,
-} from "./idle.js";
-import { McpTransport } from "./mcp-transport.js";
-import { keptInitialize, Resumptions, STORE_FULL, STORE_UNREACHABLE } from "./store.js";
+} from "../http/idle.js";
+import { McpTransport } from "./http-transport.js";
+import { keptInitialize, Resumptions, STORE_FULL, STORE_UNREACHABLE } from "./session-store.js";
 
 export interface McpSessionLimits extends SessionLimits, ResponseLimits {
   readonly maxBodyBytes: number;

@@ -24,7 +24,7 @@ import {
   type RequestBudget,
   type ResponseLimits,
 } from "../budget.js";
-import { whenEnded } from "./body.js";
+import { whenEnded } from "../http/body.js";
 
 /** The requests of one POST: those still waiting for their answer, and those cancelled. */
 interface Stream {
