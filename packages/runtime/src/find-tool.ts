@@ -162,5 +162,21 @@ function listing(found: View, session: BuiltinCaller): JsonValue[] {
   if (format === "planner") return found.tools.map((tool) => tool.planner);
   // `typescript`: one whole text (its named types declared once), none when nothing was found.
   if (format === "typescript") return found.tools.length === 0 ? [] : [found.declarations()];
-  return found.artifacts(format) as unknown as JsonValue[];
+  const entries = found.artifacts(format) as unknown as JsonValue[];
+  return session.fixed && format === "mcp" ? entries.map(callable) : entries;
+}
+
+/**
+ * What a model calls a found tool with, of its MCP entry: its name, description and input
+ * schema, what a host sends a model of a listed tool. A fixed session's find answer is the
+ * model's only copy of the definitions (it reads the answer, not a listing), so what only a host
+ * reads (annotations, output schema, `_meta`, title) is left out.
+ */
+function callable(entry: JsonValue): JsonValue {
+  const { name, description, inputSchema } = entry as { readonly [key: string]: JsonValue };
+  return {
+    name: name!,
+    ...(description !== undefined ? { description } : {}),
+    inputSchema: inputSchema!,
+  };
 }

@@ -158,9 +158,14 @@ describe("fixed sessions", () => {
       .exposed.artifacts("mcp")
       .find((candidate) => candidate.name === "math_subtract");
     const mcp = runtime.session({ surface: "mcp", fixed: true });
+    // What a model calls it with: no annotations, output schema, title or _meta (a host's).
     expect(await mcp.call("zcp_find_tools", { query: "subtract" })).toEqual({
       ok: true,
-      value: { tools: [entry] },
+      value: {
+        tools: [
+          { name: entry!.name, description: entry!.description, inputSchema: entry!.inputSchema },
+        ],
+      },
     });
     expect(names(mcp.exposed)).toEqual(["zcp_find_tools", "zcp_call_tool"]);
     const native = runtime.session({ fixed: true });
