@@ -8,12 +8,16 @@
  *    `zcp.gen/index.js` is loaded. Counted with o200k_base (gpt-tokenizer): the upstream's own
  *    `tools/list` as a host sends it (Chat Completions functions built from each tool's name,
  *    description and `inputSchema`), the gateway's MCP listing of its default view
- *    (`createRuntime` + `createMcpServer` over the SDK `Client` and `InMemoryTransport`, the same
+ *    (`createRuntime` + `createMcpServer` over the v2 SDK `Client` and `InMemoryTransport`, the same
  *    function form), the gateway's planner lines (the native `tools/list`, format `compact`, its
  *    default), and the discover view (MCP listing with `profile: "discover"`: the search tool
  *    alone). The same comparison for the fixtures/corpus listings (tools/bench-listing's measure).
- * 2. Latency the gateway adds per call: `memory.search_nodes` called BENCH_CALLS times (default
- *    300) directly through an SDK `Client` to the upstream, against the same call through the
+ *    The discover view on both MCP eras: 2025-11-25 (the search tool alone, growing with finds)
+ *    and 2026-07-28 (`zcp_find_tools` and `zcp_call_tool`, fixed).
+ * 2. Conversations (conversations.ts): one ask per upstream, billed under bench:tokens' rules on
+ *    the gateway's MCP surfaces of both eras (listing, 2025 search, 2026 find + call).
+ * 3. Latency the gateway adds per call: `memory.search_nodes` called BENCH_CALLS times (default
+ *    300) directly through a v2 SDK `Client` to the upstream, against the same call through the
  *    generated module's runtime (`session.call`, which validates and forwards to its own
  *    upstream child), in alternating blocks in the same run.
  *
@@ -26,18 +30,23 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { McpTool as Tool } from "../bench-tokens/mcp-listing.ts";
 import { createRuntime, type GeneratedModule, type Runtime } from "@zcp/runtime";
-import { createMcpServer, createNativeSession } from "@zcp/server";
+import { createNativeSession } from "@zcp/server";
 import { closeUpstreams } from "@zcp/server/gateway";
 import { measureCorpus } from "../bench-listing/measure.ts";
 import { listAllTools, mcpFunction } from "../bench-tokens/mcp-listing.ts";
+import { closeSurfaces, connectLegacy, connectModern } from "../bench-tokens/surfaces.ts";
+import type { CaseRun } from "../bench-tokens/case.ts";
+import { converse, GATEWAY_SURFACES, type GatewayAsk } from "./conversations.ts";
 import { tokensOf } from "../bench-tokens/transcript.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** How the benchmark reaches the 2026-07-28 surface (bench-tokens/surfaces.ts, `mcp-find-2026`). */
+const ERA_2026_CLIENT =
+  "read with the official v2 SDK client pinned to 2026-07-28 (no fallback to 2025), over zcp's web-standard handler (`createFetchHandler`) in process";
 const REPO = path.resolve(HERE, "../..");
 const ZCP = path.join(REPO, "packages/gen/dist/bin/zcp.js");
 const CALLS = Number(process.env["BENCH_CALLS"] ?? 300);
@@ -108,7 +117,7 @@ async function generate(upstream: Upstream): Promise<GeneratedModule> {
   return module.generated;
 }
 
-/** An SDK client over stdio to the upstream itself (its `${NAME}` templates expanded). */
+/** A v2 SDK client over stdio to the upstream itself (its `${NAME}` templates expanded; the 2025 handshake, the client's default). */
 async function directClient(upstream: Upstream): Promise<Client> {
   const env = Object.fromEntries(
     Object.entries(upstream.env ?? {}).map(([key, value]) => [
@@ -128,16 +137,14 @@ async function directClient(upstream: Upstream): Promise<Client> {
   return client;
 }
 
-/** The runtime's MCP listing, through the SDK client over an in-memory transport. */
-async function mcpListing(runtime: Runtime): Promise<Tool[]> {
-  const served = createMcpServer(runtime);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await served.server.connect(serverSide);
-  const client = new Client({ name: "bench-gateway", version: "0.1.0" });
-  await client.connect(clientSide);
+/**
+ * The runtime's MCP listing on an era, as bench:tokens reads it (bench-tokens/surfaces.ts):
+ * 2025-11-25 through the v2 SDK client in memory, 2026-07-28 through the v2 client pinned to it.
+ */
+async function mcpListing(runtime: Runtime, era: "2025" | "2026" = "2025"): Promise<Tool[]> {
+  const { client, close } = await (era === "2025" ? connectLegacy : connectModern)(runtime);
   const tools = await listAllTools(client);
-  await client.close();
-  await served.close();
+  await close();
   return tools;
 }
 
@@ -169,11 +176,48 @@ interface UpstreamRow {
   readonly gatewayMcp: Form & {
     readonly names: readonly string[];
     readonly registryTokens: number;
+    /** The 2026-07-28 listing of the same view: its tokens, and whether its tools are the same bytes. */
+    readonly modernTokens: number;
+    readonly sameOnBothEras: boolean;
   };
   /** `handleLine`: the text has `zcp.handle`'s line. */
   readonly planner: Form & { readonly handleLine: boolean };
   readonly discover: Form & { readonly names: readonly string[] };
 }
+
+/** One ask per upstream, whose answer is known: the graph seeded below, a sum, the bench's folder. */
+const ASKS: readonly GatewayAsk[] = [
+  {
+    upstream: "memory",
+    tool: "search_nodes",
+    args: { query: "Ada" },
+    prompt: 'Which entities of the knowledge graph mention "Ada"? Answer as {"names": [...]}.',
+    answer: (value) => ({
+      names: ((value as { entities: { name: string }[] }).entities ?? []).map(
+        (entity) => entity.name,
+      ),
+    }),
+    right: (answer) => JSON.stringify(answer.names) === '["Ada"]',
+  },
+  {
+    upstream: "everything",
+    tool: "get-sum",
+    args: { a: 2, b: 3 },
+    prompt: 'What is 2 + 3? Answer as {"sum": ...}.',
+    answer: (value) => ({ sum: Number(/(-?\d+(?:\.\d+)?)\D*$/.exec(JSON.stringify(value))?.[1]) }),
+    right: (answer) => answer.sum === 5,
+  },
+  {
+    upstream: "filesystem",
+    tool: "list_directory",
+    args: { path: FILES },
+    prompt: `Which files are in ${FILES}? Answer as {"files": [...]}.`,
+    answer: (value) => ({
+      files: [...JSON.stringify(value).matchAll(/\[FILE\] ([^"\\]+)/g)].map((m) => m[1]!),
+    }),
+    right: (answer) => JSON.stringify(answer.files) === '["notes.txt"]',
+  },
+];
 
 const rows: UpstreamRow[] = [];
 const modules = new Map<string, GeneratedModule>();
@@ -186,6 +230,7 @@ for (const upstream of UPSTREAMS) {
   const own = await listAllTools(client);
   await client.close();
   const gateway = await mcpListing(createRuntime(generated));
+  const gatewayModern = await mcpListing(createRuntime(generated), "2026");
   const planner = await plannerListing(createRuntime(generated));
   const discover = await mcpListing(
     createRuntime(generated, { exposure: { defaults: { mcp: { profile: "discover" } } } }),
@@ -202,6 +247,8 @@ for (const upstream of UPSTREAMS) {
       registryTokens: tokensOf(
         gateway.filter((tool) => !tool.name.startsWith("zcp_")).map(mcpFunction),
       ),
+      modernTokens: tokensOf(gatewayModern.map(mcpFunction)),
+      sameOnBothEras: JSON.stringify(gatewayModern) === JSON.stringify(gateway),
     },
     planner: {
       tools: planner.count,
@@ -247,6 +294,19 @@ await direct.callTool({
     ],
   },
 });
+
+// Conversations: one ask per upstream on the gateway's MCP surfaces of both eras (the memory
+// graph is seeded now).
+process.stdout.write("conversations: one ask per upstream on each MCP surface\n");
+const conversations: CaseRun[] = [];
+for (const ask of ASKS) conversations.push(...(await converse(modules.get(ask.upstream)!, ask)));
+await closeSurfaces();
+for (const run of conversations)
+  if (!run.verified)
+    throw new Error(
+      `${run.case} on ${run.protocol}: ${[...run.errors, ...run.problems].join("; ") || "not verified"}`,
+    );
+
 const session = createRuntime(modules.get("memory")!).session();
 const ARGS = { query: "Ada" };
 const viaDirect = async () => {
@@ -318,21 +378,57 @@ const added = {
 fs.rmSync(TMP, { recursive: true, force: true });
 
 // The report.
-const int = (n: number) => n.toLocaleString("en-US");
+const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 const ms = (n: number) => n.toFixed(3);
+/** The 2026-07-28 fixed discover listing's tokens for an upstream (its conversation's definitions). */
+const fixedDiscover = (upstream: string) =>
+  conversations.find(
+    (run) => run.protocol === "mcp-find-2026" && run.case.startsWith(`${upstream}_`),
+  )!.toolTokens;
+/** Which upstreams' default view lists the same tools, byte for byte, on both eras. */
+const sameViews = () => {
+  const same = rows.filter((r) => r.gatewayMcp.sameOnBothEras).map((r) => r.upstream);
+  return same.length === rows.length
+    ? "its tools are the same bytes on 2025-11-25 and 2026-07-28 for every upstream"
+    : `its tools are the same bytes on both eras for ${same.join(", ") || "no upstream"} (the table gives the 2026-07-28 figure where not)`;
+};
 const tokenTable = [
-  "| upstream | upstream tools/list (functions) | gateway MCP, default view | gateway planner lines | discover view | upstream / planner | upstream / discover |",
-  "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  "| upstream | upstream tools/list (functions) | gateway MCP, default view | gateway planner lines | discover view, 2025-11-25 | discover view, 2026-07-28 | upstream / planner | upstream / discover 2025 | upstream / discover 2026 |",
+  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ...rows.map(
     (r) =>
-      `| ${r.upstream} | ${int(r.upstreamMcp.tokens)} (${r.upstreamMcp.tools} tools) | ${int(r.gatewayMcp.tokens)} (${r.gatewayMcp.tools}) | ${int(r.planner.tokens)} (${r.planner.tools}) | ${int(r.discover.tokens)} (${r.discover.tools}) | ${x(r.upstreamMcp.tokens, r.planner.tokens)} | ${x(r.upstreamMcp.tokens, r.discover.tokens)} |`,
+      `| ${r.upstream} | ${int(r.upstreamMcp.tokens)} (${r.upstreamMcp.tools} tools) | ${int(r.gatewayMcp.tokens)} (${r.gatewayMcp.tools})${r.gatewayMcp.sameOnBothEras ? "" : `; 2026-07-28: ${int(r.gatewayMcp.modernTokens)}`} | ${int(r.planner.tokens)} (${r.planner.tools}) | ${int(r.discover.tokens)} (${r.discover.tools}) | ${int(fixedDiscover(r.upstream))} (2) | ${x(r.upstreamMcp.tokens, r.planner.tokens)} | ${x(r.upstreamMcp.tokens, r.discover.tokens)} | ${x(r.upstreamMcp.tokens, fixedDiscover(r.upstream))} |`,
   ),
 ].join("\n");
 const corpusTable = [
   "| corpus | listings | tools | MCP JSON | planner lines | discover (search tool per listing) | MCP / planner | MCP / discover |",
   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   `| fixtures/corpus, all | ${int(corpusRow.listings)} | ${int(corpusRow.tools)} | ${int(corpusRow.mcpJson)} | ${int(corpusRow.planner)} | ${int(corpusRow.discover)} (${corpusRow.discoverPerListing} each) | ${x(corpusRow.mcpJson, corpusRow.planner)} | ${x(corpusRow.mcpJson, corpusRow.discover)} |`,
+].join("\n");
+/** A conversation's run on a surface. */
+const ran = (ask: GatewayAsk, protocol: string) =>
+  conversations.find(
+    (run) => run.case === `${ask.upstream}_${ask.tool}` && run.protocol === protocol,
+  )!;
+const eraLabel = (protocol: string) =>
+  `${protocol} (${GATEWAY_SURFACES.find((surface) => surface.protocol === protocol)!.era})`;
+/** In how many conversations `a` costs fewer tokens than `b`. */
+const cheaperThan = (a: string, b: string) =>
+  ASKS.filter((ask) => ran(ask, a).tokens < ran(ask, b).tokens).length;
+/** The range of `a`'s tokens over `b`'s across the conversations. */
+const spread = (a: string, b: string) => {
+  const ratios = ASKS.map((ask) => ran(ask, a).tokens / ran(ask, b).tokens);
+  return `${Math.min(...ratios).toFixed(2)}x–${Math.max(...ratios).toFixed(2)}x`;
+};
+const conversationTable = [
+  `| upstream | ask | ${GATEWAY_SURFACES.map((surface) => eraLabel(surface.protocol)).join(" | ")} | mcp-find-2026 / mcp-search | cached mcp-find-2026 / mcp-search | definitions per request | turns | verified |`,
+  `| --- | --- | ${GATEWAY_SURFACES.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | --- |`,
+  ...ASKS.map((ask) => {
+    const runs = GATEWAY_SURFACES.map((surface) => ran(ask, surface.protocol));
+    const [, legacy, modern] = runs as [CaseRun, CaseRun, CaseRun];
+    return `| ${ask.upstream} | \`${ask.tool}\` | ${runs.map((run) => int(run.tokens)).join(" | ")} | ${x(modern.tokens, legacy.tokens)} | ${x(modern.cached, legacy.cached)} | ${runs.map((run) => int(run.toolTokens)).join(" / ")} | ${runs.map((run) => run.turns.length).join(" / ")} | ${runs.every((run) => run.verified) ? "yes" : "NO"} |`;
+  }),
 ].join("\n");
 const latencyTable = [
   "| path | p50 ms | p99 ms | mean ms |",
@@ -362,15 +458,18 @@ and its \`zcp.gen/index.js\` is loaded in process.
 
 o200k_base (gpt-tokenizer) of what each request carries to list the tools:
 
-- **upstream tools/list (functions)**: the upstream's own listing, read with the SDK \`Client\`,
+- **upstream tools/list (functions)**: the upstream's own listing, read with the v2 SDK \`Client\` (the upstreams speak the 2025 protocol),
   as Chat Completions functions \`{type: "function", function: {name, description, parameters:
   inputSchema}}\`.
 - **gateway MCP, default view**: the gateway's MCP listing (\`createRuntime\` with no options,
-  \`createMcpServer\`, the SDK \`Client\` over \`InMemoryTransport\`), in the same function form.
+  \`createMcpServer\`, the v2 SDK \`Client\` over its \`InMemoryTransport\`), in the same function form;
+  read on 2026-07-28 too, ${sameViews()}.
 - **gateway planner lines**: the native \`tools/list\` in its default \`compact\` format (planner
   lines with the tool's and each parameter's first sentence).
-- **discover view**: the MCP listing with \`profile: "discover"\`, in the function form: the search
-  tool alone.
+- **discover view, 2025-11-25**: the MCP listing with \`profile: "discover"\` on the 2025 era, in the
+  function form: the search tool alone (the session's listing then grows with what it finds).
+- **discover view, 2026-07-28**: the same view on the 2026-07-28 era, where a listing may not
+  change as a side effect: \`zcp_find_tools\` and \`zcp_call_tool\`, always (${ERA_2026_CLIENT}).
 
 Tool counts in parentheses.
 
@@ -385,11 +484,35 @@ tool's and each parameter's first sentence, and discover is the search tool
 
 ${corpusTable}
 
+## Both MCP eras: one ask per upstream
+
+Billed under bench:tokens' rules (its \`runCase\`, surfaces and transcript accounting,
+tools/bench-tokens/report.md "Rules"): the same system prompt, the ask, the call, the answer,
+o200k_base, each request carrying its definitions; the answer is checked. One ask per upstream,
+whose answer is known: \`search_nodes\` on the memory graph seeded for the latency test below,
+\`get-sum\` of 2 and 3, \`list_directory\` of the bench's folder. \`mcp\` lists the gateway's default
+view and calls the tool; \`mcp-search\` (2025-11-25) starts from the discover view, searches blind
+(the first sentence of the tool's description as the query, k = 5) and is billed for the found tools
+as functions, which its listing then holds; \`mcp-find-2026\` (2026-07-28) lists \`zcp_find_tools\` and
+\`zcp_call_tool\`, makes the same search, reads the found tools' MCP definitions as the find's result
+text, and calls the tool through \`zcp_call_tool\` with \`{ name, arguments }\`; its listing is checked
+to stay the same bytes after every turn. Tokens per conversation:
+
+${conversationTable}
+
+\`mcp\` is the gateway served as a plain MCP server, as on bench:tokens: every result whole, so no
+handle tool. On these small servers and one call, listing every tool costs less than searching in
+${cheaperThan("mcp", "mcp-search")} of ${ASKS.length} conversations against \`mcp-search\` and in ${cheaperThan("mcp", "mcp-find-2026")} against \`mcp-find-2026\`. \`mcp-find-2026\` costs
+${spread("mcp-find-2026", "mcp-search")} what \`mcp-search\` costs: the same search finds the same tools, but the 2026
+find answers each found tool's whole MCP definition as text (title, annotations and \`_meta\` too),
+where the 2025 host lists the found tools as functions (name, description, parameters), and its
+listing holds two tools instead of one.
+
 ## Latency the gateway adds per call
 
 \`search_nodes\` with \`${JSON.stringify(ARGS)}\` on the memory upstream (a graph of three
 entities in a temporary file, which the server reads at each call), ${CALLS} sequential calls
-each way after ${WARMUP} warm-up calls each: **direct** is an SDK \`Client\` over stdio to one
+each way after ${WARMUP} warm-up calls each: **direct** is a v2 SDK \`Client\` over stdio to one
 memory server child (\`client.callTool\`); **gateway** is \`session.call("memory.search_nodes")\`
 on a runtime of the generated module, which validates the arguments and forwards through
 \`@zcp/server/gateway\` (its own SDK \`Client\` over stdio to its own memory server child). The two
@@ -411,6 +534,16 @@ fs.writeFileSync(
       encoding: "o200k_base",
       upstreams: rows,
       corpus: corpusRow,
+      conversations: conversations.map((run) => ({
+        case: run.case,
+        protocol: run.protocol,
+        era: GATEWAY_SURFACES.find((surface) => surface.protocol === run.protocol)!.era,
+        tokens: run.tokens,
+        cached: run.cached,
+        toolTokens: run.toolTokens,
+        turns: run.turns.length,
+        verified: run.verified,
+      })),
       latency: { ...latency, added },
     },
     null,

@@ -28,6 +28,7 @@ import {
   type CodeProtocol,
   NotListed,
   openSurface,
+  searchesFirst,
   type Call,
   type SurfaceSpec,
 } from "./surfaces.ts";
@@ -146,6 +147,9 @@ const QUERIES: readonly ((registry: GeneratedModule, alias: string) => string)[]
   (_registry, alias) => alias.split(/[._]+/).join(" "),
 ];
 
+/** A search of `zcp.find_tools`, as every search surface but `mcp-search-execute` makes it. */
+const findCall = (query: string): Call => ({ alias: FIND_ALIAS, args: { query } });
+
 /** The search tool's limit on a query's length. */
 const QUERY_MAX = 200;
 /** `text` up to the last whole word within the search tool's limit. */
@@ -178,7 +182,7 @@ export async function runPlan(
 ): Promise<PlanRun | null> {
   const needed = isSearch(spec.protocol)
     ? await toolsOf(bench, plan, spec)
-    : spec.discover === true
+    : searchesFirst(spec)
       ? programTools(bench)
       : [];
   if (needed === null) return null;
@@ -205,16 +209,27 @@ export async function runPlan(
         const missing = needed.filter((alias) => !surface.listed.has(alias));
         if (missing.length === 0) break;
         const texts = missing.map((alias) => query(bench.registry, alias));
-        const outcome = await surface.turn(
-          texts.map((text) => ({ alias: FIND_ALIAS, args: { query: text } })),
-        );
+        const searched = surface.searchCalls?.(texts) ?? texts.map(findCall);
+        const outcome = await surface.turn(searched);
         messages.push(outcome.assistant, ...outcome.results);
         errors.push(...outcome.errors);
-        calls += missing.length;
+        calls += searched.length;
         searchAnswerTokens += outcome.results.reduce((sum, result) => sum + tokensOf(result), 0);
         missing.forEach((alias, i) =>
           searches.push({ query: texts[i]!, for: alias, found: surface.listed.has(alias) }),
         );
+      }
+      // A tool no search returned cannot be called, in a program either: the plan is closed.
+      const unfound = needed.filter((alias) => !surface.listed.has(alias));
+      if (unfound.length > 0) throw new NotListed(`no search returned ${unfound.join(", ")}`);
+      // A surface whose searches answer less than a call needs reads that too, in one more turn.
+      const detail = needed.length > 0 ? surface.detailCalls?.(needed) : undefined;
+      if (detail !== undefined) {
+        const outcome = await surface.turn(detail);
+        messages.push(outcome.assistant, ...outcome.results);
+        errors.push(...outcome.errors);
+        calls += detail.length;
+        searchAnswerTokens += outcome.results.reduce((sum, result) => sum + tokensOf(result), 0);
       }
       for (const step of plan.turns) {
         const planned = step(results);

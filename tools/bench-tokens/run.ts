@@ -60,10 +60,13 @@ const PROTOCOL_PAIRS: readonly Pair[] = ZCP.map((p) => [`mcp/${p}`, "mcp", p]);
 /** The code-mode ratios (`mcp-all/zcp-code`, across catalogs, is added to the primitive tiers below). */
 const CODE_PAIRS: readonly Pair[] = [
   ["mcp-code/zcp-code", "mcp-code", "zcp-code"],
+  ["mcp-search-execute/zcp-code", "mcp-search-execute", "zcp-code"],
   ["mcp-primitive/zcp-code", "mcp", "zcp-code"],
 ];
 const SEARCH_PAIRS: readonly Pair[] = [
   ["mcp-search/zcp-search", "mcp-search", "zcp-search"],
+  ["mcp-find-2026/zcp-search", "mcp-find-2026", "zcp-search"],
+  ["mcp-find-2026/mcp-search", "mcp-find-2026", "mcp-search"],
   ["mcp-search/zcp-search-fc", "mcp-search", "zcp-search-fc"],
   ["mcp-primitive/zcp-search", "mcp", "zcp-search"],
   ["mcp-primitive/zcp-search-fc", "mcp", "zcp-search-fc"],
@@ -160,9 +163,11 @@ const CODE_SPECS: readonly SurfaceSpec[] = CODE_PROTOCOLS.map((protocol) => ({
   catalog: "primitive",
 }));
 for (const bench of SEARCHED) for (const spec of CODE_SPECS) runs.push(await runCase(bench, spec));
-// In the large catalog, mcp-code's API text holds every tool; zcp-code finds the text it needs.
+// In the large catalog, mcp-code's API text holds every tool; mcp-search-execute and zcp-code
+// find what they need.
 const LARGE_CODE: readonly SurfaceSpec[] = [
   { protocol: "mcp-code", catalog: "primitive" },
+  { protocol: "mcp-search-execute", catalog: "primitive" },
   { protocol: "zcp-code", catalog: "primitive", discover: true },
 ];
 for (const bench of SEARCHED)
@@ -509,9 +514,9 @@ const rules = {
   ),
   headline: `catalog all, mcp against ${DEFAULT_FC} (what a user ships by default: full artifacts) and zcp-compact`,
   toolSearch:
-    "search is blind: one engine, one catalog, k = 5, the same query text on both sides; a plan may call only what its searches returned; a search is a turn and is billed as one, misses included; the searches come first, one per tool the plan calls (the first sentence of its description), then one more for each miss (the words of its alias)",
+    "search is blind: one engine, one catalog, k = 5, the same query text on every side; a plan may call only what its searches returned; a search is a turn and is billed as one, misses included; the searches come first, one per tool the plan calls (the first sentence of its description), then one more for each miss (the words of its alias); `mcp-search-execute` makes the same queries, in one `search` program per round that ranks the spec's operations itself (see Code mode)",
   codeMode:
-    "a program is billed as completion as emitted and again as context on every later request; its output is the tool result; the same program logic runs on both code surfaces, written from the prompt and the API text alone, making the calls of the case's primitive plan",
+    "a program is billed as completion as emitted and again as context on every later request; its output is the tool result; the same program logic runs on every code surface, written from the prompt and the API text alone, making the calls of the case's primitive plan; `mcp-search-execute` searches first under the tool-search rules",
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -581,6 +586,14 @@ const weatherCached = inCatalog("all").some(
 
 const SEARCH_SHOWN = ["mcp", ...SEARCH_PROTOCOLS] as const satisfies readonly AnyProtocol[];
 const searchLabel = (p: AnyProtocol) => (p === "mcp" ? "mcp-primitive" : p);
+/** The ratios also shown with the cache. */
+const SEARCH_CACHED = [
+  "mcp-search/zcp-search",
+  "mcp-find-2026/zcp-search",
+  "mcp-find-2026/mcp-search",
+  "mcp-search/zcp-search-fc",
+  "mcp-primitive/zcp-search",
+];
 const SEARCH_ROWS = [...TIERS, "handles", "overall"];
 /** What a search round cost a run: its searches, and the tools the first round's query missed. */
 const searchesOf = (source: readonly CaseRun[], protocol: SearchProtocol) =>
@@ -610,7 +623,7 @@ const searchHeader = head([
   ["cases", true],
   ...SEARCH_SHOWN.map((p) => [searchLabel(p), true] as const),
   ...SEARCH_PAIRS.map(([label]) => [label, true] as const),
-  ...SEARCH_PAIRS.slice(0, 3).map(([label]) => [`cached ${label}`, true] as const),
+  ...SEARCH_CACHED.map((label) => [`cached ${label}`, true] as const),
   [`turns ${SEARCH_SHOWN.map(searchLabel).join(" / ")}`, true],
   ["searches (misses) per case", true],
   ["verified", false],
@@ -625,7 +638,7 @@ const searchTable = (rows: Record<string, Summary>, source: readonly CaseRun[]) 
         String(summary.cases),
         ...SEARCH_SHOWN.map((p) => int(summary.tokens[p]!)),
         ...SEARCH_PAIRS.map(([label]) => x(summary.ratios[label]!)),
-        ...SEARCH_PAIRS.slice(0, 3).map(([label]) => x(summary.cachedRatios[label]!)),
+        ...SEARCH_CACHED.map((label) => x(summary.cachedRatios[label]!)),
         SEARCH_SHOWN.map((p) => one(Math.round(summary.turns[p]! * 10) / 10)).join(" / "),
         `${one(Math.round(perCase(source, tier, (run) => run.searches.length) * 10) / 10)} (${one(Math.round(perCase(source, tier, (run) => run.searches.filter((search) => !search.found).length) * 10) / 10)})`,
         `${summary.verified}/${summary.cases}`,
@@ -674,6 +687,7 @@ const findTool = (source: readonly CaseRun[]) =>
   source.find((run) => run.protocol === "mcp-search")!;
 const searchToolTokens = {
   "mcp-search": findTool(runs).toolTokens,
+  "mcp-find-2026": searchesOf(runs, "mcp-find-2026")[0]!.toolTokens,
   "zcp-search": searchesOf(runs, "zcp-search")[0]!.toolTokens,
   "zcp-search-fc": searchesOf(runs, "zcp-search-fc")[0]!.toolTokens,
 };
@@ -689,13 +703,40 @@ const answerTokens = (protocol: SearchProtocol) => {
   );
 };
 const largeListing = largeRuns.find((run) => run.protocol === "mcp")!.toolTokens;
+/** The keys of the definitions `mcp-find-2026`'s finds answered (as zcp serves them), over every run. */
+const FIND_KEYS = (() => {
+  const keys = new Set<string>();
+  for (const run of searchesOf(runs, "mcp-find-2026"))
+    for (const message of run.messages) {
+      if (message.role !== "tool") continue;
+      const value = JSON.parse(message.content) as { tools?: Record<string, unknown>[] } | null;
+      for (const tool of Array.isArray(value?.tools) ? value.tools : [])
+        if ("inputSchema" in tool) for (const key of Object.keys(tool)) keys.add(key);
+    }
+  return [...keys].map((key) => `\`${key}\``).join(", ");
+})();
+/** How the benchmark reaches the 2026-07-28 surface. */
+const ERA_2026 = {
+  client:
+    "read with the official v2 SDK client pinned to 2026-07-28 (no fallback to 2025), over zcp's web-standard handler (`createFetchHandler`) in process",
+};
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 // ---------------------------------------------------------------------------------------------
 // Code mode.
 
-const CODE_SHOWN = ["mcp", "mcp-code", "zcp-code"] as const satisfies readonly AnyProtocol[];
-const CODE_RATIOS = ["mcp-code/zcp-code", "mcp-primitive/zcp-code", "mcp-all/zcp-code"];
+const CODE_SHOWN = [
+  "mcp",
+  "mcp-code",
+  "mcp-search-execute",
+  "zcp-code",
+] as const satisfies readonly AnyProtocol[];
+const CODE_RATIOS = [
+  "mcp-code/zcp-code",
+  "mcp-search-execute/zcp-code",
+  "mcp-primitive/zcp-code",
+  "mcp-all/zcp-code",
+];
 const CODE_ROWS = [...TIERS, "handles", "overall"];
 const CODE_AIMS = { "mcp-code/zcp-code": 1.5, "mcp-primitive/zcp-code": 8 } as const;
 const CODE_AIM_TIERS = TIERS.filter((tier) => tier !== "A");
@@ -707,10 +748,11 @@ const codeTable = [
     ["mcp-all", true],
     ["mcp-primitive", true],
     ["mcp-code", true],
+    ["mcp-search-execute", true],
     ["zcp-code", true],
     ...CODE_RATIOS.map((label) => [label, true] as const),
     ...CODE_RATIOS.map((label) => [`cached ${label}`, true] as const),
-    ["turns mcp-primitive / mcp-code / zcp-code", true],
+    ["turns mcp-primitive / mcp-code / mcp-search-execute / zcp-code", true],
     ["verified", false],
   ]),
   ...CODE_ROWS.map((tier) => {
@@ -753,8 +795,10 @@ const largeCodeTable = [
     ["cases", true],
     ...CODE_SHOWN.map((p) => [`${p === "mcp" ? "mcp-primitive" : p}, large`, true] as const),
     ["mcp-code/zcp-code", true],
+    ["mcp-search-execute/zcp-code", true],
     ["mcp-primitive/zcp-code", true],
     ["cached mcp-code/zcp-code", true],
+    ["cached mcp-search-execute/zcp-code", true],
     ["zcp-code large/workbench", true],
     [`turns ${CODE_SHOWN.map((p) => (p === "mcp" ? "mcp-primitive" : p)).join(" / ")}`, true],
     ["verified", false],
@@ -766,8 +810,10 @@ const largeCodeTable = [
       String(large.cases),
       ...CODE_SHOWN.map((p) => int(large.tokens[p]!)),
       x(large.ratios["mcp-code/zcp-code"]!),
+      x(large.ratios["mcp-search-execute/zcp-code"]!),
       x(large.ratios["mcp-primitive/zcp-code"]!),
       x(large.cachedRatios["mcp-code/zcp-code"]!),
+      x(large.cachedRatios["mcp-search-execute/zcp-code"]!),
       x(large.tokens["zcp-code"]! / tiers.primitive[tier]!.tokens["zcp-code"]!),
       CODE_SHOWN.map((p) => one(Math.round(large.turns[p]! * 10) / 10)).join(" / "),
       `${large.verified}/${large.cases}`,
@@ -776,6 +822,38 @@ const largeCodeTable = [
 ].join("\n");
 const largeCodeTool = largeRuns.find((run) => run.protocol === "mcp-code")!.toolTokens;
 const largeZcpCode = largeRuns.find((run) => run.protocol === "zcp-code")!.toolTokens;
+/** The tokens of the search answers of `protocol`'s spreadsheet runs, per case. */
+const searchAnswers = (source: readonly CaseRun[], protocol: AnyProtocol) => {
+  const chosen = source.filter((run) => run.protocol === protocol && TIERS.includes(run.tier));
+  return chosen.reduce((sum, run) => sum + run.searchAnswerTokens, 0) / chosen.length;
+};
+/** The tokens of the `search` calls `mcp-search-execute`'s spreadsheet runs make (the programs as written), per case. */
+const searchPrograms = (source: readonly CaseRun[]) => {
+  const chosen = source.filter(
+    (run) => run.protocol === "mcp-search-execute" && TIERS.includes(run.tier),
+  );
+  const searchCalls = (run: CaseRun) =>
+    run.messages.filter(
+      (message) =>
+        message.role === "assistant" &&
+        message.tool_calls?.some((call) => call.function.name === "search") === true,
+    );
+  return (
+    chosen.reduce(
+      (sum, run) => sum + searchCalls(run).reduce((total, message) => total + tokensOf(message), 0),
+      0,
+    ) / chosen.length
+  );
+};
+/** `mcp-search-execute`'s search programs per case, the tools they were for, and the misses, over the spreadsheet cases. */
+function seSearches(summary: Summary, source: readonly CaseRun[]): string {
+  const searched = source.filter(
+    (run) => run.protocol === "mcp-search-execute" && TIERS.includes(run.tier),
+  );
+  const per = (count: (run: CaseRun) => number) =>
+    one(Math.round((searched.reduce((sum, run) => sum + count(run), 0) / summary.cases) * 10) / 10);
+  return `${per((run) => run.calls - 1)} \`search\` calls per case for ${per((run) => new Set(run.searches.map((search) => search.for)).size)} tools, ${per((run) => run.searches.filter((search) => !search.found).length)} missed by the first query`;
+}
 const codeMissed = (label: keyof typeof CODE_AIMS) =>
   CODE_AIM_TIERS.filter((tier) => tiers.primitive[tier]!.ratios[label]! < CODE_AIMS[label]);
 const codeRun = (protocol: AnyProtocol) =>
@@ -798,7 +876,9 @@ and verified (rules below).
 
 Every surface lists the same catalog, all 40 tools of the workbench (its 19 primitives and 21 workflow
 tools; the ZCP surfaces add their handle tool \`zcp.handle\`), with the documentation its format
-carries, and is billed for its cheapest correct plan. \`mcp\` is a plain MCP server; \`zcp-fc\` is
+carries, and is billed for its cheapest correct plan. \`mcp\` is a plain MCP server, read with the
+official v2 SDK client on the 2025 handshake; its figures hold for both MCP eras, since on
+2026-07-28 it lists the same functions, byte for byte (find-2026.test.ts checks it); \`zcp-fc\` is
 native ZCP with OpenAI strict function calling over the artifacts \`zcp gen\` writes by default;
 \`zcp-fc-lean\` the same over its lean artifacts (an option: descriptions cut to their first sentence,
 and no constraints the generated validators enforce anyway); \`zcp-compact\` native ZCP with planner
@@ -842,17 +922,24 @@ the ratio is close to the ratio of what the two sides send to describe the tools
 
 The anchor is tool search as Anthropic (Tool Search Tool, \`defer_loading\`) and OpenAI (\`tool_search\`)
 define it: every request lists a search tool, the other definitions are deferred, and a search
-returns up to 5 full definitions, which stay in the conversation for every later request. All three
-search surfaces use our server's \`zcp.find_tools\` (one ranking engine, BM25F over the build-time
+returns up to 5 full definitions, which stay in the conversation for every later request. Every
+search surface uses our server's \`zcp.find_tools\` (one ranking engine, BM25F over the build-time
 index) over the same catalog, the 19 primitives (the catalog a search stands in for listing; the
 workflow tools are a separate saving, measured above), with the same query texts and k = 5, so the
 comparison is of protocols, not of rankers:
 
-- \`mcp-search\`: a plain MCP server whose sessions start with the search tool alone (\`profile:
+- \`mcp-search\` (the 2025 era, MCP 2025-11-25): a plain MCP server whose sessions start with the search tool alone (\`profile:
   "discover"\`, ${int(searchToolTokens["mcp-search"])} tokens of definitions per request); a search's result is billed as the found tools' Chat
   Completions functions, exactly as \`mcp\` bills a listed tool (the MCP result's titles, annotations
   and \`_meta\` are dropped, as a host would); calls are function calls; results whole, no handles.
-- \`zcp-search\`: native ZCP from the discover view: the system prompt carries the CALL/RET grammar
+  The session's listing grows with what it finds, a side effect MCP 2026-07-28 forbids; it is also
+  what Anthropic's and OpenAI's tool search do on the host side, over any server.
+- \`mcp-find-2026\` (the 2026-07-28 era): the same server where a listing may not change: its discover
+  view is fixed (\`runtime.session({ surface: "mcp", fixed: true })\`) and always lists \`zcp_find_tools\`
+  and \`zcp_call_tool\` (${int(searchToolTokens["mcp-find-2026"])} tokens per request); ${ERA_2026.client}; a find answers the found tools' MCP
+  definitions, and the host passes that text on as the tool's result (nothing is listed); a call of a
+  found tool is a function call of \`zcp_call_tool\` with \`{ name, arguments }\`; results whole, no handles.
+- \`zcp-search\` (native ZCP, the same on both MCP eras): ZCP from the discover view: the system prompt carries the CALL/RET grammar
   and the search tool's planner line (${int(searchToolTokens["zcp-search"])} tokens); \`zcp.find_tools\` answers planner lines; calls are
   \`CALL\` lines; large results are handles.
 - \`zcp-search-fc\`: the same session with OpenAI strict function calling: the search tool's strict
@@ -887,6 +974,8 @@ ${aimTable}
 
 ${searchMissed.length === 0 ? `\`mcp-search/zcp-search\` is at least ${SEARCH_AIM}x everywhere.` : `\`mcp-search/zcp-search\` is below ${SEARCH_AIM}x in ${searchMissed.join(", ")}. Both sides make the same searches and find the same tools, and take the same turns but where a handle adds one; what differs is what each search's answer carries: ${int(answerTokens("mcp-search"))} tokens on average as MCP functions, ${int(answerTokens("zcp-search"))} as planner lines (${x(answerTokens("mcp-search") / answerTokens("zcp-search"))}; ${int(answerTokens("zcp-search-fc"))} as strict artifacts), carried on every later request. The system prompt, the ask, the calls and the results are about the same size on both sides and weigh on the ratio the more, the fewer the searches (Tier A: one search). The plans are not lengthened to win.`} ${scaleMissed.length === 0 ? `\`zcp-search\` costs at most ${SCALE_AIM}x in the large catalog what it costs over the workbench: its first request is the same, and the searches return 5 tools whatever the catalog.` : `\`zcp-search\` costs more than ${SCALE_AIM}x in the large catalog in ${scaleMissed.join(", ")}: the first request is the same, but other tools outrank the workbench's in some searches (the second round's queries, and the results' other tools, cost more).`} \`zcp-search-fc\` costs ${x(1 / smallSearch.overall!.ratios["mcp-search/zcp-search-fc"]!)} what \`mcp-search\` costs overall: its answers are strict artifacts, a little larger than MCP's definitions (as in the protocol comparison above). With the cache, listing the primitives on every request is ${smallSearch.overall!.cachedRatios["mcp-primitive/zcp-search"]! < 1 ? "cheaper" : "no cheaper"} over the workbench alone (cached \`mcp-primitive/zcp-search\` ${x(smallSearch.overall!.cachedRatios["mcp-primitive/zcp-search"]!)}): its ${int(listings.primitive.mcp.tokens)}-token listing is a prefix the cache serves at ${percent(1 - CACHE.discount)} of the price, while a search's answers are new in every conversation; in the large catalog the listing is ${int(largeListing)} tokens and search is ${x(largeTiers.overall!.cachedRatios["mcp-primitive/zcp-search"]!)} cheaper with the cache too. Tools a first-sentence query did not return in the large catalog: ${list(missedTools(largeRuns, false))}; none found by either query: ${list(missedTools(largeRuns, true))}.
 
+The 2026-07-28 surface beside the 2025 one: \`mcp-find-2026\` costs ${x(smallSearch.overall!.ratios["mcp-find-2026/mcp-search"]!)} what \`mcp-search\` costs overall over the workbench (${x(largeTiers.overall!.ratios["mcp-find-2026/mcp-search"]!)} in the large catalog; with the cache ${x(smallSearch.overall!.cachedRatios["mcp-find-2026/mcp-search"]!)} and ${x(largeTiers.overall!.cachedRatios["mcp-find-2026/mcp-search"]!)}), and \`mcp-find-2026/zcp-search\` is ${x(smallSearch.overall!.ratios["mcp-find-2026/zcp-search"]!)} (${x(largeTiers.overall!.ratios["mcp-find-2026/zcp-search"]!)} in the large catalog). Both MCP surfaces make the same searches, find the same tools and take the same turns; the 2026 one lists two tools instead of one (${int(searchToolTokens["mcp-find-2026"])} against ${int(searchToolTokens["mcp-search"])} tokens on every request), each of its finds answers ${int(answerTokens("mcp-find-2026"))} tokens on average against ${int(answerTokens("mcp-search"))} as functions (zcp's find answers each tool's MCP definition whole: ${FIND_KEYS}, where a host that lists a tool as a function sends its name, description and input schema), and each call wraps its arguments in \`zcp_call_tool\`'s \`{ name, arguments }\`. In return its listing is the same bytes on every request, whatever was found (the benchmark lists again after every turn and stops if a byte changed), as MCP 2026-07-28 requires.
+
 Finding in the large catalog (\`session.find\`, in process, this machine; recall is a sanity figure:
 each query is made of the tool's own description):
 
@@ -901,21 +990,47 @@ different names, with the same words), so some are outranked by their twins.
 ## Code mode
 
 The anchors: Cloudflare's Code Mode (MCP tools as a TypeScript API, the model's code run in an
-isolate, only the result returned) and Anthropic's programmatic tool calling. Both surfaces list
-one tool that runs a program against the 19 primitives (no workflow tools), run it in the same
-sandbox (\`@zcp/code\`: QuickJS in a worker thread), and are billed for one call of it and the answer:
+isolate, only the result returned), in both of Cloudflare's forms, and Anthropic's programmatic tool
+calling. Every code surface runs programs against the 19 primitives (no workflow tools) in the same
+sandbox (\`@zcp/code\`: QuickJS in a worker thread), and is billed for its calls and the answer:
 
 - \`mcp-code\`: \`@cloudflare/codemode\` 0.5.6's own \`codeMcpServer\` over a plain MCP server: it writes the
   tools' TypeScript API from their MCP \`inputSchema\`s (full descriptions, results \`unknown\`) into
   the description of its \`code\` tool (${int(codeRun("mcp-code").toolTokens)} tokens on every request), takes an async arrow function
   calling \`codemode.<tool>\`, and answers the returned value as (pretty-printed) text. Its executor is
   our sandbox, since a Cloudflare Worker loader does not exist on Node.
+- \`mcp-search-execute\`: Cloudflare's own design for large APIs, two tools, \`search\` (a program
+  that filters the API's OpenAPI spec and returns only what it needs) and \`execute\` (a program that
+  calls the API), ${int(codeRun("mcp-search-execute").toolTokens)} tokens on every request whatever the catalog. The design is that of Cloudflare's MCP
+  server for its own API (github.com/cloudflare/mcp, \`src/tools/search.ts\` and \`src/tools/execute.ts\`;
+  announced on blog.cloudflare.com in February 2026 as about 1,000 tokens for more than 2,500
+  endpoints); it is built here with \`openApiMcpServer\` from \`@cloudflare/codemode\` 0.5.6,
+  Cloudflare's packaging of it ("an MCP server with search + execute tools from an OpenAPI spec"):
+  its tool descriptions, its sandbox code (\`codemode.spec()\` with \`$ref\`s resolved,
+  \`codemode.request()\`) and its result text (pretty-printed JSON, cut at 24,000 characters), unchanged
+  (\`search-execute.ts\`). Its spec is the plain MCP server's listing as an OpenAPI 3.1 document, one
+  \`POST /tools/<name>\` operation per tool: the tool's description, its first sentence as the summary,
+  the alias's first segment as the tag, the \`inputSchema\` as the request body (local \`$ref\`s rebased
+  into the document) and the \`outputSchema\` as the 200 response; a POST is a \`tools/call\` on the
+  plain server, its result unwrapped as \`codeMcpServer\` unwraps one. The agent searches first, blind
+  and with the same query texts as the search surfaces (see "Tool search"): per round one \`search\`
+  program lists, for every query of the round, the five operations it scores best (\`{ method, path,
+  summary }\`, as the tool's own example returns them; the score is the query's words found in the
+  operation's path, summary and description, each weighted by its rarity, a ranker a short program
+  holds), a second round takes the words of the alias for a miss, and one more \`search\` reads the
+  chosen operations' descriptions and request bodies, as the tool's second example does; then one
+  \`execute\` runs the case's program, each call written \`await op("/tools/<name>")({ … })\` through a
+  one-line helper over \`codemode.request\`. A tool no search returned may not be called. Its executor is
+  our sandbox, with \`structuredClone\` (a Worker has it, QuickJS does not; the spec resolver uses it)
+  as a JSON copy. \`@cloudflare/codemode\` builds both of its servers on the v1 SDK's \`McpServer\`, so
+  the benchmark reaches them with the v1 client, on the 2025 era (the only one the v1 SDK speaks);
+  the plain server they wrap is ours, on the v2 SDK.
 - \`zcp-code\`: native ZCP with \`zcp.run\`: its strict artifact and, in the system prompt, the
   view's API text from the tool authors' own types (\`tools/list\` format \`typescript\`: first sentences,
   defaults, enums, typed results; ${int(codeRun("zcp-code").toolTokens)} tokens together); the program calls \`tools.<alias>\`.
 
-The program for each case (\`programs.ts\`) is the same logic on both surfaces (only the tool names
-and the wrapper differ), written from the prompt and the API alone: it makes the calls the case's
+The program for each case (\`programs.ts\`) is the same logic on every code surface (only the tool
+names and the wrapper differ), written from the prompt and the API alone: it makes the calls the case's
 primitive plan makes, in sequence where they edit one workbook, and returns the answer; for the
 order logs it reads the whole sheet once and computes inside. The program is billed as completion
 (the tool call's JSON) and then as context; its result is the tool message.
@@ -923,13 +1038,16 @@ order logs it reads the whole sheet once and computes inside. The program is bil
 ${codeTable}
 
 \`mcp-all\` is \`mcp\` listing all 40 tools (its cheapest plans use the workflow tools), \`mcp-primitive\`
-the 19 primitives on every request.
+the 19 primitives on every request. \`mcp-search-execute\` takes ${one(Math.round(tiers.primitive.overall!.turns["mcp-search-execute"]! * 10) / 10)} turns where the other code surfaces take 2:
+it lists candidates and reads the chosen operations (${seSearches(tiers.primitive.overall!, runs)}), then
+executes; over 19 tools its two definitions cost less than either API text, but what the searches
+answered (${int(searchAnswers(runs, "mcp-search-execute"))} tokens per case) stays in the conversation.
 
 Aims (tiers B–D):
 
 ${codeAimTable}
 
-${codeMissed("mcp-code/zcp-code").length === 0 ? `\`mcp-code/zcp-code\` is at least ${CODE_AIMS["mcp-code/zcp-code"]}x in B–D.` : `\`mcp-code/zcp-code\` is below ${CODE_AIMS["mcp-code/zcp-code"]}x in ${codeMissed("mcp-code/zcp-code").join(", ")}: both sides send one program and read one result, so the ratio is that of what each request carries to describe the tools (${int(codeRun("mcp-code").toolTokens)} against ${int(codeRun("zcp-code").toolTokens)} tokens) plus the result's encoding; Cloudflare's API text carries the full descriptions, ours the first sentences, as between \`mcp\` and \`zcp-compact\` above.`} ${codeMissed("mcp-primitive/zcp-code").length === 0 ? `\`mcp-primitive/zcp-code\` is at least ${CODE_AIMS["mcp-primitive/zcp-code"]}x in B–D.` : `\`mcp-primitive/zcp-code\` is below ${CODE_AIMS["mcp-primitive/zcp-code"]}x in ${codeMissed("mcp-primitive/zcp-code").join(", ")}: a program saves the turns (two requests instead of ${one(Math.round(tiers.primitive.overall!.turns.mcp * 10) / 10)} overall), but each of its two requests still carries the whole API text; the cases make 1 to 9 calls, so there are few turns to save.`} In the large catalog (${int(largeSearchable)} tools outside the workflow group), \`mcp-code\`'s code tool carries the API of every one of them (${int(largeCodeTool)} tokens on every request), while \`zcp-code\` starts from the discover view (\`zcp.find_tools\` and \`zcp.run\`, ${int(largeZcpCode)} tokens), searches as the search surfaces do (one search per tool its program calls, the session initialized with \`findFormat: "typescript"\`, so that a search answers the found tools' API text), then runs the same program:
+${codeMissed("mcp-code/zcp-code").length === 0 ? `\`mcp-code/zcp-code\` is at least ${CODE_AIMS["mcp-code/zcp-code"]}x in B–D.` : `\`mcp-code/zcp-code\` is below ${CODE_AIMS["mcp-code/zcp-code"]}x in ${codeMissed("mcp-code/zcp-code").join(", ")}: both sides send one program and read one result, so the ratio is that of what each request carries to describe the tools (${int(codeRun("mcp-code").toolTokens)} against ${int(codeRun("zcp-code").toolTokens)} tokens) plus the result's encoding; Cloudflare's API text carries the full descriptions, ours the first sentences, as between \`mcp\` and \`zcp-compact\` above.`} ${codeMissed("mcp-primitive/zcp-code").length === 0 ? `\`mcp-primitive/zcp-code\` is at least ${CODE_AIMS["mcp-primitive/zcp-code"]}x in B–D.` : `\`mcp-primitive/zcp-code\` is below ${CODE_AIMS["mcp-primitive/zcp-code"]}x in ${codeMissed("mcp-primitive/zcp-code").join(", ")}: a program saves the turns (two requests instead of ${one(Math.round(tiers.primitive.overall!.turns.mcp * 10) / 10)} overall), but each of its two requests still carries the whole API text; the cases make 1 to 9 calls, so there are few turns to save.`} In the large catalog (${int(largeSearchable)} tools outside the workflow group), \`mcp-code\`'s code tool carries the API of every one of them (${int(largeCodeTool)} tokens on every request), \`mcp-search-execute\` sends its two tools (${int(largeRuns.find((run) => run.protocol === "mcp-search-execute")!.toolTokens)} tokens) and searches as above (${seSearches(largeTiers.overall!, largeRuns)}), while \`zcp-code\` starts from the discover view (\`zcp.find_tools\` and \`zcp.run\`, ${int(largeZcpCode)} tokens), searches as the search surfaces do (one search per tool its program calls, the session initialized with \`findFormat: "typescript"\`, so that a search answers the found tools' API text), then runs the same program. Per case, \`mcp-search-execute\`'s searches answer ${int(searchAnswers(largeRuns, "mcp-search-execute"))} tokens (five candidates per query, then the chosen operations' descriptions and JSON Schemas, as Cloudflare's result text pretty-prints them) and \`zcp-code\`'s ${int(searchAnswers(largeRuns, "zcp-code"))} (the found tools' API text); the search programs \`mcp-search-execute\`'s model writes are ${int(searchPrograms(largeRuns))} tokens per case, billed as completion and then as context, and its definitions are ${int(largeRuns.find((run) => run.protocol === "mcp-search-execute")!.toolTokens)} tokens on each of its ${one(Math.round(largeTiers.overall!.turns["mcp-search-execute"]! * 10) / 10)} requests, \`zcp-code\`'s ${int(largeZcpCode)} on each of its ${one(Math.round(largeTiers.overall!.turns["zcp-code"]! * 10) / 10)}:
 
 ${largeCodeTable}
 

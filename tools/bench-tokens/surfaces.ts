@@ -20,10 +20,14 @@
  *   the model writes `CALL` lines, which are parsed with the runtime's `parseCalls`, and reads
  *   `RET` lines.
  * - Tool search (`mcp-search`, `zcp-search`, `zcp-search-fc`): each request lists only
- *   `zcp.find_tools`; what a search finds becomes callable (`mcpSurface`, `zcpSurface`).
- * - Code mode (`mcp-code`, Cloudflare's `codeMcpServer` over a plain MCP server; `zcp-code`,
- *   `zcp.run` with the view's API text): each request lists one tool that runs a program
- *   (`mcpCodeSurface`, `zcpCodeSurface`); both run programs in the same sandbox.
+ *   `zcp.find_tools`; what a search finds becomes callable (`mcpSurface`, `zcpSurface`). On MCP
+ *   2026-07-28 (`mcp-find-2026`) a listing may not change: each request lists `zcp_find_tools`
+ *   and `zcp_call_tool`, a find answers the found tools' MCP definitions as its result text, and
+ *   a found tool is called through `zcp_call_tool`.
+ * - Code mode (`mcp-code`, Cloudflare's `codeMcpServer` over a plain MCP server;
+ *   `mcp-search-execute`, Cloudflare's `search` and `execute` over the same server
+ *   (search-execute.ts); `zcp-code`, `zcp.run` with the view's API text): each request lists the
+ *   tools that run programs (`mcpCodeSurface`, `zcpCodeSurface`); all run them in one sandbox.
  *
  * Catalogs: `all`, every tool of the registry (the 19 primitives and the 21 workflow tools of
  * the workbench), and `primitive`, the same without the `workflow` group (an MCP server that
@@ -31,11 +35,14 @@
  * surfaces also list the runtime's handle tool, `zcp.handle`, which answers large results.
  * A plan may call only what its surface lists: a call of anything else throws `NotListed`.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { codeMcpServer } from "@cloudflare/codemode/mcp";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
+// @cloudflare/codemode builds its servers on the v1 SDK's McpServer: they are reached with the
+// v1 client and in-memory transport.
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport as V1InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { McpServer as V1McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { codeMcpServer, openApiMcpServer } from "@cloudflare/codemode/mcp";
 import { createCodeRunner, type PooledCodeRunner } from "@zcp/code";
 import {
   createRuntime,
@@ -50,17 +57,28 @@ import {
   type Runtime,
 } from "@zcp/runtime";
 import { providerName } from "@zcp/runtime/codegen";
-import { createMcpServer, createNativeSession, type NativeSession } from "@zcp/server";
-import { listAllTools, mcpFunction } from "./mcp-listing.ts";
+import {
+  createFetchHandler,
+  createMcpServer,
+  createNativeSession,
+  type NativeSession,
+} from "@zcp/server";
+import { listAllTools, mcpFunction, type McpClient, type McpTool as Tool } from "./mcp-listing.ts";
+import * as searchExecute from "./search-execute.ts";
 import type { Message, ToolCallMessage } from "./transcript.ts";
 
 export const PROTOCOLS = ["mcp", "zcp-fc", "zcp-fc-lean", "zcp-compact"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 /** The tool-search surfaces: each request lists only a search tool; what a search finds becomes callable. */
-export const SEARCH_PROTOCOLS = ["mcp-search", "zcp-search", "zcp-search-fc"] as const;
+export const SEARCH_PROTOCOLS = [
+  "mcp-search",
+  "mcp-find-2026",
+  "zcp-search",
+  "zcp-search-fc",
+] as const;
 export type SearchProtocol = (typeof SEARCH_PROTOCOLS)[number];
 /** The code-mode surfaces: each request lists one tool that runs a program against the others. */
-export const CODE_PROTOCOLS = ["mcp-code", "zcp-code"] as const;
+export const CODE_PROTOCOLS = ["mcp-code", "mcp-search-execute", "zcp-code"] as const;
 export type CodeProtocol = (typeof CODE_PROTOCOLS)[number];
 export type AnyProtocol = Protocol | SearchProtocol | CodeProtocol;
 export const isSearch = (protocol: AnyProtocol): protocol is SearchProtocol =>
@@ -87,10 +105,16 @@ export const PROGRAM_FORMS: {
     name: (alias) => `codemode.${providerName(alias).replace(/-/g, "_")}`,
     code: (body) => `async () => {\n${body}\n}`,
   },
+  "mcp-search-execute": searchExecute.EXECUTE_FORM,
   "zcp-code": { tool: "zcp.run", name: (alias) => `tools.${alias}`, code: (body) => body },
 };
+/** Whether the agent searches before its program: `zcp-code` from the discover view, and `mcp-search-execute`. */
+export const searchesFirst = (spec: SurfaceSpec): boolean =>
+  spec.discover === true || spec.protocol === "mcp-search-execute";
 /** The search tool on every search surface (on MCP under its provider name `zcp_find_tools`). */
 export const FIND_ALIAS = "zcp.find_tools";
+/** On a 2026-07-28 discover view, the tool that calls what a find answered. */
+const CALL_TOOL_NAME = "zcp_call_tool";
 export const CATALOGS = ["all", "primitive"] as const;
 export type Catalog = (typeof CATALOGS)[number];
 /** The groups a catalog leaves out, the same on every protocol. */
@@ -133,6 +157,10 @@ export interface Surface extends SurfaceSpec {
   readonly tools: readonly unknown[];
   /** The aliases of the tools the listing shows (on a search surface: the search tool and what the searches found so far). */
   readonly listed: ReadonlySet<string>;
+  /** How the agent makes one round of searches for `queries` (default: one `zcp.find_tools` call each). */
+  readonly searchCalls?: (queries: readonly string[]) => Call[];
+  /** After the searches, the calls that read what the found tools take, where the searches answered less. */
+  readonly detailCalls?: (aliases: readonly string[]) => Call[];
   turn(calls: readonly Call[]): Promise<TurnOutcome>;
   close(): Promise<void>;
 }
@@ -185,65 +213,127 @@ function compactExecuted(text: string): Executed[] {
 interface McpListing {
   /** The listed tools as Chat Completions functions. */
   readonly tools: readonly unknown[];
+  /** The listing's MCP tools as the server sent them (JSON), to compare listings byte for byte. */
+  readonly bytes: string;
   readonly aliases: ReadonlySet<string>;
 }
 
 interface McpConnection extends McpListing {
   readonly runtime: Runtime;
-  readonly client: Client;
+  readonly client: McpClient;
   /** Lists the tools again (a search grows a discover view). */
   list(): Promise<McpListing>;
   readonly close: () => Promise<void>;
 }
 
 /**
- * A plain MCP server and a client connected to it: every result whole (no handles, so no handle
- * tool); with `discover`, each session's listing starts with the search tool alone.
+ * The view an MCP connection serves: `plain`, the catalog; `discover`, the 2025-era discover
+ * view, whose listing starts with the search tool alone and grows with what it finds; `fixed`,
+ * the 2026-07-28 discover view, whose listing is `zcp_find_tools` and `zcp_call_tool`, always.
  */
-async function connectMcp(
-  generated: GeneratedModule,
-  catalog: Catalog,
-  discover = false,
-): Promise<McpConnection> {
+type McpView = "plain" | "discover" | "fixed";
+
+/** The runtime of a plain MCP server: every result whole (no handles, so no handle tool), `view` of the catalog. */
+export function mcpRuntime(generated: GeneratedModule, catalog: Catalog, view: McpView): Runtime {
   const mcp = {
     excludeGroups: [...CATALOG_EXCLUDES[catalog]],
-    ...(discover ? { profile: "discover" } : {}),
+    ...(view === "plain" ? {} : { profile: "discover" }),
   };
-  const runtime = createRuntime(generated, {
+  return createRuntime(generated, {
     exposure: { defaults: { mcp } },
     inlineMaxBytes: Number.POSITIVE_INFINITY,
   });
+}
+
+/** A plain MCP server (`mcpRuntime`) and a client connected to it, on the era `view` is served on. */
+async function connectMcp(
+  generated: GeneratedModule,
+  catalog: Catalog,
+  view: McpView = "plain",
+): Promise<McpConnection> {
+  const runtime = mcpRuntime(generated, catalog, view);
+  const { client, close } =
+    view === "fixed" ? await connectModern(runtime) : await connectLegacy(runtime);
+  const list = async (): Promise<McpListing> => {
+    const listed = await listAllTools(client);
+    return {
+      tools: listed.map(mcpFunction),
+      bytes: JSON.stringify(listed),
+      aliases: new Set(listed.map((tool) => runtime.tool(tool.name)!.alias)),
+    };
+  };
+  return { runtime, client, ...(await list()), list, close };
+}
+
+/** A 2025-era connection: zcp's MCP server (one session) and the v2 SDK client (its default, 2025 handshake), in memory. */
+export async function connectLegacy(
+  runtime: Runtime,
+): Promise<{ client: McpClient; close: () => Promise<void> }> {
   const server = createMcpServer(runtime);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.server.connect(serverSide);
   const client = new Client({ name: "bench-tokens", version: "0.1.0" });
   await client.connect(clientSide);
-  const list = async (): Promise<McpListing> => {
-    const listed = await listAllTools(client);
-    return {
-      tools: listed.map(mcpFunction),
-      aliases: new Set(listed.map((tool) => runtime.tool(tool.name)!.alias)),
-    };
+  return { client, close: () => server.close() };
+}
+
+/** Where the 2026-07-28 client sends its requests (never dialled: its fetch is the handler's). */
+const MODERN_ENDPOINT = "http://localhost/mcp";
+
+/**
+ * A 2026-07-28 connection: the official v2 client pinned to 2026-07-28 (no fallback), talking
+ * to zcp's web-standard handler in process, the way the v2 SDK's testing guide serves one: the
+ * transport's `fetch` is the handler's, so nothing is dialled. The handler serves the runtime's
+ * MCP view as the era requires, with no session: a discover view is fixed (find + call).
+ */
+export async function connectModern(
+  runtime: Runtime,
+): Promise<{ client: McpClient; close: () => Promise<void> }> {
+  const handler = createFetchHandler(runtime);
+  const transport = new StreamableHTTPClientTransport(new URL(MODERN_ENDPOINT), {
+    fetch: (url, init) => {
+      // A network client sends Host (the handler checks it); a Request built here has none.
+      const request = new Request(url, init);
+      request.headers.set("host", new URL(MODERN_ENDPOINT).host);
+      return handler.fetch(request);
+    },
+  });
+  const client = new Client(
+    { name: "bench-tokens", version: "0.1.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  await client.connect(transport);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await handler.close();
+    },
   };
-  return { runtime, client, ...(await list()), list, close: () => server.close() };
 }
 
 /**
- * One MCP connection per registry and catalog, shared by every run: an MCP server serves many
- * conversations, and these tools keep no state between calls (the workspace is read from the
- * environment at each call). Connecting costs more than most runs; `closeSurfaces` ends them.
- * (A search surface's view is its session's state: it connects per run.)
+ * One MCP connection per registry, catalog and view, shared by every run: an MCP server serves
+ * many conversations, and these tools keep no state between calls (the workspace is read from
+ * the environment at each call); a fixed view's finds change nothing either. Connecting costs
+ * more than most runs; `closeSurfaces` ends them. (A 2025 discover view grows with its
+ * session's finds: `mcp-search` connects per run.)
  */
-const connections = new Map<GeneratedModule, Map<Catalog, Promise<McpConnection>>>();
+const connections = new Map<GeneratedModule, Map<string, Promise<McpConnection>>>();
 
-function mcpConnection(generated: GeneratedModule, catalog: Catalog): Promise<McpConnection> {
-  const byCatalog = connections.get(generated) ?? new Map<Catalog, Promise<McpConnection>>();
+function mcpConnection(
+  generated: GeneratedModule,
+  catalog: Catalog,
+  view: Exclude<McpView, "discover">,
+): Promise<McpConnection> {
+  const byCatalog = connections.get(generated) ?? new Map<string, Promise<McpConnection>>();
   connections.set(generated, byCatalog);
-  if (!byCatalog.has(catalog)) byCatalog.set(catalog, connectMcp(generated, catalog));
-  return byCatalog.get(catalog)!;
+  const key = `${catalog} ${view}`;
+  if (!byCatalog.has(key)) byCatalog.set(key, connectMcp(generated, catalog, view));
+  return byCatalog.get(key)!;
 }
 
-/** The sandbox both code surfaces run their programs in (so that they differ in API and protocol only). */
+/** The sandbox every code surface runs its programs in (so that they differ in API and protocol only). */
 let sandbox: PooledCodeRunner | undefined;
 const programs = (): PooledCodeRunner => (sandbox ??= createCodeRunner());
 
@@ -251,7 +341,7 @@ const programs = (): PooledCodeRunner => (sandbox ??= createCodeRunner());
 export async function closeSurfaces(): Promise<void> {
   const all = [...connections.values()].flatMap((byCatalog) => [...byCatalog.values()]);
   connections.clear();
-  const code = [...codeConnections.values()].flatMap((byCatalog) => [...byCatalog.values()]);
+  const code = [...codeConnections.values()].flatMap((byServer) => [...byServer.values()]);
   codeConnections.clear();
   await Promise.all([...all, ...code].map(async (connection) => (await connection).close()));
   await sandbox?.close();
@@ -265,19 +355,54 @@ const resultText = (answer: { readonly [key: string]: unknown }) =>
     .map((block) => block.text ?? "")
     .join("\n");
 
+/** The MCP surfaces: a plain server, and tool search on each era. */
+type McpProtocol = "mcp" | "mcp-search" | "mcp-find-2026";
+
+/**
+ * `mcp-find-2026`'s function call of `call`: a found tool through `zcp_call_tool` (its MCP name
+ * and its arguments), the listed tools by their own names.
+ */
+function findCallAssistant(
+  calls: readonly Call[],
+  runtime: Runtime,
+  listing: ReadonlySet<string>,
+  first: number,
+): Message {
+  const toolCalls: ToolCallMessage[] = calls.map((call, i) => {
+    const name = runtime.tool(call.alias)!.name;
+    const listedItself = listing.has(call.alias);
+    return {
+      id: callId(first + i),
+      type: "function",
+      function: {
+        name: listedItself ? name : CALL_TOOL_NAME,
+        arguments: JSON.stringify(listedItself ? call.args : { name, arguments: call.args }),
+      },
+    };
+  });
+  return { role: "assistant", content: null, tool_calls: toolCalls };
+}
+
+/** The names a find answered (`{ tools: [{ name, ... }] }` on MCP). */
+const foundTools = (value: JsonValue): string[] =>
+  ((value as { tools?: { name: string }[] } | null)?.tools ?? []).map((tool) => tool.name);
+
 async function mcpSurface(
   generated: GeneratedModule,
   catalog: Catalog,
-  search: boolean,
+  protocol: McpProtocol,
 ): Promise<Surface> {
-  const connection = search
-    ? await connectMcp(generated, catalog, true)
-    : await mcpConnection(generated, catalog);
+  const connection =
+    protocol === "mcp-search"
+      ? await connectMcp(generated, catalog, "discover")
+      : await mcpConnection(generated, catalog, protocol === "mcp" ? "plain" : "fixed");
   const { runtime, client, tools } = connection;
+  // What the model may call: what the listing shows, and (2026) what its finds answered.
   const listed = new Set(connection.aliases);
+  const listing = new Set(connection.aliases);
   let next = 1;
   return {
-    protocol: search ? "mcp-search" : "mcp",
+    protocol,
     catalog,
     instructions: "",
     tools,
@@ -286,7 +411,10 @@ async function mcpSurface(
       checkListed(calls, listed);
       const first = next;
       next += calls.length;
-      const assistant = fcAssistant(calls, runtime, first);
+      const assistant =
+        protocol === "mcp-find-2026"
+          ? findCallAssistant(calls, runtime, listing, first)
+          : fcAssistant(calls, runtime, first);
       const answers = await Promise.all(
         fcExecuted(assistant).map((call) =>
           client.callTool({ name: call.name, arguments: call.args }),
@@ -298,118 +426,173 @@ async function mcpSurface(
       answers.forEach((answer, i) => {
         const text = resultText(answer);
         const value = answer.isError === true ? null : (JSON.parse(text) as JsonValue);
-        // A search answers MCP definitions; the host hands the model the found tools as the
-        // functions it would list them as (title, annotations and _meta are not sent).
+        // A 2025 search answers MCP definitions, and the host lists the found tools: it hands the
+        // model them as the functions it lists (title, annotations and _meta are not sent). A
+        // 2026 find lists nothing: its text is the tool result, as any tool's.
         const content =
-          calls[i]!.alias === FIND_ALIAS && value !== null
-            ? JSON.stringify(
-                (value as { tools: Parameters<typeof mcpFunction>[0][] }).tools.map(mcpFunction),
-              )
+          protocol === "mcp-search" && calls[i]!.alias === FIND_ALIAS && value !== null
+            ? JSON.stringify((value as unknown as { tools: Tool[] }).tools.map(mcpFunction))
             : text;
+        if (protocol === "mcp-find-2026" && calls[i]!.alias === FIND_ALIAS && value !== null)
+          for (const name of foundTools(value)) listed.add(runtime.tool(name)!.alias);
         results.push({ role: "tool", tool_call_id: callId(first + i), content });
         if (value === null) errors.push(text);
         values.push(value);
       });
-      if (search) for (const alias of (await connection.list()).aliases) listed.add(alias);
+      if (protocol === "mcp-search")
+        for (const alias of (await connection.list()).aliases) listed.add(alias);
+      // The 2026-07-28 era's promise, checked after every turn: the listing never changes.
+      if (protocol === "mcp-find-2026" && (await connection.list()).bytes !== connection.bytes)
+        throw new Error("mcp-find-2026: tools/list changed after a turn");
       return { assistant, results, values, errors };
     },
     close: async () => {
-      if (search) await connection.close();
+      if (protocol === "mcp-search") await connection.close();
     },
   };
 }
 
 /**
- * `mcp-code`, the anchor: Cloudflare's Code Mode over a plain MCP server, with
- * `@cloudflare/codemode`'s own `codeMcpServer`: it lists the server's tools, writes their
- * TypeScript API from their MCP `inputSchema`s into the description of its one `code` tool,
- * and answers a program's return value as its text. Its executor is our sandbox (a Cloudflare
- * Worker loader does not exist on Node): the same QuickJS runner as `zcp-code`, with the
- * `codemode` object bound to the server's tools, called through its MCP client.
+ * `mcp-code` and `mcp-search-execute`, the anchors: Cloudflare's Code Mode over a plain MCP
+ * server, each served by `@cloudflare/codemode`'s own server: `codeMcpServer` lists the server's
+ * tools, writes their TypeScript API from their MCP `inputSchema`s into the description of its
+ * one `code` tool, and answers a program's return value as its text; `openApiMcpServer` serves
+ * Cloudflare's `search` and `execute` over the same tools as an OpenAPI spec (search-execute.ts).
+ * Their executor is our sandbox (a Cloudflare Worker loader does not exist on Node): the same
+ * QuickJS runner as `zcp-code`, with each provider object of theirs (`codemode`, or
+ * `openApiMcpServer`'s host bridge) bound to its functions, which call through MCP clients.
  */
-/** A Code Mode server over a plain MCP server of `generated`, and a client connected to it. */
-async function connectMcpCode(
+/**
+ * What a Worker isolate offers Cloudflare's sandbox code and QuickJS does not: `structuredClone`
+ * (`openApiMcpServer`'s spec resolver copies each resolved `$ref` with it). The spec is JSON, so
+ * a JSON round trip is the same copy.
+ */
+const WORKER_GLOBALS =
+  "const structuredClone = (value) => (value === undefined ? value : JSON.parse(JSON.stringify(value)));\n";
+
+const codemodeExecutor = {
+  async execute(code: string, resolved: unknown) {
+    const providers = resolved as readonly {
+      name: string;
+      fns: Record<string, (args: unknown) => Promise<unknown>>;
+    }[];
+    const fns = new Map<string, (args: unknown) => Promise<unknown>>(
+      providers.flatMap((provider) =>
+        Object.entries(provider.fns).map(([name, fn]) => [`${provider.name}.${name}`, fn] as const),
+      ),
+    );
+    const host: ProgramHost = {
+      sessionId: "mcp-code",
+      aliases: [...fns.keys()],
+      signal: new AbortController().signal,
+      call: async (name, args) => {
+        try {
+          return { ok: true, value: (await fns.get(name)!(args)) as JsonValue };
+        } catch (error) {
+          return { ok: false, error: "exec:error", hint: (error as Error).message };
+        }
+      },
+    };
+    const bind = providers.map((provider) => `const ${provider.name} = tools.${provider.name};\n`);
+    const answer = await programs()(
+      `${WORKER_GLOBALS}${bind.join("")}return await (${code})();`,
+      host,
+    );
+    if (!answer.ok) return { result: undefined, error: encodeResult(answer) };
+    const { value, logs } = (answer as unknown as { value: { value: unknown; logs?: string[] } })
+      .value;
+    return { result: value, ...(logs ? { logs } : {}) };
+  },
+};
+
+interface CodemodeConnection {
+  readonly client: V1Client;
+  readonly listed: readonly Tool[];
+  /** The runtime of the plain MCP server the programs' calls reach. */
+  readonly runtime: Runtime;
+  readonly close: () => Promise<void>;
+}
+
+/** A Code Mode server of Cloudflare's (`protocol`) over a plain MCP server of `generated`, and a client connected to it. */
+async function connectCodemode(
   generated: GeneratedModule,
   catalog: Catalog,
-): Promise<{
-  readonly client: Client;
-  readonly listed: readonly Tool[];
-  readonly close: () => Promise<void>;
-}> {
+  protocol: "mcp-code" | "mcp-search-execute",
+): Promise<CodemodeConnection> {
   const runtime = createRuntime(generated, {
     exposure: { defaults: { mcp: { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } } },
     inlineMaxBytes: Number.POSITIVE_INFINITY,
   });
   // codeMcpServer reads one page of tools/list: the server lists all of them on one.
   const upstream = createMcpServer(runtime, { pageSize: generated.registry.tools.length + 3 });
-  const executor = {
-    async execute(code: string, providers: unknown) {
-      const fns = Object.assign(
-        {},
-        ...(
-          providers as { name: string; fns: Record<string, (args: unknown) => Promise<unknown>> }[]
-        )
-          .filter((provider) => provider.name === "codemode")
-          .map((provider) => provider.fns),
-      ) as Record<string, (args: unknown) => Promise<unknown>>;
-      const host: ProgramHost = {
-        sessionId: "mcp-code",
-        aliases: Object.keys(fns),
-        signal: new AbortController().signal,
-        call: async (name, args) => {
-          try {
-            return { ok: true, value: (await fns[name]!(args)) as JsonValue };
-          } catch (error) {
-            return { ok: false, error: "exec:error", hint: (error as Error).message };
-          }
-        },
-      };
-      const answer = await programs()(`const codemode = tools;\nreturn await (${code})();`, host);
-      if (!answer.ok) return { result: undefined, error: encodeResult(answer) };
-      const { value, logs } = (answer as unknown as { value: { value: unknown; logs?: string[] } })
-        .value;
-      return { result: value, ...(logs ? { logs } : {}) };
-    },
-  };
-  // codeMcpServer connects the server it wraps to an in-memory transport, which our SDK
-  // `Server` does as an `McpServer` would.
-  const server = await codeMcpServer({
-    server: upstream.server as unknown as McpServer,
-    executor,
-  });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const closing: (() => Promise<void>)[] = [() => upstream.close()];
+  let server: V1McpServer;
+  if (protocol === "mcp-code") {
+    // codeMcpServer connects the server it wraps to its v1 in-memory transport and lists it with
+    // its v1 client: our v2 SDK `Server` serves that 2025 handshake as an `McpServer` would.
+    server = await codeMcpServer({
+      server: upstream.server as unknown as V1McpServer,
+      executor: codemodeExecutor,
+    });
+  } else {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await upstream.server.connect(serverSide);
+    const upstreamClient = new Client({ name: "bench-tokens-openapi", version: "0.1.0" });
+    await upstreamClient.connect(clientSide);
+    closing.push(() => upstreamClient.close());
+    server = openApiMcpServer({
+      spec: searchExecute.catalogSpec(await listAllTools(upstreamClient), runtime),
+      executor: codemodeExecutor,
+      request: searchExecute.toolRequest((params) => upstreamClient.callTool(params)),
+    });
+  }
+  const [clientSide, serverSide] = V1InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
-  const client = new Client({ name: "bench-tokens", version: "0.1.0" });
+  const client = new V1Client({ name: "bench-tokens", version: "0.1.0" });
   await client.connect(clientSide);
   const { tools: listed } = await client.listTools();
   return {
     client,
     listed,
+    runtime,
     close: async () => {
       await client.close();
-      await upstream.close();
+      for (const close of closing.reverse()) await close();
     },
   };
 }
 
-/** One Code Mode server per registry and catalog, shared by every run, as the plain MCP one (its tools keep no state). */
-const codeConnections = new Map<GeneratedModule, Map<Catalog, ReturnType<typeof connectMcpCode>>>();
+/** One Code Mode server per protocol, registry and catalog, shared by every run, as the plain MCP one (its tools keep no state). */
+const codeConnections = new Map<GeneratedModule, Map<string, Promise<CodemodeConnection>>>();
 
-async function mcpCodeSurface(generated: GeneratedModule, catalog: Catalog): Promise<Surface> {
-  const byCatalog =
-    codeConnections.get(generated) ?? new Map<Catalog, ReturnType<typeof connectMcpCode>>();
-  codeConnections.set(generated, byCatalog);
-  if (!byCatalog.has(catalog)) byCatalog.set(catalog, connectMcpCode(generated, catalog));
-  const { client, listed } = await byCatalog.get(catalog)!;
+async function mcpCodeSurface(
+  generated: GeneratedModule,
+  catalog: Catalog,
+  protocol: "mcp-code" | "mcp-search-execute",
+): Promise<Surface> {
+  const byServer = codeConnections.get(generated) ?? new Map<string, Promise<CodemodeConnection>>();
+  codeConnections.set(generated, byServer);
+  const key = `${protocol} ${catalog}`;
+  if (!byServer.has(key)) byServer.set(key, connectCodemode(generated, catalog, protocol));
+  const { client, listed, runtime } = await byServer.get(key)!;
   const tools = listed.map(mcpFunction);
+  // The code tools, and (mcp-search-execute) the registry tools its searches have found.
   const listedNames = new Set(listed.map((tool) => tool.name));
+  const search = protocol === "mcp-search-execute";
   let next = 1;
   return {
-    protocol: "mcp-code",
+    protocol,
     catalog,
     instructions: "",
     tools,
     listed: listedNames,
+    ...(search
+      ? {
+          searchCalls: searchExecute.searchCalls,
+          detailCalls: (aliases: readonly string[]) =>
+            searchExecute.detailCalls(aliases.map((alias) => runtime.tool(alias)!.name)),
+        }
+      : {}),
     async turn(calls) {
       checkListed(calls, listedNames);
       const first = next;
@@ -429,6 +612,16 @@ async function mcpCodeSurface(generated: GeneratedModule, catalog: Catalog): Pro
         ),
       );
       const texts = answers.map(resultText);
+      const values = answers.map((answer, i) =>
+        answer.isError === true ? null : (JSON.parse(texts[i]!) as JsonValue),
+      );
+      // What a search answered is what the agent may call.
+      if (search)
+        values.forEach((value, i) => {
+          if (calls[i]!.alias === "search")
+            for (const name of searchExecute.foundNames(value))
+              listedNames.add(runtime.tool(name)!.alias);
+        });
       return {
         assistant,
         results: texts.map((text, i) => ({
@@ -436,9 +629,7 @@ async function mcpCodeSurface(generated: GeneratedModule, catalog: Catalog): Pro
           tool_call_id: callId(first + i),
           content: text,
         })),
-        values: answers.map((answer, i) =>
-          answer.isError === true ? null : (JSON.parse(texts[i]!) as JsonValue),
-        ),
+        values,
         errors: texts.filter((_, i) => answers[i]!.isError === true),
       };
     },
@@ -540,7 +731,7 @@ async function rpc<T>(
 }
 
 async function zcpSurface(
-  protocol: Exclude<AnyProtocol, "mcp" | "mcp-search" | CodeProtocol>,
+  protocol: Exclude<AnyProtocol, McpProtocol | CodeProtocol>,
   generated: GeneratedModule,
   catalog: Catalog,
 ): Promise<Surface> {
@@ -650,9 +841,11 @@ export async function openSurface(spec: SurfaceSpec, generated: GeneratedModule)
   switch (spec.protocol) {
     case "mcp":
     case "mcp-search":
-      return mcpSurface(generated, spec.catalog, spec.protocol === "mcp-search");
+    case "mcp-find-2026":
+      return mcpSurface(generated, spec.catalog, spec.protocol);
     case "mcp-code":
-      return mcpCodeSurface(generated, spec.catalog);
+    case "mcp-search-execute":
+      return mcpCodeSurface(generated, spec.catalog, spec.protocol);
     case "zcp-code":
       return zcpCodeSurface(generated, spec.catalog, spec.discover === true);
     default:
