@@ -202,16 +202,28 @@ export interface BudgetedTransport {
   requestBudget(id: unknown): RequestBudget | undefined;
 }
 
+/** The budgets of servers that answer one request each (the 2026-07-28 era's), by server. */
+const requestBudgets = new WeakMap<object, RequestBudget>();
+
 /**
- * The reservation a handler of request `id` passes to a handle read, when the transport counts
- * answers (a transport that does not, such as a test's in-memory one, gets none).
+ * Counts what `server` answers against `budget`: for a server that serves one request, over a
+ * transport that counts nothing (the SDK's per-request one), whose caller counts its answer.
+ */
+export function bindBudget(server: object, budget: RequestBudget): void {
+  requestBudgets.set(server, budget);
+}
+
+/**
+ * The reservation a handler of request `id` of `server` passes to a handle read: from the budget
+ * bound to the server, else from its transport's when that counts answers (a transport that does
+ * not, such as a test's in-memory one, gets none).
  */
 export function reserveFor(
-  transport: unknown,
+  server: { readonly transport?: unknown },
   id: unknown,
 ): ((bytes: number) => Promise<void>) | undefined {
-  const budgeted = transport as Partial<BudgetedTransport> | undefined;
-  const budget = budgeted?.requestBudget?.(id);
+  const budgeted = server.transport as Partial<BudgetedTransport> | undefined;
+  const budget = requestBudgets.get(server) ?? budgeted?.requestBudget?.(id);
   return budget && ((bytes) => budget.reserve(id, bytes));
 }
 

@@ -88,8 +88,10 @@ export interface FetchHandlerOptions extends McpServerOptions {
    * Who a 2026-07-28 MCP request comes from, as the server verified it (an identity the
    * embedding server's own authentication established; the request passed the Host, Origin and
    * token checks before): its handles are bound to it, and it is the `authorization` of
-   * `McpCaller`. Default: the token's holder when `token` is set, else nobody (anonymous
-   * callers share an owner whose handle ids are unguessable).
+   * `McpCaller`; native sessions are bound to it too (a request it finds no identity in is
+   * anonymous). Default: the token's holder when `token` is set, else nobody: an anonymous
+   * caller's handles are owned by its client (`clientKey`, the remote address over `node:http`),
+   * with unguessable ids.
    */
   readonly identify?: (request: Request) => string | undefined;
   /** Serve the MCP surface on `path` (default true). */
@@ -120,6 +122,8 @@ export interface ZcpFetchHandler {
 }
 
 const DEFAULT_PATH = "/mcp";
+/** The native identity of a request `identify` finds no identity in. */
+const ANONYMOUS = "\u0000anonymous";
 
 /** The web-standard handler of both surfaces over HTTP: `fetch(request) → Response`. */
 export function createFetchHandler(
@@ -131,9 +135,12 @@ export function createFetchHandler(
   // The token was checked: its holder is the caller whose handles are kept apart.
   const identify =
     options.identify ?? (options.token !== undefined ? () => options.token : () => undefined);
+  // Where a request comes from: its own slots and budget on the 2026-07-28 era.
+  const addressOf = options.clientKey ?? (() => "");
   const callerOf = (request: Request): McpCaller => {
     const authorization = identify(request);
-    return authorization === undefined ? {} : { authorization };
+    const client = addressOf(request);
+    return authorization === undefined ? { client } : { authorization, client };
   };
   const onError = options.onError ?? ((error: unknown) => console.error("zcp server:", error));
   const guard = createGuard(options);
@@ -163,7 +170,12 @@ export function createFetchHandler(
         clientKey,
         ...responseLimits,
         ...nativeOptions,
-        ...(options.token !== undefined ? { identity: () => "token" } : {}),
+        // Native sessions are bound to the same identity as MCP callers' handles.
+        ...(options.identify !== undefined
+          ? { identity: (request: Request) => options.identify!(request) ?? ANONYMOUS }
+          : options.token !== undefined
+            ? { identity: () => "token" }
+            : {}),
       })
     : undefined;
   const nativePath = options.nativePath ?? "/zcp";

@@ -348,7 +348,7 @@ describe("MCP over Streamable HTTP", () => {
   });
 });
 
-describe("request bodies still arriving (http/arriving.ts), on createNativeHttpHandler too", () => {
+describe("request bodies still arriving (node/arriving.ts), on createNativeHttpHandler too", () => {
   /** A raw POST /zcp whose body (`length` bytes declared) starts with `first`; `rest` ends it. */
   const raw = (port: number, first: string, length: number) => {
     const socket = net.connect({ host: "127.0.0.1", port });

@@ -18,10 +18,9 @@ import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import {
   createFetchHandler,
   createNativeFetchHandler,
-  serveHttp,
-  type McpHttpServer,
   type NativeFetchOptions,
 } from "../src/index.js";
+import { serveHttp, type McpHttpServer } from "../src/node/index.js";
 import { INITIALIZE, POST_HEADERS } from "./checks.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));

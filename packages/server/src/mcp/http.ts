@@ -40,7 +40,8 @@ import type { ResponseLimits } from "../budget.js";
 import { jsonRpcMessage } from "./messages.js";
 import { paramHeaderRefusal } from "./param-headers.js";
 import { createMcpServer, type McpServerOptions, type ZcpMcpServer } from "./server.js";
-import { StatelessMcp, type McpCaller, type McpView } from "./stateless.js";
+import { countedAnswer } from "./counted-answer.js";
+import { StatelessMcp, type McpCaller, type McpView, type StatelessRequest } from "./stateless.js";
 import { json, jsonRpcError, readJson, whenEnded, type ErrorAnswer } from "../http/body.js";
 import {
   beginRequest,
@@ -92,8 +93,8 @@ export class McpSessions {
   /** The 2026-07-28 era: stateless requests, by view and caller. */
   readonly #stateless: StatelessMcp;
   readonly #modern: McpHttpHandler;
-  /** The view and caller of each modern request, for the SDK's server factory. */
-  readonly #addressed = new WeakMap<Request, { view: McpView; caller: McpCaller }>();
+  /** The server of each modern request, opened for the SDK's server factory. */
+  readonly #addressed = new WeakMap<Request, StatelessRequest>();
 
   constructor(
     private readonly runtime: Runtime,
@@ -106,16 +107,19 @@ export class McpSessions {
     this.#stateless = new StatelessMcp(runtime, options);
     this.#modern = createMcpHandler(
       ({ requestInfo }) => {
-        const address = requestInfo && this.#addressed.get(requestInfo);
-        if (!address) throw new Error("zcp: a modern MCP request reached the factory unaddressed");
-        return this.#stateless.server(address.view, address.caller);
+        const opened = requestInfo && this.#addressed.get(requestInfo);
+        if (!opened) throw new Error("zcp: a modern MCP request reached the factory unaddressed");
+        return opened.server;
       },
       {
         legacy: "reject",
         maxRequestBodySize: limits.maxBodyBytes,
         onerror: (error) => {
           // Refusals of malformed requests are answered to their clients; they are no fault here.
-          if (!(error instanceof Error) || !/^(Rejected|Unsupported|Missing)/.test(error.message))
+          if (
+            !(error instanceof Error) ||
+            !/^(Rejected|Unsupported|Missing|subscriptions\/listen refused)/.test(error.message)
+          )
             limits.onError(error);
         },
       },
@@ -150,12 +154,38 @@ export class McpSessions {
         // The SDK checks Mcp-Param-* headers for McpServer products only; ours is a Server.
         const mismatch = paramHeaderRefusal(request, posted.body, this.runtime);
         if (mismatch) return mismatch;
-        this.#addressed.set(request, { view, caller });
-        return this.#modern.fetch(request, { parsedBody: posted.body });
+        return this.#serveModern(request, posted.body, view, caller);
       }
       return this.#legacy(request, view, posted);
     }
     return this.#legacy(request, view);
+  }
+
+  /**
+   * A 2026-07-28 request: the SDK's handler answers it with a fresh server over the fixed session
+   * of its view and caller; the answer is counted against the caller's response budget, and the
+   * session stays loaded, until it is written out.
+   */
+  async #serveModern(
+    request: Request,
+    body: unknown,
+    view: McpView,
+    caller: McpCaller,
+  ): Promise<Response> {
+    const opened = this.#stateless.open(view, caller);
+    this.#addressed.set(request, opened);
+    let response: Response;
+    try {
+      response = await countedAnswer(
+        await this.#modern.fetch(request, { parsedBody: body }),
+        opened.budget,
+        (body as { readonly id?: unknown }).id,
+      );
+    } catch (error) {
+      opened.end();
+      throw error;
+    }
+    return whenEnded(response, () => opened.end());
   }
 
   /** A 2025 request: in its session, or an `initialize` that opens one. */

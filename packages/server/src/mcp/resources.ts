@@ -128,7 +128,7 @@ export function serveHandleResources(
       const read = await runtime.handles.json(
         session.id,
         parsed.handle,
-        reserveFor(server.transport, extra.mcpReq.id),
+        reserveFor(server, extra.mcpReq.id),
       );
       if (!read.ok) {
         if (read.error.startsWith("expired:")) handles.forget(parsed.handle);

@@ -129,7 +129,10 @@ class ZcpServer extends Server {
  * the lists and `server/discover` live `listTtlMs`, and a handle read is never cached (a handle
  * is one caller's and expires).
  */
-export function sdkServer(options: McpServerOptions): Server {
+export function sdkServer(
+  options: McpServerOptions,
+  tools: { readonly listChanged: boolean } = { listChanged: true },
+): Server {
   const list: CacheHint = {
     ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS,
     cacheScope: options.privateLists === true ? "private" : "public",
@@ -137,7 +140,7 @@ export function sdkServer(options: McpServerOptions): Server {
   return new ZcpServer(
     { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
     {
-      capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
+      capabilities: { tools: { ...tools }, resources: {}, logging: {} },
       jsonSchemaValidator: NO_ELICITATION,
       cacheHints: {
         "server/discover": list,

@@ -4,20 +4,25 @@
  * and its authorization (the caller), never by what came before, so every listing is the same
  * bytes for one view and caller, whatever other requests did.
  *
- * A request is served by a fresh SDK `Server` over the *fixed* runtime session of its view and
- * caller: a session whose view is chosen once (surface and stage) and never changes; a find
- * answers the found tools' definitions, and `zcp.call_tool` calls them, without changing the
- * listing. Those sessions are only a cache of what a request needs (its concurrency slots): the
- * state that outlives a request is the caller's handles, kept in the handle store under the
- * caller's session id, so another replica sharing the store serves the next request as well.
+ * A request is served by a fresh SDK `Server` over the *fixed* runtime session of its view, its
+ * owner and its client: a session whose view is chosen once (surface and stage) and never
+ * changes; a find answers the found tools' definitions, and `zcp.call_tool` calls them, without
+ * changing the listing. Those sessions are only a cache of what a request needs (the client's
+ * concurrency slots and response budget): the state that outlives a request is the owner's
+ * handles, kept in the handle store under the owner's id, so another replica sharing the store
+ * serves the next request as well.
  *
- * Callers: a verified authorization (the bearer token the server checked) is one owner, whose
- * handles have short ids (`#T1`): nobody else can name them. Requests without one share an
- * owner, so their handle ids carry enough randomness to be unguessable (`handleIds: "random"`).
+ * Owners: a verified authorization (the bearer token the server checked, the identity its own
+ * authentication established) is one owner, whose handles have short ids (`#T1`): nobody else
+ * can name them. Requests without one are owned by their client (over HTTP its remote address),
+ * and their handle ids carry enough randomness to be unguessable (`handleIds: "random"`): callers
+ * behind one address share an owner, and an id is all that protects a handle there. Slots and
+ * budgets are per client in both cases: one client's calls cannot crowd out another's.
  */
 import { createHash } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/server";
 import type { Runtime, Session } from "@zcp/runtime";
+import { bindBudget, SessionBudget, type RequestBudget } from "../budget.js";
 import { IssuedHandles, serveHandleResources } from "./resources.js";
 import { pageSizeOf, sdkServer, type McpServerOptions } from "./server.js";
 import { RunningCalls, serveTools } from "./tools.js";
@@ -37,15 +42,36 @@ export interface McpCaller {
    * server checked, or the subject of one); undefined for an anonymous caller.
    */
   readonly authorization?: string;
+  /**
+   * Where the request comes from (over HTTP the remote address; default one client for all):
+   * its own concurrency slots and response budget, and an anonymous caller's handles.
+   */
+  readonly client?: string;
+}
+
+/** One request being served: its SDK server, its response budget, and its end. */
+export interface StatelessRequest {
+  readonly server: Server;
+  /** What the answer may take (handle reads reserve from it); counted by the caller. */
+  readonly budget: RequestBudget;
+  /** The answer is written out (or dropped): the budget and the session are released. */
+  end(): void;
+}
+
+/** A loaded fixed session, the budget of its client, and the requests it serves now. */
+interface Loaded {
+  readonly session: Session;
+  readonly budget: SessionBudget;
+  serving: number;
 }
 
 /** Fixed sessions kept loaded at most (default 1,000); the least recently used is unloaded. */
 const DEFAULT_MAX_LOADED = 1_000;
 
-/** The fixed sessions of one server's stateless requests, by view and caller. */
+/** The fixed sessions of one server's stateless requests, by view, owner and client. */
 export class StatelessMcp {
-  /** Loaded sessions by view and caller, least recently used first. */
-  readonly #sessions = new Map<string, Session>();
+  /** Loaded sessions, least recently used first. */
+  readonly #loaded = new Map<string, Loaded>();
   readonly #pageSize: number;
   /** Every server's running calls, for a graceful stop. */
   readonly #calls = new RunningCalls();
@@ -58,14 +84,38 @@ export class StatelessMcp {
     this.#pageSize = pageSizeOf(options);
   }
 
-  /** A fresh SDK server that answers one request (or one stdio connection) of `caller` on `view`. */
-  server(view: McpView, caller: McpCaller): Server {
-    const session = this.#session(view, caller);
-    const server = sdkServer(this.options);
-    const handles = new IssuedHandles(false);
-    serveTools(server, session, handles, this.#pageSize, false, this.#calls);
-    serveHandleResources(server, this.runtime, session, handles, this.#pageSize);
-    return server;
+  /**
+   * A fresh SDK server for one request of `caller` on `view`, its answers counted against a
+   * request budget of the client's; `end()` it once the answer is out. Its session stays loaded
+   * until then.
+   */
+  open(view: McpView, caller: McpCaller): StatelessRequest {
+    const loaded = this.#load(view, caller);
+    loaded.serving++;
+    const budget = loaded.budget.request();
+    const server = this.#server(loaded.session);
+    bindBudget(server, budget);
+    let ended = false;
+    return {
+      server,
+      budget,
+      end() {
+        if (ended) return;
+        ended = true;
+        budget.end();
+        loaded.serving--;
+      },
+    };
+  }
+
+  /**
+   * A fresh SDK server for one connection of `caller` on `view` whose transport counts its
+   * answers (stdio); its session stays loaded until `close()`.
+   */
+  connection(view: McpView, caller: McpCaller): Server {
+    const loaded = this.#load(view, caller);
+    loaded.serving++;
+    return this.#server(loaded.session);
   }
 
   /** `tools/call` requests running now, on every view. */
@@ -80,44 +130,57 @@ export class StatelessMcp {
 
   /** Ends the running calls (they answer `cancelled` with `reason`) and unloads every session. */
   async close(reason?: string): Promise<void> {
-    const open = [...this.#sessions.values()];
-    this.#sessions.clear();
-    // Unloaded, not ended: the callers' handles stay in the store for their lifetime.
-    await Promise.allSettled(open.map((session) => session.close(reason, { keep: true })));
+    const open = [...this.#loaded.values()];
+    this.#loaded.clear();
+    // Unloaded, not ended: the owners' handles stay in the store for their lifetime.
+    await Promise.allSettled(open.map(({ session }) => session.close(reason, { keep: true })));
+  }
+
+  #server(session: Session): Server {
+    // Nothing it lists changes while the process runs: no list_changed to offer.
+    const server = sdkServer(this.options, { listChanged: false });
+    const handles = new IssuedHandles(false);
+    serveTools(server, session, handles, this.#pageSize, false, this.#calls);
+    serveHandleResources(server, this.runtime, session, handles, this.#pageSize);
+    return server;
   }
 
   /** The fixed session of `view` and `caller`, loaded (most recently used now) or made. */
-  #session(view: McpView, caller: McpCaller): Session {
+  #load(view: McpView, caller: McpCaller): Loaded {
     const owner = ownerId(caller);
-    const key = `${view.surface}\n${view.stage ?? ""}\n${owner}`;
-    const loaded = this.#sessions.get(key);
-    if (loaded) {
-      this.#sessions.delete(key);
-      this.#sessions.set(key, loaded);
-      return loaded;
+    const key = [view.surface, view.stage ?? "", owner, caller.client ?? ""].join("\n");
+    const found = this.#loaded.get(key);
+    if (found) {
+      this.#loaded.delete(key);
+      this.#loaded.set(key, found);
+      return found;
     }
-    const session = this.runtime.session({
-      surface: view.surface,
-      ...(view.stage !== undefined ? { stage: view.stage } : {}),
-      fixed: true,
-      id: owner,
-      handleIds: caller.authorization === undefined ? "random" : "short",
-    });
-    this.#sessions.set(key, session);
-    if (this.#sessions.size > this.maxLoaded) this.#unloadOne(key);
-    return session;
+    const loaded: Loaded = {
+      session: this.runtime.session({
+        surface: view.surface,
+        ...(view.stage !== undefined ? { stage: view.stage } : {}),
+        fixed: true,
+        id: owner,
+        handleIds: caller.authorization === undefined ? "random" : "short",
+      }),
+      budget: new SessionBudget(this.options),
+      serving: 0,
+    };
+    this.#loaded.set(key, loaded);
+    if (this.#loaded.size > this.maxLoaded) this.#unloadOne();
+    return loaded;
   }
 
   /**
-   * Unloads the least recently used session but `keep` (the one being served) that runs no call
-   * (closing one would end its calls); its handles stay in the store. When every session runs one, the table is over its bound
-   * until they finish, by at most the calls the server runs at once.
+   * Unloads the least recently used session that serves no request now (closing one would end
+   * its calls); its handles stay in the store. When every session serves one, the table is over
+   * its bound until they end, by at most the requests in progress.
    */
-  #unloadOne(keep: string): void {
-    for (const [key, session] of this.#sessions)
-      if (key !== keep && session.running === 0) {
-        this.#sessions.delete(key);
-        session.close(undefined, { keep: true }).catch(() => undefined);
+  #unloadOne(): void {
+    for (const [key, loaded] of this.#loaded)
+      if (loaded.serving === 0 && loaded.session.running === 0) {
+        this.#loaded.delete(key);
+        loaded.session.close(undefined, { keep: true }).catch(() => undefined);
         return;
       }
   }
@@ -125,9 +188,14 @@ export class StatelessMcp {
 
 /**
  * The handle owner of a caller: a digest of its verified authorization (the same caller gets the
- * same owner on every replica, and the secret itself is not kept), or the one anonymous owner.
+ * same owner on every replica, and the secret itself is not kept), else of its client.
  */
 function ownerId(caller: McpCaller): string {
-  if (caller.authorization === undefined) return "mcp:anonymous";
-  return `mcp:${createHash("sha256").update(caller.authorization).digest("base64url")}`;
+  return caller.authorization === undefined
+    ? `mcp:anonymous:${digest(caller.client ?? "")}`
+    : `mcp:${digest(caller.authorization)}`;
+}
+
+function digest(text: string): string {
+  return createHash("sha256").update(text).digest("base64url");
 }

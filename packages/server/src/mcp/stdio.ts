@@ -99,7 +99,7 @@ export async function serveStdio(
   const handle = serveBothEras(
     (context) => {
       era = context.era;
-      if (context.era === "modern") return stateless.server(view, caller);
+      if (context.era === "modern") return stateless.connection(view, caller);
       legacy = createMcpServer(runtime, options);
       return legacy.server;
     },

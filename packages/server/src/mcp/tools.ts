@@ -113,7 +113,7 @@ export function serveTools(
     const name = params.name;
     const args = params.arguments ?? {};
     // `zcp.handle` reserves what it reads from this request's response budget (budget.ts).
-    const reserve = reserveFor(server.transport, extra.mcpReq.id);
+    const reserve = reserveFor(server, extra.mcpReq.id);
     let result: CallResult = await calls.count(() =>
       session.call(name, args, {
         ...callOptions(name, extra, () => levelOf(extra, logLevel)),
