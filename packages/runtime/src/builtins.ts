@@ -50,9 +50,17 @@ export interface BuiltinCaller {
   find(query: string, options: FindOptions): FoundTool[];
   /** Adds found tools to a discover view (see `Session.expose`): how many became exposed. */
   expose(tools: readonly ToolDefinition[]): number;
-  /** `Session.call`: the name resolved and checked against the exposed view. */
+  /**
+   * `Session.call`, made by the built-in for the model: the name resolved and checked against
+   * the exposed view; a tool that declares `x-mcp-header` answers `forbidden:<alias>`, since
+   * only a direct call carries its headers (`header-params.ts`).
+   */
   call(name: string, args: unknown, options: CallOptions): Promise<CallResult>;
-  /** A call of `tool` past the exposure check: the concurrency limit, then the call runs. */
+  /**
+   * A call of `tool` past the exposure check, made by the built-in for the model: a tool that
+   * declares `x-mcp-header` answers `forbidden:<alias>`, as in `call`; else the concurrency
+   * limit, then the call runs.
+   */
   invoke(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<CallResult>;
 }
 

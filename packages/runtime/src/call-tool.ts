@@ -4,7 +4,8 @@
  * never anything else found, so the listing stays byte-stable whatever the model finds. A call
  * names a tool the session could find (the surface's selection in the session's stage) and runs
  * it as a direct call would run (its validator, approval, handles, time limit, concurrency, and
- * the same errors); a built-in is called directly, never through it.
+ * the same errors); a built-in is called directly, never through it, and so is a tool that
+ * declares `x-mcp-header` (only a direct call carries its headers; the view lists it).
  */
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
 import { builtinDefinition, builtinEntries, objectSchema, withoutBounds } from "./builtin.js";
@@ -89,7 +90,7 @@ export const callTool: BuiltinTool = {
  * Runs `zcp.call_tool`: the named tool (alias, id or provider name) with `arguments` (absent or
  * null: none), through the session's own call path. A name no tool has answers `unknown:<name>`,
  * a tool the session could not find `forbidden:<alias>`, as a direct call of them would; a
- * built-in `forbidden:<alias>` too.
+ * built-in `forbidden:<alias>` too, and a tool that declares `x-mcp-header` (`session.invoke`).
  */
 export function runCallTool(
   session: BuiltinCaller,

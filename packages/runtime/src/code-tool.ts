@@ -24,9 +24,17 @@ export const CODE_MAX = 20_000;
 export interface ProgramHost {
   /** The session that runs the program (a runner shares its workers fairly among sessions). */
   readonly sessionId: string;
-  /** Calls a tool as the session would (exposure, approval, scopes, validation all apply). */
+  /**
+   * Calls a tool as the session would (exposure, approval, scopes, validation all apply); a tool
+   * that declares `x-mcp-header` answers `forbidden:<alias>`: only a direct call carries its
+   * headers.
+   */
   call(alias: string, args: unknown, options?: { signal?: AbortSignal }): Promise<CallResult>;
-  /** The aliases the program may call (the session's exposed view, built-ins included, zcp.run excluded). */
+  /**
+   * The aliases bound under the program's `tools`: the session's exposed view, built-ins
+   * included, zcp.run excluded. A tool that declares `x-mcp-header` stays bound, so that a
+   * program calling it learns why it is refused.
+   */
   readonly aliases: readonly string[];
   /** Aborts when the `zcp.run` call is cancelled or its session closes: the program must stop. */
   readonly signal: AbortSignal;
@@ -132,9 +140,10 @@ const NESTED = Object.freeze(
 );
 
 /**
- * The `ProgramHost` of one `zcp.run` call: the session's own `call` (so exposure, approval,
- * scopes and validation apply as to a direct call) with `auto` results inline, refusing
- * `zcp.run` itself by any of its names.
+ * The `ProgramHost` of one `zcp.run` call: the session's own `call` for its built-ins (so
+ * exposure, approval, scopes and validation apply as to a direct call, and a tool that declares
+ * `x-mcp-header` is refused) with `auto` results inline, refusing `zcp.run` itself by any of its
+ * names.
  */
 function programHost(session: ProgramSession, signal: AbortSignal): ProgramHost {
   return {
@@ -154,8 +163,9 @@ function programHost(session: ProgramSession, signal: AbortSignal): ProgramHost 
 
 /**
  * A `zcp.run` call of `session`: the program runs in the runtime's `CodeRunner` with the
- * session's own `call` (so every rule of a direct call applies to each of its calls). What the
- * runner throws is reported and answers `exec:error`.
+ * session's own `call` (so every rule of a direct call applies to each of its calls, and a tool
+ * that declares `x-mcp-header` is refused). What the runner throws is reported and answers
+ * `exec:error`.
  */
 export function runCodeTool(
   session: BuiltinCaller,

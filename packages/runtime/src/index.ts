@@ -62,6 +62,8 @@ export type {
 export { handleTool } from "./handle-tool.js";
 export { findTool } from "./find-tool.js";
 export { callTool } from "./call-tool.js";
+export { declaresHeaders, headerDeclarations } from "./header-params.js";
+export type { HeaderDeclaration } from "./header-params.js";
 export { codeTool, CODE_MAX } from "./code-tool.js";
 export type { CodeRunner, ProgramHost } from "./code-tool.js";
 export { buildFindIndex } from "./find/build.js";

@@ -23,9 +23,10 @@ import { ARTIFACT_PROVIDERS } from "./artifacts/index.js";
 import { clip } from "./clip.js";
 import { findTools, type FindOptions, type FoundTool } from "./find/find.js";
 import { makesOrTakesHandles } from "./handle-tool.js";
+import { calledOnlyDirectly, declaresHeaders } from "./header-params.js";
 import type { Caller, FindFormat, HandleIdForm, SessionHost } from "./host.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
-import { failure, type CallResult } from "./result.js";
+import { failure, type CallError, type CallResult } from "./result.js";
 import { mergeStates, parseState } from "./sessions/merge.js";
 import { stateJson, type SessionState } from "./sessions/state.js";
 import { applySelection, DISCOVER, inStage, View, type Selection } from "./view.js";
@@ -313,10 +314,26 @@ export class Session implements Caller {
    * errors are results.
    */
   call(name: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
-    if (this.closed) return Promise.resolve(closedAnswer(this.closing.signal));
+    const tool = this.callable(name);
+    return "ok" in tool ? Promise.resolve(tool) : this.invoke(tool, args, options);
+  }
+
+  /** The tool a call of `name` runs: in the exposed view; else the answer that refuses it. */
+  private callable(name: string): ToolDefinition | CallError {
+    if (this.closed) return closedAnswer(this.closing.signal);
     const tool = this.exposedView.find(name) ?? this.runtime.tool(name);
-    if (!tool) return Promise.resolve(unknownTool(name));
-    if (!this.exposedView.find(tool.id)) return Promise.resolve(forbiddenTool(tool));
+    if (!tool) return unknownTool(name);
+    if (!this.exposedView.find(tool.id)) return forbiddenTool(tool);
+    return tool;
+  }
+
+  /**
+   * A call a built-in makes for the model (`zcp.call_tool`'s, a `zcp.run` program's): the
+   * request is the built-in's, whose schema declares no `Mcp-Param-*` headers, so a tool whose
+   * parameters travel in them is refused (`header-params.ts`), else it runs as `invoke` runs it.
+   */
+  private nested(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<CallResult> {
+    if (declaresHeaders(tool)) return Promise.resolve(calledOnlyDirectly(tool));
     return this.invoke(tool, args, options);
   }
 
@@ -415,12 +432,14 @@ export class Session implements Caller {
 
   /**
    * The view in `stage`: the stage's tools, or in a discover view the tools found so far among
-   * them (none in a fixed one, which calls them through `zcp.call_tool`).
+   * them. A fixed discover view calls them through `zcp.call_tool`, and lists only those that
+   * declare `x-mcp-header` (which only a direct call may run): a set fixed by the stage, so the
+   * listing stays byte-stable.
    */
   private computeExposed(stage = this.currentStage): View {
     const tools = this.stageTools(stage);
     if (!this.discover) return this.view(tools);
-    if (this.fixed) return this.view([]);
+    if (this.fixed) return this.view(tools.filter(declaresHeaders));
     const exposable = new Set(tools);
     return this.view(this.found.filter((tool) => exposable.has(tool)));
   }
@@ -467,8 +486,11 @@ export class Session implements Caller {
       findable: (tool) => this.findable().has(tool),
       find: (query, options) => this.find(query, options),
       expose: (tools) => this.expose(tools),
-      call: (name, args, options) => this.call(name, args, options),
-      invoke: (tool, args, options) => this.invoke(tool, args, options),
+      call: (name, args, options) => {
+        const tool = this.callable(name);
+        return "ok" in tool ? Promise.resolve(tool) : this.nested(tool, args, options);
+      },
+      invoke: (tool, args, options) => this.nested(tool, args, options),
     };
   }
 }

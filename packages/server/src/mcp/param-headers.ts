@@ -9,8 +9,10 @@
  * products, and zcp's factory returns a low-level `Server`, so it is done here, on the request
  * before the SDK serves it.
  *
- * The declarations: each `x-mcp-header` reached from the schema root through `properties` keys
- * alone whose value is an HTTP token (RFC 9110 `1*tchar`). An annotation anywhere else (under
+ * The declarations (`@zcp/runtime`'s `headerDeclarations`, which also keeps such a tool from
+ * being called through `zcp_call_tool` or a `zcp_run` program, whose requests cannot carry its
+ * headers): each `x-mcp-header` reached from the schema root through `properties` keys alone
+ * whose value is an HTTP token (RFC 9110 `1*tchar`). An annotation anywhere else (under
  * `items`, `oneOf`, `$ref`, ...) names no single value and makes the tool invalid for clients,
  * which leave it out; it is not enforced. The declared type is not required to be one the spec
  * admits: every mirror an intermediary could route on is checked (the body value's JSON type
@@ -34,23 +36,13 @@
  * finds it; a tool of the registry outside the request's view is checked too (the call is
  * refused `forbidden` after that, as it is without headers).
  */
-import type { Runtime, ToolDefinition } from "@zcp/runtime";
-import { artifactSet, clip } from "@zcp/runtime";
+import type { HeaderDeclaration, Runtime } from "@zcp/runtime";
+import { artifactSet, clip, headerDeclarations } from "@zcp/runtime";
 import { json } from "../http/body.js";
 
 /** The JSON-RPC error code of a header that contradicts the body (or is missing or malformed). */
 const HEADER_MISMATCH = -32020;
 
-/** One `x-mcp-header` a client mirrors: the header's name and the argument's path. */
-interface Declaration {
-  /** `Mcp-Param-{Name}`, as declared. */
-  readonly header: string;
-  /** Property names from `arguments` to the value. */
-  readonly path: readonly string[];
-}
-
-/** RFC 9110 section 5.1 `token`: what `x-mcp-header` must be (and a header name can be). */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A field value as the spec lets a client send it: visible ASCII, space and tab. */
 const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
 const SENTINEL_PREFIX = "=?base64?";
@@ -59,11 +51,6 @@ const SENTINEL_SUFFIX = "?=";
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** A plain decimal: what a number's header is compared numerically from (not `0x1a`, `1e3`). */
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
-/**
- * Each tool's declarations, by its MCP entry's input schema (definitions are never changed): a
- * schema is walked once, and a request's check costs one look-up per declaration of its tool.
- */
-const DECLARATIONS = new WeakMap<object, readonly Declaration[]>();
 
 /**
  * The 400 `-32020` answer for a 2026-07-28 `tools/call` whose `Mcp-Param-*` headers do not match
@@ -79,7 +66,9 @@ export function paramHeaderRefusal(
   const params = body["params"];
   if (!isObject(params) || typeof params["name"] !== "string") return undefined;
   const tool = runtime.tool(params["name"]);
-  const declarations = tool ? declarationsOf(runtime, tool) : [];
+  // The MCP entry's input schema, walked once (`headerDeclarations` keeps each schema's).
+  const schema = tool && artifactSet(runtime.registry, "mcp")[tool.id]?.inputSchema;
+  const declarations = headerDeclarations(schema);
   if (declarations.length === 0) return undefined;
   const args = params["arguments"];
   for (const declaration of declarations) {
@@ -101,7 +90,11 @@ export function paramHeaderRefusal(
 }
 
 /** Why the header of `declaration` does not match the body's `value`, else undefined. */
-function mismatch(declaration: Declaration, value: unknown, headers: Headers): string | undefined {
+function mismatch(
+  declaration: HeaderDeclaration,
+  value: unknown,
+  headers: Headers,
+): string | undefined {
   if (value === undefined || value === null || typeof value === "object") return undefined;
   const { header } = declaration;
   const where = `arguments.${declaration.path.join(".")}`;
@@ -129,30 +122,6 @@ function decode(value: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The declarations of a tool's MCP entry (none for a tool MCP does not list, or a built-in). */
-function declarationsOf(runtime: Runtime, tool: ToolDefinition): readonly Declaration[] {
-  const schema = artifactSet(runtime.registry, "mcp")[tool.id]?.inputSchema;
-  if (schema === undefined) return [];
-  let found = DECLARATIONS.get(schema);
-  if (found === undefined) {
-    const declarations: Declaration[] = [];
-    collect(schema, [], declarations);
-    DECLARATIONS.set(schema, (found = declarations));
-  }
-  return found;
-}
-
-/** Adds the declarations under `schema`, reached through `path` (`properties` keys only). */
-function collect(schema: unknown, path: readonly string[], into: Declaration[]): void {
-  if (!isObject(schema)) return;
-  const name = schema["x-mcp-header"];
-  if (path.length > 0 && typeof name === "string" && TOKEN.test(name))
-    into.push({ header: `Mcp-Param-${name}`, path });
-  const properties = schema["properties"];
-  if (!isObject(properties)) return;
-  for (const [key, child] of Object.entries(properties)) collect(child, [...path, key], into);
 }
 
 /** The value at `path` in `root` (own properties only), undefined where there is none. */
