@@ -7,17 +7,22 @@
  * empty; the client keeps the newest token.
  */
 import { randomBytes } from "node:crypto";
-import { createRuntime, MemoryHandleStorage } from "@zcp/runtime";
+import { createRuntime } from "@zcp/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import { MAX_SESSION_TOKENS, SessionTokenJar } from "@zcp/client/protocol";
 import { createNativeFetchHandler, type NativeFetchOptions } from "../src/index.js";
 import { parseServeArgs } from "../src/cli/args.js";
 import { parseSecret, SECRET_RULE, SessionTokens } from "../src/native/token.js";
+import {
+  closeNativeReplicas,
+  NATIVE_SECRET as SECRET,
+  nativePostTo as post,
+  nativeReplicas,
+  payloadFields as fields,
+} from "./native-fetch.js";
 import { find, load, rpc } from "./replicas.js";
 
-const ORIGIN = "http://127.0.0.1:8787";
-const SECRET = randomBytes(32).toString("base64");
 const INIT = {
   jsonrpc: "2.0",
   id: 0,
@@ -34,56 +39,13 @@ const GONE = {
   },
 };
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
+afterEach(closeNativeReplicas);
 
 /** Discover-profile kitchen-sink runtimes sharing one handle storage: replicas without a session store. */
-function replicas(count: number, options: NativeFetchOptions = {}) {
-  const storage = new MemoryHandleStorage();
-  return Array.from({ length: count }, () => {
-    const runtime = createRuntime(kitchenSink, {
-      approve: () => true,
-      handles: { storage },
-      exposure: { defaults: { "*": { profile: "discover" } } },
-    });
-    const handler = createNativeFetchHandler(runtime, { secret: SECRET, ...options });
-    closers.push(() => handler.close());
-    return handler;
+const replicas = (count: number, options: NativeFetchOptions = {}) =>
+  nativeReplicas(kitchenSink, count, options, {
+    exposure: { defaults: { "*": { profile: "discover" } } },
   });
-}
-
-type Handler = ReturnType<typeof replicas>[number];
-
-/** One POST; its status, the token it carries and its JSON. */
-async function post(
-  handler: Handler,
-  body: unknown,
-  token?: string,
-  headers: { readonly [name: string]: string } = {},
-) {
-  const response = await handler.fetch(
-    new Request(`${ORIGIN}/zcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(token === undefined ? {} : { "zcp-session-id": token }),
-        ...headers,
-      },
-      body: JSON.stringify(body),
-    }),
-  );
-  return {
-    status: response.status,
-    token: response.headers.get("zcp-session-id"),
-    body: (await response.json()) as any,
-  };
-}
-
-/** The decoded payload fields of a token. */
-const fields = (token: string): unknown[] =>
-  JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
 
 describe("native session tokens", () => {
   it("any replica serves any request from the token: find on A, call on B, a handle made on A read on B", async () => {

@@ -23,6 +23,10 @@
  *   that got two tokens of one revision (two requests that each found tools at once, on two
  *   replicas) sends both, comma-separated (at most `MAX_SESSION_TOKENS`, all of one session):
  *   none of the tools found is lost.
+ * - With `clientStages: false` the stage is the server's, not the client's: tokens carry none
+ *   (null), and a session loaded from a token starts at `stage`, then `onSession` (run on every
+ *   load, `loaded: true`) sets it from the server's own record. A client replaying an older
+ *   token therefore cannot take the session back to a stage the server has moved it from.
  * - `session/close` drops the session's handles and unloads it; its answer carries no token.
  *   A token is good until it expires (nothing is stored that could revoke it): sent again, it
  *   opens the session again, with its view and without the handles.
@@ -156,6 +160,8 @@ class NativeRoute {
   readonly #maxBody: number;
   readonly #onError: (error: unknown) => void;
   readonly #tokens: SessionTokens;
+  /** Whether the stage is the client's (in its tokens) or the server's. */
+  readonly #clientStages: boolean;
   /** New sessions are refused (stop()). */
   #stopping = false;
   /** Every request is refused (close()). */
@@ -168,6 +174,7 @@ class NativeRoute {
   ) {
     this.#maxBody = options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.#onError = options.onError ?? ((error: unknown) => console.error("zcp native:", error));
+    this.#clientStages = options.clientStages ?? true;
     const secret = options.secret === undefined ? randomSecret() : parseSecret(options.secret);
     if (typeof secret === "string") throw new TypeError(`NativeFetchOptions.secret ${secret}`);
     this.#tokens = new SessionTokens(
@@ -246,7 +253,7 @@ class NativeRoute {
     const response = await current.native.handleJson(body, { signal: request.signal, budget });
     // session/close (not the handler's close, which only unloads): the client has no more use
     // for a token.
-    const ended = current.native.closed && !this.#closed;
+    const ended = current.native.ended;
     if (current.native.closed) this.#forget(current);
     const headers: { [name: string]: string } = ended
       ? {}
@@ -257,7 +264,7 @@ class NativeRoute {
 
   /** The token of the session's current state, one revision on when it changed since the last. */
   #mint(entry: Entry): string {
-    const state = entry.native.session.state;
+    const state = this.#carried(entry.native.session.state);
     const key = stateKey(state);
     if (key !== entry.key) {
       entry.rev++;
@@ -267,6 +274,15 @@ class NativeRoute {
       { id: entry.native.session.id, rev: entry.rev, ...state },
       entry.identity,
     );
+  }
+
+  /**
+   * What a token carries of a session's state: all of it, but the stage only when clients may
+   * move it (else it is the server's, and a token that carried it would let a client replay
+   * an older one: see `#load`).
+   */
+  #carried(state: Carried): Carried {
+    return this.#clientStages ? state : { ...state, stage: null };
   }
 
   /**
@@ -328,7 +344,7 @@ class NativeRoute {
     if (loaded) {
       // Same id, other identity: only a token minted for both could do it, and none is.
       if (loaded.identity !== identity) return gone();
-      for (const state of states!) takeIn(loaded, state, this.runtime);
+      for (const state of states!) this.#takeIn(loaded, state);
       return loaded;
     }
     if (this.#stopping)
@@ -340,19 +356,27 @@ class NativeRoute {
     });
     if (typeof room === "string") return refuse(503, SERVER_ERROR, `Service Unavailable: ${room}`);
     for (const [, evicted] of room) this.#forget(evicted);
+    // A session loaded from a token starts at the server's stage when the stage is not the
+    // client's; `onSession` (`loaded: true`) then restores the server's record of it.
+    const session =
+      newest &&
+      sessionOf(this.runtime, this.options.surface, {
+        ...newest,
+        stage: this.#clientStages ? newest.stage : (this.options.stage ?? null),
+      });
     const native = createNativeSession(this.runtime, {
       ...this.options,
-      ...(newest ? { session: sessionOf(this.runtime, this.options.surface, newest) } : {}),
+      ...(session ? { session } : {}),
     });
     const entry: Entry = {
       native,
       identity,
       rev: newest?.rev ?? 0,
-      key: stateKey(native.session.state),
+      key: stateKey(this.#carried(native.session.state)),
       ...idleActivity(client),
     };
-    // The others' found tools (a union: see `takeIn`).
-    for (const state of states ?? []) takeIn(entry, state, this.runtime);
+    // The others' found tools (a union: see `#takeIn`).
+    for (const state of states ?? []) this.#takeIn(entry, state);
     this.#sessions.set(native.session.id, entry);
     this.#sweep ??= sweepIdle(
       this.#sessions,
@@ -360,6 +384,25 @@ class NativeRoute {
       (_id, idle) => this.#forget(idle),
     );
     return entry;
+  }
+
+  /**
+   * Takes a token into the session it names, loaded here: the found tools it has and the
+   * session has not are added (a union: requests that ran at once, each finding tools, lose
+   * none); a token of a later revision than the session's brings its find format too (the
+   * client moved on elsewhere), and its stage when the stage is the client's; an older one
+   * does not (it is a request sent before this replica's last change, or a token the client
+   * kept).
+   */
+  #takeIn(entry: Entry, state: TokenState): void {
+    const { session } = entry.native;
+    if (state.rev > entry.rev) {
+      session.setFindFormat(state.findFormat);
+      if (this.#clientStages) session.setStage(state.stage);
+      entry.rev = state.rev;
+      entry.key = stateKey(this.#carried(state));
+    }
+    session.expose(state.found.flatMap((id) => this.runtime.tool(id) ?? []));
   }
 
   /** Unloads the session here (its handles stay, its tokens stay good), unless it ended already. */
@@ -379,28 +422,13 @@ function sessionOf(runtime: Runtime, surface: string | undefined, state: TokenSt
   });
 }
 
-/**
- * Takes a token into the session it names, loaded here: the found tools it has and the session
- * has not are added (a union: requests that ran at once, each finding tools, lose none); a
- * token of a later revision than the session's brings its stage and find format too (the
- * client moved on elsewhere), an older one does not (it is a request sent before this
- * replica's last change, or a token the client kept).
- */
-function takeIn(entry: Entry, state: TokenState, runtime: Runtime): void {
-  const { session } = entry.native;
-  if (state.rev > entry.rev) {
-    session.setFindFormat(state.findFormat);
-    session.setStage(state.stage);
-    entry.rev = state.rev;
-    entry.key = stateKey(state);
-  }
-  session.expose(state.found.flatMap((id) => runtime.tool(id) ?? []));
-}
-
 /** What a token carries of a session's state, as one string to compare. */
-function stateKey(state: Pick<TokenState, "stage" | "findFormat" | "found">): string {
+function stateKey(state: Carried): string {
   return JSON.stringify([state.stage, state.findFormat, state.found]);
 }
+
+/** The part of a session's state a token carries. */
+type Carried = Pick<TokenState, "stage" | "findFormat" | "found">;
 
 /**
  * A 200 answer of the JSON the session encoded, once, while counting it (budget.ts): its parts

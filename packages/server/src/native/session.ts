@@ -51,10 +51,23 @@ export interface NativeSessionOptions extends ResponseLimits {
   readonly surface?: string;
   /** The session's initial stage. */
   readonly stage?: string;
-  /** Whether the client may move the stage with `session/stage` (default true). */
+  /**
+   * Whether the client may move the stage with `session/stage` (default true). When false the
+   * stage is the server's: over HTTP it is not in the session's token, and a session loaded from
+   * a token starts at `stage` and gets it from `onSession`, never from the client.
+   */
   readonly clientStages?: boolean;
-  /** Called with each new runtime session before the client can use it (e.g. to set its stage). */
-  readonly onSession?: (session: Session) => void;
+  /**
+   * Called with the runtime session each time one is loaded, before the client can use it: when
+   * it is created (`loaded: false`), and over HTTP also each time a replica loads it from its
+   * token (`loaded: true`: first use on this replica, or after it was unloaded for room or
+   * idleness). A server that moves the stage itself (`clientStages: false`) keeps it by
+   * `session.id` in a store of its own and sets it here on every load. A promise holds the
+   * session's requests until it settles; a rejected one goes to `onError`, the requests waiting
+   * answer -32603 and the session is unloaded (its handles stay; its token loads it again).
+   * Any other value returned is ignored (the type says `unknown` so that `push` and the like fit).
+   */
+  readonly onSession?: (session: Session, load: { readonly loaded: boolean }) => unknown;
   /** Messages in one batch at most (default 50); a larger batch gets -32600. */
   readonly maxBatch?: number;
   /** Nesting levels of one message at most (default 64); deeper ones get -32600 before dispatch. */
@@ -66,8 +79,8 @@ export interface NativeSessionOptions extends ResponseLimits {
 /** `createNativeSession`'s options: the session's, and the runtime session to serve when there is one. */
 export interface CreateNativeSessionOptions extends NativeSessionOptions {
   /**
-   * An existing runtime session to serve (e.g. one `runtime.resume` gave back) instead of a new
-   * one; `surface`, `stage` and `onSession` do not apply to it.
+   * An existing runtime session to serve (one loaded from a token) instead of a new one;
+   * `surface` and `stage` do not apply to it, and `onSession` gets it with `loaded: true`.
    */
   readonly session?: Session;
 }
@@ -83,6 +96,11 @@ export interface NativeSession {
   readonly budget: SessionBudget;
   /** True once `close()` ran (or the client sent `session/close`). */
   readonly closed: boolean;
+  /**
+   * True once the session ended, not only unloaded: the client sent `session/close`, or
+   * `close()` ran without `keep` (its handles are dropped).
+   */
+  readonly ended: boolean;
   /**
    * Answers a parsed message or batch; `undefined` when there is nothing to answer. Never throws.
    * Aborting `options.signal` (e.g. the HTTP request's, when the client goes away) cancels
@@ -126,7 +144,6 @@ export function createNativeSession(
       surface: options.surface ?? "native",
       ...(options.stage !== undefined ? { stage: options.stage } : {}),
     });
-  if (!options.session) options.onSession?.(session);
   const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const clientStages = options.clientStages ?? true;
@@ -134,15 +151,33 @@ export function createNativeSession(
   const onError = options.onError ?? ((error: unknown) => console.error("zcp native:", error));
   const budget = new SessionBudget(options);
   let closed = false;
+  let ended = false;
+  /** Settles once `onSession` has (false: it failed); undefined when nothing is to wait for. */
+  let ready: Promise<boolean> | undefined;
 
   const close = async (reason?: string, closeOptions?: { readonly keep?: boolean }) => {
     if (closed) return;
     closed = true;
     // A native session is never in the runtime's session store (over HTTP its state is its
     // token): ending it drops its handles, and nothing else is stored.
+    ended = closeOptions?.keep !== true;
     await session.close(reason, { keep: true });
-    if (closeOptions?.keep !== true) await runtime.handles.dropSession(session.id);
+    if (ended) await runtime.handles.dropSession(session.id);
   };
+
+  const hook = options.onSession?.(session, { loaded: options.session !== undefined });
+  if (hook instanceof Promise)
+    ready = hook.then(
+      () => {
+        ready = undefined;
+        return true;
+      },
+      async (error: unknown) => {
+        onError(error);
+        await close("the session could not be loaded", { keep: true });
+        return false;
+      },
+    );
 
   // Running `tools/call` requests by id, for `notifications/cancelled`. Keyed by the id's JSON
   // (1 and "1" are different ids); a set, as a careless client may reuse an id.
@@ -266,6 +301,9 @@ export function createNativeSession(
     const request = options.budget ?? budget.request();
     const whole = async (response: RpcResponse) => out(request, WHOLE, response);
     try {
+      // No message runs before the server's hook has seen the session.
+      if (ready !== undefined && !(await ready))
+        return whole(rpcError(null, INTERNAL_ERROR, "Internal error"));
       if (!Array.isArray(message)) return await counted(message, signal, request, 0, out);
       if (message.length === 0)
         return whole(rpcError(null, INVALID_REQUEST, "Invalid Request: empty batch"));
@@ -315,6 +353,9 @@ export function createNativeSession(
     budget,
     get closed() {
       return closed;
+    },
+    get ended() {
+      return ended;
     },
     handle,
     handleJson,

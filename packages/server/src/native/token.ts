@@ -8,7 +8,10 @@
  *
  *   z1.<payload>.<mac>
  *   payload  base64url of the JSON [rev, expires, id, stage, findFormat, registry, found]
- *            rev       revision: one more each time the state changes (`readTokenRevision`)
+ *            rev       revision: one more each time the state changes (the client's
+ *                      `SessionTokenJar` keeps the newest)
+ *            stage     the client's stage; null when the stage is the server's (`clientStages:
+ *                      false`: a token the client could replay must not carry it, http.ts)
  *            expires   ms since the epoch; each answer carries a token expiring one idle
  *                      timeout later
  *            registry  the first 12 hex digits of the registry's hash
