@@ -3,7 +3,8 @@
  * test on a free port named by `${NAME}` in the URL. Calls forward; the server stopped makes a
  * call answer `upstream_unavailable`; started again, a call after the backoff reconnects. An
  * answer past `maxAnswerBytes` fails its call only, as does an HTTP error status; a 404 for the
- * session starts a new one (a small upstream of the test's own).
+ * session starts a new one, and the calls in flight on the old one finish (a small upstream of
+ * the test's own).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer as createHttpServer, type IncomingMessage } from "node:http";
@@ -200,11 +201,13 @@ describe("an HTTP upstream's error statuses", () => {
     expect(small.started()).toBe(2);
   });
 
-  it("a 404 again on the new session fails the call with upstream_error; the next call works", async () => {
+  it("a 404 again on the new session fails the call with upstream_error; the other caller's call in flight on the old session finishes; the next call works", async () => {
+    const { answer: a } = await slowInFlight();
     await expect(shared.call("lost", {}, CALL_CONTEXT)).rejects.toMatchObject({
       code: "upstream_error",
       message: "small answered HTTP 404 to tools/call on a new session; the session was not found",
     });
+    expect(await a).toBe("slow: a");
     expect(await shared.call("echo", { text: "next" }, CALL_CONTEXT)).toBe("echo: next");
     expect(small.started()).toBe(3);
   });

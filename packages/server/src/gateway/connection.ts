@@ -1,8 +1,9 @@
 /**
  * One connection to an upstream: the SDK `Client` over the child's stdio or Streamable HTTP
  * (its answers bounded by `maxAnswerBytes` either way), connected in whichever era the upstream
- * speaks (era.ts: probed, or the verdict of an earlier connection), and a promise that tells
- * when (and why) it ended without being closed by us.
+ * speaks (era.ts: probed, or the verdict of an earlier connection), a promise that tells when
+ * (and why) it ended without being closed by us, and its requests in flight counted, so that a
+ * retired connection closes only once they have settled.
  */
 import {
   Client,
@@ -36,6 +37,18 @@ export interface Connection {
   readonly sessionId: string | undefined;
   /** The era the connection speaks: what the next connection may take as `prior`. */
   readonly verdict: PriorDiscovery;
+  /**
+   * Makes `request` on the client, counted as in flight until it settles, so that `retire`
+   * knows when the connection is no longer used.
+   */
+  run<T>(request: (client: Client) => Promise<T>): Promise<T>;
+  /**
+   * Ends the connection once the requests in flight on it have settled (at once when none is):
+   * the upstream said it is no longer the one to use (it forgot the session, it refused the era),
+   * which is no reason to cut the other requests on it short: each finishes, or fails, on its
+   * own. The caller makes no new request on it. Resolves when it is closed.
+   */
+  retire(why: string): Promise<void>;
   /**
    * Ends the connection (stops the child); `ended` then never resolves. With `why` (the
    * connection was found dead), the calls in flight see it as `endedWhy` as they reject.
@@ -134,8 +147,34 @@ async function connectOnce(
       { cause: error },
     );
   }
+  const close = async (why?: string) => {
+    closing = true;
+    if (why !== undefined) endedWhy ??= why;
+    await client.close();
+  };
+  /** Requests in flight, and what to do when the last one settles (set by `retire`). */
+  let running = 0;
+  let whenIdle: (() => void) | undefined;
+  let retired: Promise<void> | undefined;
   return {
     client,
+    async run(request) {
+      running++;
+      try {
+        return await request(client);
+      } finally {
+        if (--running === 0) whenIdle?.();
+      }
+    },
+    retire(why) {
+      retired ??=
+        running === 0
+          ? close(why)
+          : new Promise<void>((resolve, reject) => {
+              whenIdle = () => void close(why).then(resolve, reject);
+            });
+      return retired;
+    },
     get pid() {
       return child?.pid ?? null;
     },
@@ -147,10 +186,6 @@ async function connectOnce(
       return http?.sessionId;
     },
     verdict: verdictOf(client),
-    async close(why) {
-      closing = true;
-      if (why !== undefined) endedWhy ??= why;
-      await client.close();
-    },
+    close,
   };
 }

@@ -43,13 +43,14 @@ export function verdictOf(client: Client): PriorDiscovery {
 
 /**
  * Whether `error` (a failed connect or call on a connection of era `era`) says the upstream does
- * not speak that era (any more): "refused" when it refused the request unrun: it answered
- * -32022 (unsupported protocol version, naming the ones it supports), or HTTP 400 saying so.
- * On a 2026 connection every HTTP 400 counts: the SDK hands a 2026 server's 400 (a JSON-RPC
- * error) to the call in-band, so a bare 400 is a server that does not speak the 2026 era (a
- * 2025 server asking for its session). "answered" when a 2026 connection got a 2025 result (no
- * `resultType`): a 2025 stdio server runs a call it gets before `initialize`, so the call ran.
- * Undefined for any other error.
+ * not speak that era (any more): "refused" when it refused the request unrun, saying why: it
+ * answered -32022 (unsupported protocol version; in-band, or as the body of an HTTP 400), an HTTP
+ * 400 whose text names the protocol version, or, on a 2026 connection, an HTTP 400 of a 2025
+ * server asking for its session (SESSION_REQUIRED). Nothing else is evidence of an era: a 400
+ * without such a text (a proxy's `400 text/html` for a header too large, a server's own
+ * validation) fails its own call only, as any other error status does. "answered" when a 2026
+ * connection got a 2025 result (no `resultType`): a 2025 stdio server runs a call it gets before
+ * `initialize`, so the call ran. Undefined for any other error.
  */
 export function eraMismatch(
   error: unknown,
@@ -62,13 +63,50 @@ export function eraMismatch(
   if (era === "modern" && error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)
     return LEGACY_RESULT.test(error.message) ? "answered" : undefined;
   if (!(error instanceof SdkHttpError) || error.status !== 400) return undefined;
-  if (era === "modern") return "refused";
-  const text = (error.data as { text?: unknown }).text;
-  return typeof text === "string" && UNSUPPORTED.test(text) ? "refused" : undefined;
+  const text = (error.data as { text?: unknown } | undefined)?.text;
+  if (typeof text !== "string") return undefined;
+  const { code, message } = reasonOf(text);
+  if (code === (ProtocolErrorCode.UnsupportedProtocolVersion as number)) return "refused";
+  return UNSUPPORTED.test(message) || (era === "modern" && SESSION_REQUIRED.test(message))
+    ? "refused"
+    : undefined;
 }
 
-/** An HTTP 400's body that rejects the protocol version: the JSON-RPC -32022, or a 2025 server's text. */
-const UNSUPPORTED = /"code"\s*:\s*-32022\b|unsupported protocol version/i;
+/**
+ * What an HTTP 400's body says: the error of a JSON-RPC error response (what the SDKs' servers
+ * answer), else the text itself (a plain-text server). The patterns below match only at the
+ * start of that message, so that a 400 which merely quotes the request (a validation message
+ * naming an argument) is no evidence: an argument cannot make a call refuse the era.
+ */
+function reasonOf(text: string): { readonly code?: number; readonly message: string } {
+  try {
+    const { error } = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+    if (typeof error?.message === "string")
+      return typeof error.code === "number"
+        ? { code: error.code, message: error.message }
+        : { message: error.message };
+  } catch {
+    // not JSON: the text is the message
+  }
+  return { message: text.trim() };
+}
+
+/** The start of a 400's message that rejects the protocol version (the SDKs' 2025 transports, v1 and v2, and Python's). */
+const UNSUPPORTED = /^(?:Bad Request: )?Unsupported protocol version\b/i;
+
+/**
+ * The start of a 400's message by which a 2025 server asks for the session that a 2026 request
+ * (sent without one) does not carry: how a 2025 server answers the 2026 era, as it checks the
+ * session before the protocol version. The SDKs' stateful transports (v1 1.32.2 and v2 2.4.0,
+ * `validateSession`): `Bad Request: Server not initialized` (a transport made for the request)
+ * and `Bad Request: Mcp-Session-Id header is required`; the TypeScript SDK's examples, which
+ * route sessions themselves and are widely copied: `Bad Request: No valid session ID provided`;
+ * the Python SDK's `StreamableHTTPServerTransport`: `Bad Request: Missing session ID`. A 2026
+ * server's own 400 is a JSON-RPC error for the request's id, which the SDK hands to the call
+ * in-band (a ProtocolError), so it never reaches this test.
+ */
+const SESSION_REQUIRED =
+  /^Bad Request: (?:Server not initialized|Mcp-Session-Id header is required|No valid session ID provided|Missing session ID)\b/i;
 
 /**
  * The SDK's message for a 2026 result without `resultType` (SDK 2.4.0: "Invalid result for

@@ -9,7 +9,7 @@
  *   bounded-fetch.ts    the HTTP client's fetch, its answers bounded
  *   child-transport.ts  a stdio upstream's child process, as an MCP client transport
  *   era.ts              the two MCP eras: the probe's bound, the verdict, a refused era
- *   connection.ts       one client connection in the upstream's era, and how it ended
+ *   connection.ts       one client connection in the upstream's era, how it ended, its retirement
  *   result.ts           an upstream result as a value, or the tool error
  *   upstream.ts         the shared connection: opened lazily, restarted with backoff
  *   serve.ts            how zcp-serve runs gateway tools (in process)

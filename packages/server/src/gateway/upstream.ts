@@ -7,7 +7,8 @@
  * (an error, an HTTP error status, too large, malformed, a result of the wrong shape) fails its
  * own call only: the connection, and the other sessions' calls on it, go on. An HTTP upstream
  * that answers 404 for our session has forgotten it: a new one is opened at once and the call
- * made again on it (the upstream did not run it).
+ * made again on it (the upstream did not run it). The old connection is retired, not cut: the
+ * calls in flight on it finish, or fail, on their own, and it closes after the last.
  *
  * Either MCP era (era.ts): the first connection probes, and the era it found is remembered and
  * handed to every later one (no probe on a restart). An upstream that changed era since (its
@@ -101,6 +102,11 @@ class GatewayUpstream implements Upstream {
   private started = false;
   /** The era the last connection found, for the next one; none: it probes. */
   private verdict: PriorDiscovery | undefined;
+  /**
+   * Connections retired (`drop`) whose calls in flight have not all settled yet, for `close`.
+   * Bounded by the calls in flight: each holds at least one, and each call ends by its time limit.
+   */
+  private readonly retiring = new Set<Connection>();
 
   private readonly report: (error: Error) => void;
 
@@ -139,13 +145,16 @@ class GatewayUpstream implements Upstream {
     if (signal.aborted) throw aborted(signal);
     const connection = await abortable(this.connection(), signal);
     try {
-      return (await connection.client.callTool(
-        { name: tool, arguments: { ...args } },
-        {
-          signal,
-          timeout: NO_SDK_TIMEOUT,
-          onprogress: ({ progress, total, message }) => context.progress(progress, total, message),
-        },
+      return (await connection.run((client) =>
+        client.callTool(
+          { name: tool, arguments: { ...args } },
+          {
+            signal,
+            timeout: NO_SDK_TIMEOUT,
+            onprogress: ({ progress, total, message }) =>
+              context.progress(progress, total, message),
+          },
+        ),
       )) as UpstreamResult;
     } catch (error) {
       const failure = this.failure(error, connection, signal);
@@ -158,6 +167,9 @@ class GatewayUpstream implements Upstream {
     const state = this.state;
     this.state = { kind: "idle" };
     open.delete(this);
+    const retiring = [...this.retiring];
+    this.retiring.clear();
+    await Promise.all(retiring.map((connection) => connection.close()));
     if (state.kind === "up") await state.connection.close();
     if (state.kind === "connecting")
       await state.opening.then(
@@ -280,8 +292,9 @@ class GatewayUpstream implements Upstream {
         );
       if (error instanceof ProtocolError)
         return new ToolError("upstream_error", clip(error.message, 300));
-      // The upstream answered this one POST (an error status, a body of another type): the
-      // server is there, and the other calls go on; only a 404 for our session ends the session.
+      // The upstream answered this one POST (an error status, a 400 that says nothing of the
+      // era, a body of another type): the server is there, and the other calls go on; only a 404
+      // for our session ends the session.
       if (error instanceof SdkHttpError) {
         if (error.status === 404 && connection.sessionId !== undefined) {
           this.drop(connection, "forgot the session (HTTP 404)");
@@ -308,14 +321,20 @@ class GatewayUpstream implements Upstream {
 
   /**
    * The upstream refused the connection (`why`: it forgot the session, it refused the era): the
-   * connection is closed (the calls still in flight on it answer `upstream_unavailable`) and the
-   * next call opens a new one, without a backoff (the upstream answered: it is up).
+   * next call opens a new one, without a backoff (the upstream answered: it is up). The old one
+   * is retired, not closed: one call's answer is no reason to cut the other sessions' calls on
+   * it short (each finishes, or meets the same refusal and is made again on the new one); it
+   * closes once the last has settled.
    */
   private drop(connection: Connection, why: string): void {
     if (this.state.kind !== "up" || this.state.connection !== connection) return;
     this.state = { kind: "idle" };
     log(`${this.name} ${why}; starting a new connection`);
-    void connection.close(why).catch(() => undefined);
+    this.retiring.add(connection);
+    void connection
+      .retire(why)
+      .catch(() => undefined)
+      .finally(() => this.retiring.delete(connection));
   }
 }
 
@@ -330,7 +349,7 @@ const AGAIN: { readonly [why in Again]: (name: string) => string } = {
   session: (name) =>
     `${name} answered HTTP 404 to tools/call on a new session; the session was not found`,
   era: (name) =>
-    `${name} refused tools/call again on a new connection, in the era probed anew (HTTP 400, or -32022 unsupported protocol version)`,
+    `${name} refused tools/call again on a new connection, in the era probed anew (-32022 unsupported protocol version, or a 2025 server's HTTP 400 asking for its session)`,
 };
 
 const ERA: { readonly [kind in PriorDiscovery["kind"]]: string } = {
