@@ -504,9 +504,9 @@ ${conversationTable}
 handle tool. On these small servers and one call, listing every tool costs less than searching in
 ${cheaperThan("mcp", "mcp-search")} of ${ASKS.length} conversations against \`mcp-search\` and in ${cheaperThan("mcp", "mcp-find-2026")} against \`mcp-find-2026\`. \`mcp-find-2026\` costs
 ${spread("mcp-find-2026", "mcp-search")} what \`mcp-search\` costs: the same search finds the same tools, but the 2026
-find answers each found tool's whole MCP definition as text (title, annotations and \`_meta\` too),
-where the 2025 host lists the found tools as functions (name, description, parameters), and its
-listing holds two tools instead of one.
+find answers each found tool's name, description and input schema as text in a JSON
+wrapping, where the 2025 host lists the found tools as functions; each call wraps its arguments
+in \`zcp_call_tool\`'s, and its listing holds two tools instead of one.
 
 ## Latency the gateway adds per call
 

@@ -22,7 +22,7 @@
  * - Tool search (`mcp-search`, `zcp-search`, `zcp-search-fc`): each request lists only
  *   `zcp.find_tools`; what a search finds becomes callable (`mcpSurface`, `zcpSurface`). On MCP
  *   2026-07-28 (`mcp-find-2026`) a listing may not change: each request lists `zcp_find_tools`
- *   and `zcp_call_tool`, a find answers the found tools' MCP definitions as its result text, and
+ *   and `zcp_call_tool`, a find answers the found tools' names, descriptions and input schemas as its result text, and
  *   a found tool is called through `zcp_call_tool`.
  * - Code mode (`mcp-code`, Cloudflare's `codeMcpServer` over a plain MCP server;
  *   `mcp-search-execute`, Cloudflare's `search` and `execute` over the same server
