@@ -1,32 +1,44 @@
 /**
- * `pnpm bench:scale`: what sharing sessions through Redis costs and how replicas scale.
+ * `pnpm bench:scale`: how replicas scale on each surface, and what a shared Redis costs.
  *
- * 1. Replicas: calls/s and p50/p99 of `math.subtract` (weather fixture) on the native HTTP
- *    surface, BENCH_CLIENTS concurrent clients (one session each), every request sent to the
- *    next replica in turn: 1, 2 and 3 `zcp-serve --store redis://…` replicas on one Redis, and
- *    1 replica with the memory store for reference. CPU time per call of the replicas, of Redis
- *    and of this process, and Redis commands per call, measured over the same window.
+ * 1. Replicas: calls/s and p50/p99 of `math_subtract` (weather fixture) over HTTP, BENCH_CLIENTS
+ *    concurrent clients, every request sent to the next replica in turn (no stickiness):
+ *    - native surface (one session per client, its state in the signed token every replica
+ *      opens with the shared `ZCP_SERVE_SECRET`): 1, 2 and 3 `zcp-serve --store redis://…`
+ *      replicas on one Redis, and 1 replica with the memory store;
+ *    - MCP 2026-07-28 (raw stateless `tools/call` POSTs): 1, 2 and 3 replicas with no store
+ *      (memory), and 1 replica with `--store redis://…`.
+ *    CPU time per call of the replicas, of Redis and of this process, the share of the
+ *    machine's CPU these and all other processes used, and Redis commands per call, measured
+ *    over the same window; the variants interleaved, after one unmeasured run of each.
  * 2. Handles in process: `HandleStore` create/get/read latency on `RedisHandleStorage` and on
- *    `MemoryHandleStorage`, with the Redis round trips per operation counted at the client.
- * 3. Resume: sessions made on one replica, that replica SIGKILLed; the first request of each on
- *    another replica (which resumes it from Redis) against its second request; and the time
- *    a new replica takes to start.
+ *    `MemoryHandleStorage`, and `RedisSessionStore` save/load (the 2025-era MCP sessions), with
+ *    the Redis round trips per operation counted at the client.
+ * 3. A replica killed: native sessions made on one replica, that replica SIGKILLed; the first
+ *    request of each on another replica (which loads it from its token) against its second
+ *    request; and the time a new replica takes to start.
  *
  * BENCH_CLIENTS (default 8), BENCH_CALLS (measured calls per client per run, default 300),
  * BENCH_WARMUP (per client, default 30), BENCH_REPEATS (default 5, variants interleaved),
- * BENCH_HANDLE_OPS (default 2,000), BENCH_SESSIONS (resumed sessions, default 200) tune it.
+ * BENCH_HANDLE_OPS (default 2,000), BENCH_SESSIONS (sessions moved, default 200) tune it.
  * Writes tools/bench-scale/report.md and report.json.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient } from "@redis/client";
-import { SESSION_HEADER, ZcpClient, type ClientTransport } from "@zcp/client";
 import { RedisHandleStorage, RedisSessionStore, type RedisCommander } from "@zcp/redis";
 import { HandleStore, MemorySessionStore, stateJson, type SessionStore } from "@zcp/runtime";
 import { startRedis, type RedisServer } from "../redis-server.ts";
+import { mcpCaller, nativeCaller, type Caller, type Route } from "./callers.ts";
+import {
+  cpuSeconds,
+  machineCpu,
+  startReplica,
+  stopReplica,
+  type Replica,
+  type Surface,
+} from "./replicas.ts";
 import {
   writeReports,
   type HandleResult,
@@ -36,9 +48,6 @@ import {
 } from "./report.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.resolve(HERE, "../..");
-const BIN = path.join(REPO, "packages/server/dist/bin/zcp-serve.js");
-const REGISTRY = "fixtures/weather/src/zcp.gen/index.ts";
 
 const envInt = (name: string, fallback: number): number => {
   const value = Number(process.env[name]);
@@ -66,107 +75,6 @@ async function rawClient(url: string): Promise<RawClient> {
 
 const info = async (raw: RawClient, section: string) =>
   String(await raw.sendCommand(["INFO", section]));
-
-interface Replica {
-  readonly name: string;
-  readonly child: ChildProcess;
-  readonly url: URL;
-}
-
-const spawned: ChildProcess[] = [];
-process.on("exit", () => {
-  for (const child of spawned) if (child.exitCode === null) child.kill("SIGKILL");
-});
-
-/** Starts a native HTTP zcp-serve (with `--store` when given); resolves once it listens. */
-function startReplica(name: string, store?: string): Promise<Replica> {
-  const args = [BIN, "--registry", REGISTRY, "--transport", "http", "--surface", "native"];
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", ...args, "--port", "0", ...(store ? ["--store", store] : [])],
-    { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] },
-  );
-  spawned.push(child);
-  return new Promise((resolve, reject) => {
-    let stderr = "";
-    const timer = setTimeout(() => reject(new Error(`${name}: not listening in 30 s`)), 30_000);
-    child.once("exit", (code) => reject(new Error(`${name} exited (${code}): ${stderr}`)));
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-      const match = /listening on (http:\/\/[^\s/]+)\/zcp\b/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ name, child, url: new URL("/zcp", match[1]!) });
-      }
-    });
-  });
-}
-
-async function stopReplica(replica: Replica, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-  const { child } = replica;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill(signal);
-  const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/**
- * A native HTTP transport that sends each request to the next of `urls` (starting at
- * `start`), carrying the session id: a load balancer without stickiness. `urls` may change.
- */
-interface RoundRobin extends ClientTransport {
-  urls: readonly URL[];
-}
-
-function roundRobin(urls: readonly URL[], start: number): RoundRobin {
-  let sessionId: string | undefined;
-  let next = start;
-  const post = (body: unknown) =>
-    fetch(transport.urls[next++ % transport.urls.length]!, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json",
-        ...(sessionId === undefined ? {} : { [SESSION_HEADER]: sessionId }),
-      },
-      body: JSON.stringify(body),
-    });
-  const transport: RoundRobin = {
-    urls,
-    async request(message) {
-      const response = await post(message);
-      sessionId = response.headers.get(SESSION_HEADER) ?? sessionId;
-      const text = await response.text();
-      if (!response.ok) throw new Error(`HTTP ${response.status}: ${text.slice(0, 200)}`);
-      return JSON.parse(text) as Awaited<ReturnType<ClientTransport["request"]>>;
-    },
-    async notify(message) {
-      await (await post(message)).body?.cancel();
-    },
-    async close() {
-      if (sessionId !== undefined)
-        await (await post({ jsonrpc: "2.0", method: "session/close" })).body?.cancel();
-      sessionId = undefined;
-    },
-  };
-  return transport;
-}
-
-async function subtract(client: ZcpClient, a: number): Promise<void> {
-  const result = await client.call("math.subtract", { a, b: 1 });
-  if (!result.ok || !("value" in result) || result.value !== a - 1)
-    throw new Error(`math.subtract(${a}, 1) answered ${JSON.stringify(result)}`);
-}
-
-/** CPU seconds (user + system) a process has used, from /proc. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-const CLOCK_TICKS = 100;
 
 interface RedisCounters {
   readonly cpu: number;
@@ -210,75 +118,96 @@ interface Run {
   readonly replicaCpu: number;
   readonly redisCpu: number;
   readonly clientCpu: number;
+  /** CPU seconds the rest of the machine used meanwhile, and all the cores had. */
+  readonly otherCpu: number;
+  readonly machineCpu: number;
   readonly redisCommands: number;
   readonly byCommand: Map<string, number>;
 }
 
-/** One measured run: CLIENTS sessions, each making WARMUP then CALLS calls, round robin. */
-async function runClients(replicas: readonly Replica[], raw: RawClient | null): Promise<Run> {
-  const urls = replicas.map((replica) => replica.url);
-  const clients = Array.from({ length: CLIENTS }, (_, i) => new ZcpClient(roundRobin(urls, i)));
-  await Promise.all(clients.map((client) => client.initialize()));
+interface Variant {
+  readonly key: string;
+  readonly surface: Surface;
+  readonly store: "memory" | "redis";
+  readonly replicas: readonly Replica[];
+}
+
+const OPEN: { readonly [surface in Surface]: (route: Route) => Promise<Caller> } = {
+  native: nativeCaller,
+  mcp: (route) => Promise.resolve(mcpCaller(route)),
+};
+
+/**
+ * One measured run: CLIENTS callers, client i starting at replica i, each making WARMUP then
+ * CALLS calls; the counters read just around the measured calls (the `INFO` of the first read
+ * is taken out of the command counts).
+ */
+async function runClients(variant: Variant, raw: RawClient): Promise<Run> {
+  const urls = variant.replicas.map((replica) => replica.url);
+  const callers = await Promise.all(
+    Array.from({ length: CLIENTS }, (_, i) => OPEN[variant.surface]({ urls, next: i })),
+  );
   await Promise.all(
-    clients.map(async (client) => {
-      for (let k = 0; k < WARMUP; k++) await subtract(client, k);
+    callers.map(async (caller) => {
+      for (let k = 0; k < WARMUP; k++) await caller.subtract(k);
     }),
   );
   const latencies = new Float64Array(CLIENTS * CALLS);
-  const pids = replicas.map((replica) => replica.child.pid!);
+  const pids = variant.replicas.map((replica) => replica.child.pid!);
   const cpuBefore = pids.map(cpuSeconds);
-  const redisBefore = raw ? await redisCounters(raw) : null;
+  const redisBefore = await redisCounters(raw);
   const clientBefore = process.cpuUsage();
+  const machineBefore = machineCpu();
   const started = performance.now();
   await Promise.all(
-    clients.map(async (client, i) => {
+    callers.map(async (caller, i) => {
       for (let k = 0; k < CALLS; k++) {
         const t0 = performance.now();
-        await subtract(client, k);
+        await caller.subtract(k);
         latencies[i * CALLS + k] = (performance.now() - t0) * 1000;
       }
     }),
   );
   const wallMs = performance.now() - started;
+  const machineAfter = machineCpu();
   const client = process.cpuUsage(clientBefore);
   const replicaCpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpuBefore[i]!, 0);
-  const redisAfter = raw ? await redisCounters(raw) : null;
-  await Promise.all(clients.map((c) => c.close()));
+  const redisAfter = await redisCounters(raw);
+  const clientCpu = (client.user + client.system) / 1e6;
+  const redisCpu = redisAfter.cpu - redisBefore.cpu;
+  const ours = replicaCpu + redisCpu + clientCpu;
+  await Promise.all(callers.map((caller) => caller.close()));
   const byCommand = new Map<string, number>();
-  if (redisBefore && redisAfter)
-    for (const [name, calls] of redisAfter.byCommand) {
-      const delta = calls - (redisBefore.byCommand.get(name) ?? 0) - (name === "info" ? 1 : 0);
-      if (delta > 0) byCommand.set(name, delta);
-    }
+  for (const [name, calls] of redisAfter.byCommand) {
+    const delta = calls - (redisBefore.byCommand.get(name) ?? 0) - (name === "info" ? 1 : 0);
+    if (delta > 0) byCommand.set(name, delta);
+  }
   return {
     callsPerSec: (CLIENTS * CALLS) / (wallMs / 1000),
     latencies,
     replicaCpu,
-    redisCpu: redisBefore && redisAfter ? redisAfter.cpu - redisBefore.cpu : 0,
-    clientCpu: (client.user + client.system) / 1e6,
-    redisCommands: redisBefore && redisAfter ? redisAfter.commands - redisBefore.commands - 1 : 0,
+    redisCpu,
+    clientCpu,
+    // Clock ticks round both sides: a run with no other load may come out a little below 0.
+    otherCpu: Math.max(0, machineAfter.busy - machineBefore.busy - ours),
+    machineCpu: machineAfter.total - machineBefore.total,
+    redisCommands: redisAfter.commands - redisBefore.commands - 1,
     byCommand,
   };
 }
 
+/** Every variant REPEATS times, in an order rotated each repeat; the figures of each, pooled. */
 async function benchReplicas(
-  redisReplicas: readonly Replica[],
-  memory: Replica,
+  variants: readonly Variant[],
   raw: RawClient,
 ): Promise<ReplicaResult[]> {
-  const variants = [
-    { key: "memory-1", store: "memory" as const, replicas: [memory] },
-    ...[1, 2, 3].map((n) => ({
-      key: `redis-${n}`,
-      store: "redis" as const,
-      replicas: redisReplicas.slice(0, n),
-    })),
-  ];
+  // One unmeasured run of each first: no replica is measured cold (JIT, worker threads).
+  for (const variant of variants) await runClients(variant, raw);
   const runs = new Map<string, Run[]>(variants.map((v) => [v.key, []]));
   for (let r = 0; r < REPEATS; r++) {
     for (let i = 0; i < variants.length; i++) {
       const variant = variants[(i + r) % variants.length]!;
-      runs.get(variant.key)!.push(await runClients(variant.replicas, raw));
+      runs.get(variant.key)!.push(await runClients(variant, raw));
     }
     log(`replicas: repeat ${r + 1}/${REPEATS} done`);
   }
@@ -291,6 +220,7 @@ async function benchReplicas(
       for (const [name, n] of run.byCommand) commands.set(name, (commands.get(name) ?? 0) + n);
     return {
       key: variant.key,
+      surface: variant.surface,
       store: variant.store,
       replicas: variant.replicas.length,
       callsPerSec: {
@@ -302,6 +232,12 @@ async function benchReplicas(
         replicas: (sum((run) => run.replicaCpu) / calls) * 1e6,
         redis: (sum((run) => run.redisCpu) / calls) * 1e6,
         client: (sum((run) => run.clientCpu) / calls) * 1e6,
+      },
+      load: {
+        own:
+          sum((run) => run.replicaCpu + run.redisCpu + run.clientCpu) /
+          sum((run) => run.machineCpu),
+        other: sum((run) => run.otherCpu) / sum((run) => run.machineCpu),
       },
       redisCommandsPerCall: sum((run) => run.redisCommands) / calls,
       redisCommandsByName: Object.fromEntries(
@@ -353,7 +289,7 @@ async function benchHandles(redisUrl: string): Promise<HandleResult[]> {
       () => commander.sent,
     ],
   ];
-  const state = { surface: "native", stage: null, found: [], findFormat: "planner" } as const;
+  const state = { surface: "mcp", stage: null, found: [], findFormat: "planner" } as const;
   for (const [storage, store, sessions, sent] of variants) {
     const session = `bench-${storage}`;
     const saved = new Map<string, string>();
@@ -364,9 +300,15 @@ async function benchHandles(redisUrl: string): Promise<HandleResult[]> {
         "handle read (one item)",
         (i) => store.read(session, `#T${(i % HANDLE_OPS) + 1}`, { item: 3 }),
       ],
-      // The warm-up creates each state, the timed run replaces it (a save names the state it replaces).
+      // The form a 2026-07-28 request without authorization gets: unguessable, no id counter.
       [
-        "session save",
+        "handle create (random id)",
+        () => store.create(session, "table", rows, "20 rows", "random"),
+      ],
+      // A 2025-era MCP session's state (the only kind stored). The warm-up creates each state,
+      // the timed run replaces it (a save names the state it replaces).
+      [
+        "session save (2025-era MCP)",
         async (i) => {
           const id = `${session}-${i}`;
           const next = { ...state, stage: `s${i}` };
@@ -374,7 +316,7 @@ async function benchHandles(redisUrl: string): Promise<HandleResult[]> {
           saved.set(id, stateJson(next));
         },
       ],
-      ["session load", (i) => sessions.load(`${session}-${i}`)],
+      ["session load (2025-era MCP)", (i) => sessions.load(`${session}-${i}`)],
     ];
     for (const [op, run] of ops) {
       await timed(Math.min(200, HANDLE_OPS), (i) => run(i)); // warm-up, same ids
@@ -394,54 +336,88 @@ async function benchHandles(redisUrl: string): Promise<HandleResult[]> {
 }
 
 /**
- * SESSIONS sessions made on replica `a` (initialize and one call each), `a` SIGKILLed, then
- * each session's first request on `b` (a resume from Redis) and its second one (`b` has it
- * loaded); and how long a replacement for `a` takes to listen.
+ * SESSIONS native sessions made on replica `a` (initialize and one call each), `a` SIGKILLed,
+ * then each session's first request on `b` (which loads it from its token: `b` never saw it)
+ * and its second one (`b` has it loaded); and how long a replacement for `a` takes to listen.
  */
-async function benchResume(a: Replica, b: Replica, store: string) {
-  const clients: ZcpClient[] = [];
+async function benchResume(a: Replica, b: Replica, store: string, raw: RawClient) {
+  const routes: Route[] = [];
+  const callers: Caller[] = [];
   for (let i = 0; i < SESSIONS; i++) {
-    const client = new ZcpClient(roundRobin([a.url], 0));
-    await client.initialize();
-    await subtract(client, i);
-    clients.push(client);
+    const route: Route = { urls: [a.url], next: 0 };
+    const caller = await nativeCaller(route);
+    await caller.subtract(i);
+    routes.push(route);
+    callers.push(caller);
   }
   await stopReplica(a, "SIGKILL");
-  for (const client of clients) (client.transport as RoundRobin).urls = [b.url];
-  const first = await timed(SESSIONS, (i) => subtract(clients[i]!, i));
-  const second = await timed(SESSIONS, (i) => subtract(clients[i]!, i));
+  for (const route of routes) route.urls = [b.url];
+  const before = await redisCounters(raw);
+  const first = await timed(SESSIONS, (i) => callers[i]!.subtract(i));
+  const after = await redisCounters(raw);
+  const second = await timed(SESSIONS, (i) => callers[i]!.subtract(i));
   const started = performance.now();
-  const replacement = await startReplica("replica A, started again", store);
+  const replacement = await startReplica("replica A, started again", "native", store);
   const startMs = performance.now() - started;
-  await Promise.all(clients.map((client) => client.close()));
+  await Promise.all(callers.map((caller) => caller.close()));
   await stopReplica(replacement);
-  return { sessions: SESSIONS, first: latency([first]), second: latency([second]), startMs };
+  return {
+    sessions: SESSIONS,
+    first: latency([first]),
+    second: latency([second]),
+    redisCommandsPerFirst: (after.commands - before.commands - 1) / SESSIONS,
+    startMs,
+  };
 }
 
 async function main(): Promise<void> {
   const started = performance.now();
   const loadStart = os.loadavg();
   log(
-    `bench:scale: ${CLIENTS} clients x ${CALLS} calls (+${WARMUP} warm-up) per run, ${REPEATS} repeats; ${HANDLE_OPS} handle ops; ${SESSIONS} resumed sessions`,
+    `bench:scale: ${CLIENTS} clients x ${CALLS} calls (+${WARMUP} warm-up) per run, ${REPEATS} repeats; ${HANDLE_OPS} handle ops; ${SESSIONS} sessions moved`,
   );
   let redis: RedisServer | undefined;
   const replicas: Replica[] = [];
+  const start = async (name: string, surface: Surface, store?: string) => {
+    const replica = await startReplica(name, surface, store);
+    replicas.push(replica);
+    return replica;
+  };
   try {
     redis = await startRedis();
     const raw = await rawClient(redis.url);
     const redisVersion = /^redis_version:(\S+)/m.exec(await info(raw, "server"))![1]!;
-    for (const name of ["replica A", "replica B", "replica C"])
-      replicas.push(await startReplica(name, redis.url));
-    const memory = await startReplica("memory replica");
-    replicas.push(memory);
+    const native: Replica[] = [];
+    for (const name of ["A", "B", "C"])
+      native.push(await start(`native replica ${name}`, "native", redis.url));
+    const nativeMemory = await start("native memory replica", "native");
+    const mcp: Replica[] = [];
+    for (const name of ["A", "B", "C"]) mcp.push(await start(`MCP replica ${name}`, "mcp"));
+    const mcpRedis = await start("MCP Redis replica", "mcp", redis.url);
     log(`started Redis ${redisVersion} and ${replicas.length} replicas`);
 
-    const replicaResults = await benchReplicas(replicas.slice(0, 3), memory, raw);
-    await stopReplica(memory);
+    const variants: Variant[] = [
+      { key: "native-memory-1", surface: "native", store: "memory", replicas: [nativeMemory] },
+      ...[1, 2, 3].map((n): Variant => ({
+        key: `native-redis-${n}`,
+        surface: "native",
+        store: "redis",
+        replicas: native.slice(0, n),
+      })),
+      ...[1, 2, 3].map((n): Variant => ({
+        key: `mcp-memory-${n}`,
+        surface: "mcp",
+        store: "memory",
+        replicas: mcp.slice(0, n),
+      })),
+      { key: "mcp-redis-1", surface: "mcp", store: "redis", replicas: [mcpRedis] },
+    ];
+    const replicaResults = await benchReplicas(variants, raw);
+    for (const replica of [nativeMemory, ...mcp, mcpRedis]) await stopReplica(replica);
     log("handles in process...");
     const handles = await benchHandles(redis.url);
-    log("resume after a replica is killed...");
-    const resume = await benchResume(replicas[0]!, replicas[1]!, redis.url);
+    log("a replica killed...");
+    const resume = await benchResume(native[0]!, native[1]!, redis.url, raw);
     await raw.close();
 
     const results: Results = {

@@ -64,7 +64,7 @@ describe("zcp-serve's --store", () => {
       message:
         "--store applies to --transport http only (a stdio server has one session, its host's)",
     });
-    expect(USAGE).toMatch(/--store <s> {11}http: where handles and session state live/);
+    expect(USAGE).toMatch(/--store <s> {11}http: where handles and 2025 MCP sessions live/);
   });
 
   it("is read from ZCP_SERVE_STORE too (the password out of the process list), over HTTP only", () => {

@@ -39,7 +39,7 @@ describe.skipIf(skip !== null)("replicas on one Redis", () => {
 
   it("logs where the state lives", () => {
     expect(all[0]!.stderr()).toContain(
-      `zcp-serve: handles and session state are kept in Redis at ${redis.url}`,
+      `zcp-serve: handles and 2025 MCP sessions are kept in Redis at ${redis.url}`,
     );
   });
 

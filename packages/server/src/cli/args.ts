@@ -28,7 +28,7 @@ Options:
                         after the registry's tools (exposure.find)
   --token <secret>      http: the static bearer token every /mcp request must carry
                         (or set ZCP_SERVE_TOKEN, which keeps it out of the process list)
-  --store <s>           http: where handles and session state live: memory (default;
+  --store <s>           http: where handles and 2025 MCP sessions live: memory (default;
                         this process only) or redis://[user:pass@]host:port[/db]
                         (rediss:// for TLS), shared by replicas so that any of them
                         serves any request of a session (needs @zcp/redis); or set

@@ -142,7 +142,7 @@ export async function serveOnHttp(
       : [new URL("/zcp", url).href],
   );
   if (args.store !== undefined)
-    log(`handles and session state are kept in Redis at ${withoutPassword(args.store)}`);
+    log(`handles and 2025 MCP sessions are kept in Redis at ${withoutPassword(args.store)}`);
   log(
     `listening on ${endpoints.join(" and ")}${token !== undefined ? " (bearer token required)" : ""}`,
   );

@@ -1,5 +1,5 @@
 /**
- * `--store redis://…`: the Redis store `zcp-serve`'s runtime keeps handles and session state in
+ * `--store redis://…`: the Redis store `zcp-serve`'s runtime keeps handles and 2025 MCP sessions in
  * (`@zcp/redis`, an optional peer loaded only then). Redis unreachable at start fails the start
  * (exit 1): a replica without its store would hand out sessions no other replica can see, and
  * whatever runs the replicas restarts it.

@@ -399,7 +399,7 @@ describe.skipIf(skip !== null)("the Redis password", () => {
     ]);
     for (const replica of [a!, b!]) {
       expect(replica.stderr()).toContain(
-        `zcp-serve: handles and session state are kept in Redis at redis://127.0.0.1:${redis.port}\n`,
+        `zcp-serve: handles and 2025 MCP sessions are kept in Redis at redis://127.0.0.1:${redis.port}\n`,
       );
       expect(replica.stderr()).not.toContain(password);
       expect(readFileSync(`/proc/${replica.pid}/cmdline`, "utf8")).not.toContain(password);
