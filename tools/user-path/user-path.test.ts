@@ -719,9 +719,12 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
         "@zcp/runtime",
         "@zcp/server",
         "@zcp/client",
-        "@modelcontextprotocol/sdk",
+        "@modelcontextprotocol/server",
+        "@modelcontextprotocol/client",
       ]),
     );
+    // The v1 SDK is the tests' 2025 client only: nothing in production needs it.
+    expect(names).not.toContain("@modelcontextprotocol/sdk");
     figures.production = {
       packages: keys.length,
       bytes: (await folderSize(path.join(deploy, "node_modules"))).bytes,

@@ -126,11 +126,6 @@ export class McpSessions {
     );
   }
 
-  /** `tools/call` requests running on the 2026-07-28 era. */
-  get statelessRunning(): number {
-    return this.#stateless.running;
-  }
-
   /** Open sessions. */
   get size(): number {
     return this.#sessions.size;
