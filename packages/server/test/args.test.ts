@@ -136,3 +136,67 @@ describe("zcp-serve's response budgets (issue 27)", () => {
       expect(USAGE).toContain(flag);
   });
 });
+
+describe("zcp-serve's views: --stage, --groups, --exclude-groups and --view", () => {
+  const parse = (...argv: string[]) => parseServeArgs(["--registry", "r.js", ...argv], {});
+  const served = async (...argv: string[]) => {
+    const parsed = parseServeArgs(
+      ["--registry", "w.ts", "--isolation", "none", "--transport", "http", ...argv],
+      {},
+    );
+    if (parsed.kind !== "serve") throw new Error(JSON.stringify(parsed));
+    return serveRuntime(weather, parsed.args, ["w.ts"]);
+  };
+  const aliases = (result: Awaited<ReturnType<typeof served>>, surface: string) => {
+    if (!("runtime" in result)) throw new Error(JSON.stringify(result));
+    return result.runtime.exposedFor(surface).map((tool) => tool.alias);
+  };
+
+  it("parses them, and refuses what is malformed with the option's name", () => {
+    expect(parse("--stage", "operate", "--groups", "math, weather")).toMatchObject({
+      kind: "serve",
+      args: { stage: "operate", groups: ["math", "weather"], views: [] },
+    });
+    expect(
+      parse("--transport", "http", "--view", "calc?groups=math&stage=operate&profile=discover"),
+    ).toMatchObject({
+      args: {
+        views: [{ name: "calc", groups: ["math"], stage: "operate", profile: "discover" }],
+      },
+    });
+    const usages: [string[], string][] = [
+      [["--stage", ""], "--stage must not be empty"],
+      [["--groups", "math,,unit"], "--groups has an empty name"],
+      [["--exclude-groups", ""], "--exclude-groups has an empty name"],
+      [["--view", "x"], "--view applies to --transport http only (a stdio server serves one view)"],
+      [
+        ["--transport", "http", "--view", "a b"],
+        '--view: the name "a b" must be 1 to 64 letters, digits, - or _',
+      ],
+      [
+        ["--transport", "http", "--view", "x?color=red"],
+        '--view x: unknown field "color" (known: profile, groups, exclude-groups, stage)',
+      ],
+      [["--transport", "http", "--view", "x?stage=a&stage=b"], "--view x: stage is given twice"],
+      [["--transport", "http", "--view", "x", "--view", "x"], "--view x is given twice"],
+    ];
+    for (const [argv, message] of usages)
+      expect(parse(...argv), argv.join(" ")).toEqual({ kind: "usage", message });
+  });
+
+  it("narrows each view's surface, and refuses stages and groups the registry does not have", async () => {
+    const result = await served("--groups", "math", "--view", "weather?groups=weather");
+    expect(aliases(result, "mcp")).toEqual(["math.average", "math.subtract"]);
+    expect(aliases(result, "mcp/weather")).toEqual(["weather.get_current"]);
+    expect(await served("--stage", "nope")).toEqual({
+      usage: '--stage: unknown stage "nope" (the registry\'s stages: operate)',
+    });
+    expect(await served("--view", "x?groups=nope")).toEqual({
+      usage: '--view x: groups: unknown group "nope" (the registry\'s groups: math, unit, weather)',
+    });
+    expect(await served("--exclude-groups", "maths")).toEqual({
+      usage:
+        '--exclude-groups: unknown group "maths" (the registry\'s groups: math, unit, weather)',
+    });
+  });
+});

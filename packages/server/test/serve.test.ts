@@ -214,7 +214,7 @@ describe("zcp-serve over HTTP", () => {
       "tables:read",
     ]);
     const { url } = served;
-    expect(served.stderr()).toMatch(/hidden by --profile\/--scopes/);
+    expect(served.stderr()).toMatch(/hidden by --profile, --groups, --exclude-groups or --scopes/);
 
     const health = await fetch(new URL("/healthz", url));
     expect(health.status).toBe(200);

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { parseSecret } from "../native/token.js";
-import { parseView, type ViewArg } from "./views.js";
+import { nameList, parseView, type ViewArg } from "./views.js";
 
 export const USAGE = `Usage: zcp-serve --registry <zcp.gen/index.js> [options]
 
@@ -20,6 +20,9 @@ Options:
   --port <port>         http: the port (default 3000; 0 picks a free one)
   --profile <name>      the surface's exposure default profile: semantic-workflow, or
                         discover (the listing starts with zcp.find_tools alone)
+  --groups <a,b>        only the tools in any of these groups
+  --exclude-groups <a,b>
+                        none of the tools in any of these groups
   --stage <name>        the stage the served view is in (default: none, every tool)
   --view <name?fields>  http: one more view, on /mcp/<name>: fields profile, groups,
                         exclude-groups (comma-separated) and stage, as a query, e.g.
@@ -89,6 +92,10 @@ export interface ServeArgs {
   readonly host: string;
   readonly port: number;
   readonly profile?: string;
+  /** `--groups`: only the tools in any of these groups. */
+  readonly groups?: readonly string[];
+  /** `--exclude-groups`: none of the tools in any of these groups. */
+  readonly excludeGroups?: readonly string[];
   /** `--stage`: the default view's stage. */
   readonly stage?: string;
   /** `--view`: the named views (http). */
@@ -143,6 +150,8 @@ const OPTIONS = {
   port: { type: "string", default: "3000" },
   profile: { type: "string" },
   stage: { type: "string" },
+  groups: { type: "string" },
+  "exclude-groups": { type: "string" },
   view: { type: "string", multiple: true },
   find: { type: "boolean", default: false },
   token: { type: "string" },
@@ -264,6 +273,13 @@ export function parseServeArgs(
   if (views.length > 0 && transport === "stdio")
     return usage("--view applies to --transport http only (a stdio server serves one view)");
   if (values.stage === "") return usage("--stage must not be empty");
+  const groups = values.groups === undefined ? undefined : nameList("--groups", values.groups);
+  if (typeof groups === "string") return usage(groups);
+  const excludeGroups =
+    values["exclude-groups"] === undefined
+      ? undefined
+      : nameList("--exclude-groups", values["exclude-groups"]);
+  if (typeof excludeGroups === "string") return usage(excludeGroups);
   const scopes =
     values.scopes === undefined
       ? token !== undefined
@@ -283,6 +299,8 @@ export function parseServeArgs(
       port,
       ...(values.profile !== undefined ? { profile: values.profile } : {}),
       ...(values.stage !== undefined ? { stage: values.stage } : {}),
+      ...(groups !== undefined ? { groups } : {}),
+      ...(excludeGroups !== undefined ? { excludeGroups } : {}),
       views,
       find: values.find,
       ...(token !== undefined ? { token } : {}),

@@ -42,7 +42,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   if ("usage" in served) return usage(served.usage);
   for (const { surface, tools, hidden } of served.exposed)
     log(
-      `${tools} tools on surface ${surface}${hidden > 0 ? ` (${hidden} hidden by --profile/--scopes)` : ""}`,
+      `${tools} tools on surface ${surface}${hidden > 0 ? ` (${hidden} hidden by --profile, --groups, --exclude-groups or --scopes)` : ""}`,
     );
   log(served.isolation);
 

@@ -20,7 +20,7 @@ import { createWorkerExecutor, defaultWorkers } from "../isolation/executor.js";
 import { codeRunner } from "./code.js";
 import type { ServeArgs } from "./args.js";
 import { serveRuntimeOptions } from "./runtime-options.js";
-import { checkStages } from "./views.js";
+import { checkGroups, checkStages } from "./views.js";
 
 const VIEW_PREFIX = "mcp/";
 /** How long a handle lives after its last use (the runtime's default, 10 minutes). */
@@ -108,6 +108,8 @@ export async function serveRuntime(
 ): Promise<Served | { readonly failure: string } | { readonly usage: string }> {
   const serving = {
     ...(args.profile !== undefined ? { profile: args.profile } : {}),
+    ...(args.groups !== undefined ? { groups: args.groups } : {}),
+    ...(args.excludeGroups !== undefined ? { excludeGroups: args.excludeGroups } : {}),
     ...(args.find ? { find: true } : {}),
     ...(args.scopes !== undefined ? { scopes: args.scopes } : {}),
   };
@@ -145,6 +147,15 @@ export async function serveRuntime(
     ...args.views.map((view) => ({ option: `--view ${view.name}`, stage: view.stage })),
   ]);
   if (stages !== undefined) return refused({ usage: stages });
+  const groups = checkGroups(tools, [
+    { option: "--groups", groups: args.groups },
+    { option: "--exclude-groups", groups: args.excludeGroups },
+    ...args.views.flatMap((view) => [
+      { option: `--view ${view.name}: groups`, groups: view.groups },
+      { option: `--view ${view.name}: exclude-groups`, groups: view.excludeGroups },
+    ]),
+  ]);
+  if (groups !== undefined) return refused({ usage: groups });
   // Each named view is a surface of its own, narrowed as its fields say.
   const surfaces = [
     ...args.surfaces.map((surface) => ({ surface, ...serving })),

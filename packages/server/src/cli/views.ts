@@ -35,13 +35,36 @@ export function parseView(text: string): ViewArg | string {
     if (field === "profile") view.profile = value;
     else if (field === "stage") view.stage = value;
     else {
-      const list = value.split(",").map((item) => item.trim());
-      if (list.some((item) => item === "")) return `--view ${name}: ${field} has an empty name`;
+      const list = nameList(`--view ${name}: ${field}`, value);
+      if (typeof list === "string") return list;
       if (field === "groups") view.groups = list;
       else view.excludeGroups = list;
     }
   }
   return view;
+}
+
+/** The names of a comma-separated list, or the usage error when one is empty. */
+export function nameList(option: string, text: string): string[] | string {
+  const list = text.split(",").map((item) => item.trim());
+  return list.some((item) => item === "") ? `${option} has an empty name` : list;
+}
+
+/**
+ * The usage error for the first group that no tool of the registry is in (`--groups`,
+ * `--exclude-groups`, or a view's), else undefined: a misspelt group would serve nothing, or
+ * exclude nothing.
+ */
+export function checkGroups(
+  tools: readonly ToolDefinition[],
+  groups: readonly { readonly option: string; readonly groups: readonly string[] | undefined }[],
+): string | undefined {
+  const known = [...new Set(tools.flatMap((tool) => tool.groups))].sort();
+  for (const { option, groups: given } of groups)
+    for (const group of given ?? [])
+      if (!known.includes(group))
+        return `${option}: unknown group "${group.slice(0, 64)}" (the registry's groups: ${known.length > 0 ? known.join(", ") : "none"})`;
+  return undefined;
 }
 
 /**
