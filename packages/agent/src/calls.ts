@@ -5,7 +5,7 @@
  */
 import { failure, type CallResult, type Session, type ToolDefinition } from "@zcp/runtime";
 import { feedback, notJson, notObject } from "./feedback.js";
-import type { Usage } from "./loop.js";
+import type { Usage } from "./usage.js";
 
 export interface ToolCall {
   /** The provider's call id (OpenAI call_id, Anthropic tool_use id). */

@@ -6,12 +6,7 @@
  */
 export { runToolCalls } from "./calls.js";
 export type { AgentHooks, RunOptions, ToolCall, ToolOutcome } from "./calls.js";
-export { AgentError, NO_USAGE, runLoop } from "./loop.js";
-export type {
-  AgentErrorCode,
-  Conversation,
-  LoopOptions,
-  LoopResult,
-  Reply,
-  Usage,
-} from "./loop.js";
+export { AgentError, runLoop } from "./loop.js";
+export type { AgentErrorCode, Conversation, LoopOptions, LoopResult, Reply } from "./loop.js";
+export { NO_USAGE } from "./usage.js";
+export type { Usage } from "./usage.js";

@@ -7,17 +7,7 @@
  */
 import type { Session } from "@zcp/runtime";
 import { runToolCalls, type AgentHooks, type ToolCall, type ToolOutcome } from "./calls.js";
-
-/** Tokens of one response, or summed over a run. */
-export interface Usage {
-  /** Every input token, the cached ones included. */
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  /** The input tokens read from the provider's prompt cache. */
-  readonly cachedInputTokens: number;
-}
-
-export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+import { addUsage, NO_USAGE, type Usage } from "./usage.js";
 
 /** Why a run failed: `aborted` (the signal), `stream_interrupted` (twice), `provider` (a request the provider cannot take). */
 export type AgentErrorCode = "aborted" | "stream_interrupted" | "provider";
@@ -139,12 +129,4 @@ async function sendTurn(
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted)
     throw new AgentError("aborted", "the run was aborted", { cause: signal.reason });
-}
-
-function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
-  };
 }

@@ -14,4 +14,4 @@ export { deriveId } from "./model/index.js";
 export { shortDescription } from "./model/define.js";
 export { LEAN_DROPPED, leanSchema } from "./compile/index.js";
 export { compareOutput, isClean, writeOutput, type OutputState } from "./write/index.js";
-export type { GeneratedFile } from "./emit/index.js";
+export type { GeneratedFile } from "./emit/file.js";

@@ -18,7 +18,9 @@ import { artifactSets, compile } from "./compile/index.js";
 import { composeRegistries } from "./compose/index.js";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
-import { emitFiles, type GeneratedFile } from "./emit/index.js";
+import { emitFiles } from "./emit/index.js";
+import type { GeneratedFile } from "./emit/file.js";
+import { validatorFunction } from "./emit/evaluate.js";
 import { emitContext } from "./emit/ts-file.js";
 import { extractor, type Extraction } from "./extract/index.js";
 import { Memo } from "./memo.js";
@@ -177,7 +179,7 @@ export class Generator {
 
     // scan and extract
     const program = loader.load(roots);
-    const extract = extractor(program.getTypeChecker());
+    const extract = extractor(program.getTypeChecker(), validatorFunction);
     const diagnostics: Diagnostic[] = [...this.projectDiagnostics];
     if (sources.length === 0) {
       diagnostics.push(

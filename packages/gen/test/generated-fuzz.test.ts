@@ -15,7 +15,7 @@ import { member, type JsonValue } from "@zcp/runtime/codegen";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { Generator } from "../src/pipeline.js";
-import type { UpstreamTool } from "../src/upstream/list.js";
+import type { UpstreamTool } from "../src/upstream/tool.js";
 import {
   gatewayOutput,
   importGenerated,

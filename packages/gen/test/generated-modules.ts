@@ -19,7 +19,8 @@ import {
 import { expect } from "vitest";
 import { compile } from "../src/compile/index.js";
 import type { Diagnostic } from "../src/diagnostics.js";
-import { emitFiles, type GeneratedFile } from "../src/emit/index.js";
+import { emitFiles } from "../src/emit/index.js";
+import type { GeneratedFile } from "../src/emit/file.js";
 import type { Listing } from "../src/upstream/list.js";
 import { modelUpstream } from "../src/upstream/model.js";
 import { REPO, scratchProject } from "./helpers.js";

@@ -14,7 +14,8 @@ import type { GeneratedModule } from "@zcp/runtime/codegen";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { Generator } from "../src/pipeline.js";
-import type { Listing, UpstreamTool } from "../src/upstream/list.js";
+import type { Listing } from "../src/upstream/list.js";
+import type { UpstreamTool } from "../src/upstream/tool.js";
 import {
   type GatewayOutput,
   gatewayOutput,

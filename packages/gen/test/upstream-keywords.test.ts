@@ -14,7 +14,7 @@ import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { UpstreamTool } from "../src/upstream/list.js";
+import type { UpstreamTool } from "../src/upstream/tool.js";
 import {
   gatewayOutput,
   importGenerated,

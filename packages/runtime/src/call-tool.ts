@@ -9,9 +9,10 @@
  */
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
 import { builtinDefinition, builtinEntries, objectSchema, withoutBounds } from "./builtin.js";
-import type { BuiltinCaller } from "./builtins.js";
-import { forbiddenTool, Pending, unknownTool, type CallOptions } from "./call.js";
+import { forbiddenTool, unknownTool } from "./call.js";
+import { Pending, type CallOptions } from "./call-types.js";
 import { clip } from "./clip.js";
+import type { BuiltinCaller } from "./host.js";
 import { failure, type CallResult } from "./result.js";
 import type { BuiltinTool } from "./view.js";
 

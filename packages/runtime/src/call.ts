@@ -10,13 +10,15 @@
  * the session keeps its concurrency slot until then.
  */
 import { CONTEXT_BRAND, HANDLE_BRAND } from "./brands.js";
+import { Pending, type CallOptions } from "./call-types.js";
 import { clip } from "./clip.js";
 import type { ToolContext } from "./context.js";
 import { tooDeepAt } from "./depth.js";
 import type { Handle } from "./handle.js";
 import { jsonData } from "./json-data.js";
 import { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_RESULT_BYTES, resultTooLarge } from "./limits.js";
-import type { Caller, ExecutedCall, HandleIdForm, SessionHost } from "./host.js";
+import type { HandleIdForm } from "./handles/store.js";
+import type { Caller, ExecutedCall, SessionHost } from "./host.js";
 import { setOwn } from "./own.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallError, type CallResult, type HandleMeta } from "./result.js";
@@ -24,49 +26,10 @@ import { defaultSummary, unwrapSummary } from "./summary.js";
 import { toolErrorOf } from "./tool-error.js";
 import type { ValidationResult, Validator } from "./validate.js";
 
-export interface CallOptions {
-  /** Cancels the call: it answers `cancelled`, and the tool's context signal aborts. */
-  readonly signal?: AbortSignal;
-  /** Time limit in ms (default: the runtime's); past it the call answers `timeout`. */
-  readonly timeoutMs?: number;
-  /** Receives the tool's progress reports. */
-  readonly onProgress?: (
-    done: number,
-    total: number | undefined,
-    message: string | undefined,
-  ) => void;
-  /**
-   * An `auto` tool answers its value inline whatever its size, up to `maxResultBytes`: a
-   * program's calls, whose values never reach the transcript. `handle`-mode tools still answer
-   * handles. Default false.
-   */
-  readonly inline?: boolean;
-  /** Receives the tool's log lines. */
-  readonly onLog?: (level: "debug" | "info" | "warning" | "error", message: string) => void;
-  /**
-   * Called with a handle value's size before `zcp.handle` reads it (`read`, `view`): a
-   * transport's response budget may refuse the read (throw or reject: the call rejects with
-   * that error) or put it off (a promise) before the value is read.
-   */
-  readonly reserve?: (bytes: number) => void | Promise<void>;
-}
-
 export const DEFAULT_INLINE_MAX_BYTES = 512;
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Characters of an error's path (and hint) echoed back at most. */
 const MAX_PATH = 1024;
-
-/**
- * A call that did not finish synchronously. `answer` settles with what the caller gets (at once
- * on timeout, cancellation or close); `stopped` settles once the call's tool has stopped (for a
- * call that ran no tool: with the answer).
- */
-export class Pending<T = CallResult> {
-  constructor(
-    readonly answer: Promise<T>,
-    readonly stopped: Promise<unknown>,
-  ) {}
-}
 
 type Outcome = { value: unknown } | CallError;
 

@@ -6,9 +6,9 @@
  * A program's calls are the session's own (`runCodeTool`).
  */
 import { builtinDefinition, builtinEntries, objectSchema, withoutBounds } from "./builtin.js";
-import type { BuiltinCaller } from "./builtins.js";
-import { Pending, type CallOptions } from "./call.js";
-import type { Caller } from "./host.js";
+import { Pending, type CallOptions } from "./call-types.js";
+import type { ProgramHost } from "./code-runner.js";
+import type { BuiltinCaller, Caller } from "./host.js";
 import type { ToolDefinition } from "./registry.js";
 import { clip } from "./clip.js";
 import { failure, type CallError, type CallResult } from "./result.js";
@@ -16,35 +16,6 @@ import type { BuiltinTool } from "./view.js";
 
 /** Most characters of a program. */
 export const CODE_MAX = 20_000;
-
-/**
- * What a program's sandbox may do with the session that runs it: call its tools, know which
- * exist, and know when to stop.
- */
-export interface ProgramHost {
-  /** The session that runs the program (a runner shares its workers fairly among sessions). */
-  readonly sessionId: string;
-  /**
-   * Calls a tool as the session would (exposure, approval, scopes, validation all apply); a tool
-   * that declares `x-mcp-header` answers `forbidden:<alias>`: only a direct call carries its
-   * headers.
-   */
-  call(alias: string, args: unknown, options?: { signal?: AbortSignal }): Promise<CallResult>;
-  /**
-   * The aliases bound under the program's `tools`: the session's exposed view, built-ins
-   * included, zcp.run excluded. A tool that declares `x-mcp-header` stays bound, so that a
-   * program calling it learns why it is refused.
-   */
-  readonly aliases: readonly string[];
-  /** Aborts when the `zcp.run` call is cancelled or its session closes: the program must stop. */
-  readonly signal: AbortSignal;
-}
-
-/**
- * Runs one program (the `code` of a `zcp.run` call) against `host` and answers the call's
- * result; never rejects for the program's own failures (they are `CallError`s).
- */
-export type CodeRunner = (code: string, host: ProgramHost) => Promise<CallResult>;
 
 const DESCRIPTION =
   "Run a short JavaScript program against this session's tools and return its result. Call a tool as `await tools.<alias>(args)` (alias `a.b` is `tools.a.b`); only the program's return value and its console output come back.";

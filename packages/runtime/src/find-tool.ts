@@ -10,15 +10,12 @@
  */
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
 import { builtinDefinition, builtinEntries, objectSchema, withoutBounds } from "./builtin.js";
-import type { BuiltinCaller } from "./builtins.js";
+import { FIND_LIMIT_DEFAULT, FIND_LIMIT_MAX } from "./find/find.js";
+import type { BuiltinCaller } from "./host.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallError, type CallResult } from "./result.js";
 import { View, type BuiltinTool } from "./view.js";
 
-/** Most tools one search returns. */
-export const FIND_LIMIT_MAX = 20;
-/** Tools one search returns unless told. */
-export const FIND_LIMIT_DEFAULT = 5;
 const QUERY_MAX = 200;
 
 const DESCRIPTION =

@@ -7,11 +7,12 @@
 import { HANDLE_ID_PATTERN } from "./brands.js";
 import type { ArtifactEntries, ArtifactProvider } from "./artifacts/index.js";
 import { builtinEntries, objectSchema, type BuiltinProperties } from "./builtin.js";
-import type { BuiltinCaller } from "./builtins.js";
-import { namedArguments, Pending, tooDeepFailure, type CallOptions } from "./call.js";
+import { namedArguments, tooDeepFailure } from "./call.js";
+import { Pending, type CallOptions } from "./call-types.js";
 import { tooDeepAt } from "./depth.js";
 import type { HandleStore } from "./handles/store.js";
 import { toolHash } from "./hash.js";
+import type { BuiltinCaller } from "./host.js";
 import { DEFAULT_MAX_ARGUMENT_DEPTH } from "./limits.js";
 import type { JsonSchema, JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallResult } from "./result.js";

@@ -1,20 +1,22 @@
 /**
  * What the runtime, its sessions and the call pipeline share: the generated module, the
  * options, and the narrow interfaces a session and a call see of the runtime (`SessionHost`)
- * and of their session (`Caller`), so that none of them imports another's class.
+ * and of their session (`Caller`), so that none of them imports another's class. A built-in's
+ * contract (`Builtin`, and `BuiltinCaller`, what it sees of its session) is here too: the
+ * runtime holds the built-ins and they reach the runtime, so these types name each other.
  */
-import type { ArtifactProvider } from "./artifacts/index.js";
-import type { Builtin } from "./builtins.js";
-import type { CodeRunner } from "./code-tool.js";
+import type { CallOptions, Pending } from "./call-types.js";
+import type { CodeRunner } from "./code-runner.js";
 import type { ToolContext } from "./context.js";
 import type { DispatchTable } from "./dispatch.js";
 import type { FindIndex } from "./find/build.js";
-import type { FindSearch } from "./find/search.js";
-import type { HandleStore, HandleStoreOptions } from "./handles/store.js";
+import type { FindFormat, FindHost, FindOptions, FoundTool } from "./find/find.js";
+import type { HandleIdForm, HandleStore, HandleStoreOptions } from "./handles/store.js";
 import type { JsonValue, Registry, ToolDefinition } from "./registry.js";
+import type { CallResult } from "./result.js";
 import type { SessionStore } from "./sessions/state.js";
 import type { ValidatorTable } from "./validate.js";
-import type { Selection } from "./view.js";
+import type { BuiltinTool, Selection, View } from "./view.js";
 
 /**
  * What `zcp gen` generates, as its `index.ts` exports it. Provider artifacts are not part of it:
@@ -120,14 +122,6 @@ export interface ExecutedCall {
   started(): void;
 }
 
-/**
- * How `zcp.find_tools` lists the tools it found: `"planner"`, their documented planner lines
- * (`ToolDefinition.planner`); `"typescript"`, one string, their API text (`renderDeclarations`,
- * for a client that writes `zcp.run` programs); a provider, that provider's full artifact
- * entries for them (those `View.artifacts(provider)` gives).
- */
-export type FindFormat = "planner" | "typescript" | ArtifactProvider;
-
 export interface SessionOptions {
   /** The surface the session is served on, for the exposure policy (default `native`). */
   readonly surface?: string;
@@ -163,9 +157,6 @@ export interface SessionOptions {
   readonly handleIds?: HandleIdForm;
 }
 
-/** How a session's handle ids are made (`SessionOptions.handleIds`). */
-export type HandleIdForm = "short" | "random";
-
 /** The session a call belongs to, as approval and error hooks see it. */
 export interface Caller {
   readonly id: string;
@@ -175,20 +166,76 @@ export interface Caller {
 }
 
 /** What a session and its calls need of the runtime. */
-export interface SessionHost {
+export interface SessionHost extends FindHost {
   readonly generated: GeneratedModule;
   readonly options: RuntimeOptions;
   readonly handles: HandleStore;
-  /** The tool named by alias, id or provider name (the built-in tools included). */
-  tool(name: string): ToolDefinition | undefined;
   /** The runtime's built-in tools, in view order. */
   readonly builtins: readonly Builtin[];
   /** The built-in of that id, if it is one. */
   builtin(id: string): Builtin | undefined;
-  /** The registry tools a surface exposes before stages and client filters. */
-  exposedFor(surface: string): ToolDefinition[];
   /** The surface's default selection (the exposure policy's). */
   selectionFor(surface: string): Selection;
-  /** The ranking over the registry's index (built or parsed on first use). */
-  readonly search: FindSearch;
+}
+
+/** What decides which built-ins a view lists (builtins.ts). */
+export interface ViewRules {
+  /** The surface's exposure is a `discover` profile: the session finds its tools. */
+  readonly discover: boolean;
+  /** The session is fixed (the stateless form): its view never changes. */
+  readonly fixed: boolean;
+  /** The exposure policy's `find`: every view lists `zcp.find_tools`. */
+  readonly find: boolean;
+  /** The runtime has a `CodeRunner`. */
+  readonly code: boolean;
+  /** A tool the view lets the client call (listed, or through `zcp.call_tool`) makes or takes handles. */
+  readonly handles: boolean;
+}
+
+/**
+ * What a built-in's `run` sees of the session that calls it. Not the session itself: `invoke`
+ * calls a tool the view does not list, which only a built-in may ask for.
+ */
+export interface BuiltinCaller {
+  /** The session, as approval and error hooks see it. */
+  readonly caller: Caller;
+  readonly host: SessionHost;
+  /** The session's exposed view, as it is now. */
+  readonly exposed: View;
+  readonly fixed: boolean;
+  readonly findFormat: FindFormat;
+  /** Aborts when the session closes. */
+  readonly closing: AbortSignal;
+  /** Whether `find` may return `tool` in the session's stage: the tools `zcp.call_tool` may call. */
+  findable(tool: ToolDefinition): boolean;
+  find(query: string, options: FindOptions): FoundTool[];
+  /** Adds found tools to a discover view (see `Session.expose`): how many became exposed. */
+  expose(tools: readonly ToolDefinition[]): number;
+  /**
+   * `Session.call`, made by the built-in for the model: the name resolved and checked against
+   * the exposed view; a tool that declares `x-mcp-header` answers `forbidden:<alias>`, since
+   * only a direct call carries its headers (`header-params.ts`).
+   */
+  call(name: string, args: unknown, options: CallOptions): Promise<CallResult>;
+  /**
+   * A call of `tool` past the exposure check, made by the built-in for the model: a tool that
+   * declares `x-mcp-header` answers `forbidden:<alias>`, as in `call`; else the concurrency
+   * limit, then the call runs.
+   */
+  invoke(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<CallResult>;
+}
+
+export interface Builtin {
+  /** The id of every form (`zf`, `zc`, `zr`, `zh`). */
+  readonly id: string;
+  /** The form names resolve to (`Runtime.tool`); a view may list another form of it. */
+  readonly tool: BuiltinTool;
+  /** The form a view under `rules` lists, and whether before the registry's tools; undefined: not listed. */
+  list(rules: ViewRules): { readonly tool: BuiltinTool; readonly first: boolean } | undefined;
+  /**
+   * Whether a call holds one of the session's call slots (`maxConcurrentCalls`) while it runs;
+   * false for one that answers at once or whose work is another call (which holds its own).
+   */
+  readonly slot: boolean;
+  run(session: BuiltinCaller, args: unknown, options: CallOptions): CallResult | Pending;
 }

@@ -9,9 +9,7 @@ export type {
   Caller,
   ExecutedCall,
   ExposurePolicy,
-  FindFormat,
   GeneratedModule,
-  HandleIdForm,
   RuntimeOptions,
   SessionOptions,
   ToolExecutor,
@@ -65,7 +63,8 @@ export { callTool } from "./call-tool.js";
 export { declaresHeaders, headerDeclarations } from "./header-params.js";
 export type { HeaderDeclaration } from "./header-params.js";
 export { codeTool, CODE_MAX } from "./code-tool.js";
-export type { CodeRunner, ProgramHost } from "./code-tool.js";
+export type { CodeRunner, ProgramHost } from "./code-runner.js";
+export type { FindFormat } from "./find/find.js";
 export { buildFindIndex } from "./find/build.js";
 export type { FindIndex } from "./find/build.js";
 export { defaultSummary, withSummary } from "./summary.js";
@@ -81,7 +80,12 @@ export { ToolError } from "./tool-error.js";
 export { clip } from "./clip.js";
 export type { CallError, CallResult, HandleMeta } from "./result.js";
 export { HandleStore } from "./handles/store.js";
-export type { HandleInfo, HandleStoreOptions, ResolvedHandle } from "./handles/store.js";
+export type {
+  HandleIdForm,
+  HandleInfo,
+  HandleStoreOptions,
+  ResolvedHandle,
+} from "./handles/store.js";
 export { MemoryHandleStorage } from "./handles/memory.js";
 export type { HandleRecord, HandleStorage, HandleUsage, StoredHandle } from "./handles/storage.js";
 export { VIEW_DEFAULT_LIMIT, VIEW_MAX_LIMIT } from "./handles/ops.js";

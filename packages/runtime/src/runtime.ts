@@ -2,11 +2,17 @@
  * The runtime: one per process (or per registry), holding the generated module, the exposure
  * policy and the handle store; `session()` gives each client its own isolated state.
  */
-import { builtinTable, type Builtin } from "./builtins.js";
+import { builtinTable } from "./builtins.js";
 import { buildFindIndex, FIND_INDEX_VERSION, type FindIndex } from "./find/build.js";
 import { FindSearch } from "./find/search.js";
 import { HandleStore } from "./handles/store.js";
-import type { GeneratedModule, RuntimeOptions, SessionHost, SessionOptions } from "./host.js";
+import type {
+  Builtin,
+  GeneratedModule,
+  RuntimeOptions,
+  SessionHost,
+  SessionOptions,
+} from "./host.js";
 import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "./registry.js";
 import { Session } from "./session.js";
 import { stateJson } from "./sessions/state.js";
@@ -17,9 +23,7 @@ export type {
   Caller,
   ExecutedCall,
   ExposurePolicy,
-  FindFormat,
   GeneratedModule,
-  HandleIdForm,
   RuntimeOptions,
   SessionOptions,
   ToolExecutor,

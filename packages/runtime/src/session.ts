@@ -9,29 +9,29 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import { listedBuiltins, type BuiltinCaller } from "./builtins.js";
+import { listedBuiltins } from "./builtins.js";
 import {
   CallPipeline,
   DEFAULT_INLINE_MAX_BYTES,
-  Pending,
   closedAnswer,
   forbiddenTool,
   unknownTool,
-  type CallOptions,
 } from "./call.js";
+import { Pending, type CallOptions } from "./call-types.js";
 import { ARTIFACT_PROVIDERS } from "./artifacts/index.js";
 import { clip } from "./clip.js";
-import { findTools, type FindOptions, type FoundTool } from "./find/find.js";
+import { findTools, type FindFormat, type FindOptions, type FoundTool } from "./find/find.js";
 import { makesOrTakesHandles } from "./handle-tool.js";
 import { calledOnlyDirectly, declaresHeaders } from "./header-params.js";
-import type { Caller, FindFormat, HandleIdForm, SessionHost } from "./host.js";
+import type { HandleIdForm } from "./handles/store.js";
+import type { BuiltinCaller, Caller, SessionHost } from "./host.js";
 import type { JsonValue, ToolDefinition } from "./registry.js";
 import { failure, type CallError, type CallResult } from "./result.js";
 import { mergeStates, parseState } from "./sessions/merge.js";
 import { stateJson, type SessionState } from "./sessions/state.js";
 import { applySelection, DISCOVER, inStage, View, type Selection } from "./view.js";
 
-export type { CallOptions } from "./call.js";
+export type { CallOptions } from "./call-types.js";
 export type { FindOptions, FoundTool } from "./find/find.js";
 
 type ChangeListener = (view: View) => void;

@@ -13,7 +13,7 @@ import type {
   Usage as MessageUsage,
 } from "@anthropic-ai/sdk/resources/messages";
 import { runToolCalls, type RunOptions, type ToolCall, type ToolOutcome } from "../calls.js";
-import type { Usage } from "../loop.js";
+import type { Usage } from "../usage.js";
 import { FIND_TOOLS, type ToolSearch } from "./tools.js";
 
 export interface ToolUseOptions extends RunOptions {

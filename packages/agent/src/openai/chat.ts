@@ -14,15 +14,14 @@ import type {
 import type { CompletionUsage } from "openai/resources/completions";
 import type { ToolOutcome } from "../calls.js";
 import {
-  NO_USAGE,
   runLoop,
   type Conversation,
   type LoopOptions,
   type LoopResult,
   type Reply,
-  type Usage,
   warnOnce,
 } from "../loop.js";
+import { NO_USAGE, type Usage } from "../usage.js";
 import { collectCompletion, type AssembledCompletion } from "./stream.js";
 import { chatToolChoice, chatTools, type ToolsOptions } from "./tools.js";
 

@@ -17,15 +17,14 @@ import type {
 import type { Session } from "@zcp/runtime";
 import type { ToolCall, ToolOutcome } from "../calls.js";
 import {
-  NO_USAGE,
   runLoop,
   type Conversation,
   type LoopOptions,
   type LoopResult,
   type Reply,
-  type Usage,
   warnOnce,
 } from "../loop.js";
+import { NO_USAGE, type Usage } from "../usage.js";
 import { collectResponse } from "./stream.js";
 import { responsesTools, toolChoice, type ResponsesToolsOptions } from "./tools.js";
 

@@ -13,7 +13,7 @@ import {
   packageEntry,
   packageImports,
   packageToolIds,
-} from "../compose/imports.js";
+} from "./package-imports.js";
 import { relativePath } from "../diagnostics.js";
 import { toolNames } from "../model/index.js";
 import { moduleNames } from "./names.js";

@@ -11,6 +11,7 @@ import { ARTIFACT_PROVIDERS, type Registry, type ToolDefinition } from "@zcp/run
 import type { ArtifactSets, ValidatorCode, ValidatorSet } from "../compile/index.js";
 import type { ComposedPackage } from "../compose/index.js";
 import { dispatchFile } from "./dispatch.js";
+import type { GeneratedFile } from "./file.js";
 import { FIND_FILE, findFile } from "./find.js";
 import { gatewayDispatchFile } from "./gateway.js";
 import { asJavaScript } from "./javascript.js";
@@ -23,12 +24,6 @@ import type { Gateway } from "../upstream/index.js";
 import { VALIDATORS_FILE, validatorsFile, validatorText } from "./validators.js";
 
 export { validatorsFile } from "./validators.js";
-
-export interface GeneratedFile {
-  /** Path inside the output folder, posix separators. */
-  readonly path: string;
-  readonly content: string;
-}
 
 export interface EmitInput {
   /** The configuration file (absolute; line 2 of every TS file names it relative to its folder). */

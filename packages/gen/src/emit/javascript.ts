@@ -7,7 +7,7 @@
  * `"type": "module"` makes Node read the `.js` files as ES modules wherever the folder is.
  */
 import { ts } from "@ts-morph/common";
-import type { GeneratedFile } from "./index.js";
+import type { GeneratedFile } from "./file.js";
 import { tsFile, type EmitContext } from "./ts-file.js";
 
 const OPTIONS: ts.TranspileOptions = {

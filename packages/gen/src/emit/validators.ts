@@ -12,7 +12,7 @@ import {
   packageEntry,
   packageImports,
   packageToolIds,
-} from "../compose/imports.js";
+} from "./package-imports.js";
 import type { ValidatorCode, ValidatorSet } from "../compile/index.js";
 import { printFunction, printImport, printPattern } from "./layout.js";
 import { Identifier, printStatement } from "./print.js";

@@ -14,7 +14,7 @@ import {
 } from "@zcp/runtime/codegen";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../diagnostics.js";
 import { nodePosition, type ToolDeclaration } from "../scan/index.js";
-import { toolExamples, type ExampleArguments } from "./examples.js";
+import { toolExamples, type ExampleArguments, type ExampleValidator } from "./examples.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
 import { readToolTags } from "./tags.js";
 import { orderKeys, type Schema } from "./schema.js";
@@ -65,6 +65,7 @@ export interface Extraction {
 export function extractTool(
   declaration: ToolDeclaration,
   checker: ts.TypeChecker,
+  validatorFor: ExampleValidator,
   cache: SchemaCache = new SchemaCache(),
 ): Extraction {
   const diagnostics: Diagnostic[] = [];
@@ -108,7 +109,9 @@ export function extractTool(
   const position = nodePosition(fn.parent && ts.isVariableDeclaration(fn.parent) ? fn.parent : fn);
   const failed = () => diagnostics.some((d) => d.severity === "error");
   // A schema with errors is incomplete: examples are checked only against a complete one.
-  const examples = failed() ? [] : toolExamples(tags, input.schema as JsonSchema, diagnose);
+  const examples = failed()
+    ? []
+    : toolExamples(tags, input.schema as JsonSchema, diagnose, validatorFor);
   const tool: ExtractedTool = {
     exportName: declaration.exportName,
     file: position.file,

@@ -16,36 +16,9 @@
  */
 import type { Client, StandardSchemaV1, Transport } from "@modelcontextprotocol/client";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
-import {
-  expandServer,
-  MissingVariableError,
-  type JsonValue,
-  type UpstreamServer,
-} from "@zcp/runtime/codegen";
+import { expandServer, MissingVariableError, type UpstreamServer } from "@zcp/runtime/codegen";
 import { describeServer } from "./server.js";
-import { readTool } from "./tool.js";
-
-/** One tool of an upstream's `tools/list`, as listed (unknown fields are kept out). */
-export interface UpstreamTool {
-  readonly name: string;
-  readonly title?: string;
-  readonly description?: string;
-  readonly inputSchema: { readonly [keyword: string]: unknown };
-  readonly outputSchema?: { readonly [keyword: string]: unknown };
-  readonly annotations?: { readonly [key: string]: unknown };
-}
-
-/** An entry of `tools/list` that is not a valid MCP tool: reported (ZCP1714) and left out. */
-export interface MalformedTool {
-  /** Its place in the whole listing, from 0, across pages. */
-  readonly index: number;
-  /** Its `name`, when that is a string. */
-  readonly name: string | null;
-  /** What is wrong with it, one phrase each ("its \"name\" is missing (a string is required)"). */
-  readonly problems: readonly string[];
-  /** The entry as listed: it counts in the listing hash, so that fixing it is a change. */
-  readonly entry: JsonValue;
-}
+import { readTool, type MalformedTool, type UpstreamTool } from "./tool.js";
 
 export interface Listing {
   /** `serverInfo.name` from the initialize answer ("" when the server sent none). */

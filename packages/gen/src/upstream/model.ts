@@ -24,9 +24,9 @@ import { completeDefinition, shortDescription } from "../model/define.js";
 import { BUILTIN_IDS, type Site } from "../model/index.js";
 import { schemaProblems, type SchemaProblem } from "./check.js";
 import { toDraft2020 } from "./dialect.js";
-import type { Listing, UpstreamTool } from "./list.js";
+import type { Listing } from "./list.js";
 import type { FromMcp, ToolOverride } from "./options.js";
-import { malformedMessage } from "./tool.js";
+import { malformedMessage, type UpstreamTool } from "./tool.js";
 
 /**
  * The deepest a listed schema may nest (the schema at depth 0), as a call's arguments may: the

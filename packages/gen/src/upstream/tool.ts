@@ -11,7 +11,28 @@
  * value); any other value of the wrong kind is named by its kind, never shown.
  */
 import type { JsonValue } from "@zcp/runtime/codegen";
-import type { MalformedTool, UpstreamTool } from "./list.js";
+
+/** One tool of an upstream's `tools/list`, as listed (unknown fields are kept out). */
+export interface UpstreamTool {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: { readonly [keyword: string]: unknown };
+  readonly outputSchema?: { readonly [keyword: string]: unknown };
+  readonly annotations?: { readonly [key: string]: unknown };
+}
+
+/** An entry of `tools/list` that is not a valid MCP tool: reported (ZCP1714) and left out. */
+export interface MalformedTool {
+  /** Its place in the whole listing, from 0, across pages. */
+  readonly index: number;
+  /** Its `name`, when that is a string. */
+  readonly name: string | null;
+  /** What is wrong with it, one phrase each ("its \"name\" is missing (a string is required)"). */
+  readonly problems: readonly string[];
+  /** The entry as listed: it counts in the listing hash, so that fixing it is a change. */
+  readonly entry: JsonValue;
+}
 
 type Entry = { readonly [key: string]: unknown };
 

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { GeneratedFile } from "../emit/index.js";
+import type { GeneratedFile } from "../emit/file.js";
 // The manifest module alone, not the emit entry: `zcp gen`'s no-change fast path loads this one.
 import { MANIFEST } from "../emit/manifest.js";
 

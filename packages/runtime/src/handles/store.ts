@@ -38,7 +38,6 @@
 import { HANDLE_ID_PATTERN } from "../brands.js";
 import { Buffer } from "node:buffer";
 import { getRandomValues } from "node:crypto";
-import type { HandleIdForm } from "../host.js";
 import { clip } from "../clip.js";
 import { sha12 } from "../hash.js";
 import type { JsonValue } from "../registry.js";
@@ -55,6 +54,9 @@ import {
   type ViewResult,
 } from "./ops.js";
 import type { HandleRecord, HandleStorage, HandleUsage } from "./storage.js";
+
+/** How a session's handle ids are made (`SessionOptions.handleIds`). */
+export type HandleIdForm = "short" | "random";
 
 export interface HandleStoreOptions {
   /** Where values live; a new `MemoryHandleStorage` by default. */

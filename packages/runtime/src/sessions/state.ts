@@ -3,7 +3,7 @@
  * a session it did not start (`runtime.resume`), the store interface, and the in-process
  * `MemorySessionStore` (one process; tests; the model of what a shared store must do).
  */
-import type { FindFormat } from "../host.js";
+import type { FindFormat } from "../find/find.js";
 import type { JsonValue } from "../registry.js";
 
 /** What a replica needs to continue a session it did not start. JSON-serializable. */

@@ -26,7 +26,6 @@ import {
   type StageResult,
   type ToolListEntry,
 } from "./protocol.js";
-import type { NativeSessionOptions } from "./session.js";
 
 /** Raised by a method handler for a JSON-RPC error answer. */
 export class RpcFailure extends Error {
@@ -62,11 +61,21 @@ export type Method = (
   reserve: (bytes: number) => Promise<void>,
 ) => unknown;
 
+/** What `initialize` says of the server; part of `NativeSessionOptions` (session.ts). */
+export interface InitializeOptions {
+  /** `serverInfo.name` (default `zcp`). */
+  readonly name?: string;
+  /** `serverInfo.version` (default `0.1.0`). */
+  readonly version?: string;
+  /** Sent to the client in the `initialize` result. */
+  readonly instructions?: string;
+}
+
 /** What the methods of one native session share. */
 export interface MethodContext {
   readonly runtime: Runtime;
   readonly session: Session;
-  readonly options: NativeSessionOptions;
+  readonly options: InitializeOptions;
   readonly maxBatch: number;
   readonly clientStages: boolean;
   readonly clientFilters: boolean;

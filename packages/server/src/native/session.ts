@@ -24,7 +24,7 @@ import {
   type RequestBudget,
   type ResponseLimits,
 } from "../budget.js";
-import { nativeMethods, RpcFailure, type Params } from "./methods.js";
+import { nativeMethods, RpcFailure, type InitializeOptions, type Params } from "./methods.js";
 import {
   DEFAULT_MAX_BATCH,
   DEFAULT_MAX_DEPTH,
@@ -40,13 +40,7 @@ import {
   type RpcResponse,
 } from "./protocol.js";
 
-export interface NativeSessionOptions extends ResponseLimits {
-  /** `serverInfo.name` (default `zcp`). */
-  readonly name?: string;
-  /** `serverInfo.version` (default `0.1.0`). */
-  readonly version?: string;
-  /** Sent to the client in the `initialize` result. */
-  readonly instructions?: string;
+export interface NativeSessionOptions extends ResponseLimits, InitializeOptions {
   /** The exposure-policy surface of the runtime session (default `native`). */
   readonly surface?: string;
   /** The session's initial stage. */

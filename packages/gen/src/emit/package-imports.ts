@@ -1,13 +1,13 @@
 /**
- * compose: how the generated files reach a composed package's tables. Each package's published
+ * emit: how the generated files reach a composed package's tables. Each package's published
  * module is imported once per file as `import { generated as <name> } from "<package>/zcp";`,
  * and a package tool's entry is `<name>.<table>["<the package's id>"]!`.
  */
-import { moduleNames } from "../emit/names.js";
-import { printString } from "../emit/print.js";
-import { printImport } from "../emit/layout.js";
-import type { ComposedPackage } from "./index.js";
-import { ZCP_EXPORT } from "./resolve.js";
+import type { ComposedPackage } from "../compose/index.js";
+import { ZCP_EXPORT } from "../compose/resolve.js";
+import { printImport } from "./layout.js";
+import { moduleNames } from "./names.js";
+import { printString } from "./print.js";
 
 /** The module specifier of a package's generated module: `<package>/zcp`. */
 function packageSpecifier(name: string): string {
