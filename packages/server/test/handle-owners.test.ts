@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import faulty from "../../../fixtures/faulty/src/zcp.gen/index.js";
 import { createFetchHandler, serveStdio } from "../src/index.js";
 import { MCP_INITIALIZE, NATIVE_INITIALIZE } from "./faults/harness.js";
-import { modernBody, modernHeaders } from "./modern-wire.js";
+import { modernBody, modernHeaders, postTo } from "./modern-wire.js";
 
 const runtime = createRuntime(faulty);
 const handler = createFetchHandler(runtime, {
@@ -24,28 +24,8 @@ afterAll(() => handler.close());
 const MCP = "http://127.0.0.1/mcp";
 const NATIVE = "http://127.0.0.1/zcp";
 
-async function send(url: string, body: unknown, headers: { [name: string]: string } = {}) {
-  const response = await handler.fetch(
-    new Request(url, {
-      method: "POST",
-      headers: {
-        host: "127.0.0.1",
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        ...headers,
-      },
-      body: JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  const data = text === "" ? undefined : /^(event|data):/.test(text) ? sse(text) : JSON.parse(text);
-  return { response, data };
-}
-
-function sse(text: string): unknown {
-  const line = text.split("\n").find((row) => row.startsWith("data:"));
-  return JSON.parse(line!.slice(5));
-}
+const send = (url: string, body: unknown, headers: { [name: string]: string } = {}) =>
+  postTo(handler, url, body, headers);
 
 /** A 2026-07-28 tools/call, as `user` (undefined: anonymous); its result. */
 async function modernCall(name: string, args: object, user?: string) {

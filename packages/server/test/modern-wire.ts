@@ -65,3 +65,35 @@ export async function modernCall(
   if (result === undefined) throw new Error(`tools/call ${name}: ${answer.status} ${answer.text}`);
   return result;
 }
+
+/**
+ * One POST of `body` to a web-standard handler in process (no socket): its response, and the
+ * JSON-RPC message of its body (JSON, or an SSE stream's first `data:` line; undefined when empty).
+ */
+export async function postTo(
+  handler: { fetch(request: Request): Promise<Response> },
+  url: string,
+  body: unknown,
+  headers: { readonly [header: string]: string } = {},
+): Promise<{ response: Response; data: any }> {
+  const response = await handler.fetch(
+    new Request(url, {
+      method: "POST",
+      headers: {
+        host: "127.0.0.1",
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    }),
+  );
+  const text = await response.text();
+  const line = /^(event|data):/.test(text)
+    ? text
+        .split("\n")
+        .find((row) => row.startsWith("data:"))!
+        .slice(5)
+    : text;
+  return { response, data: line === "" ? undefined : JSON.parse(line) };
+}

@@ -10,7 +10,7 @@ import faulty from "../../../fixtures/faulty/src/zcp.gen/index.js";
 import { createFetchHandler } from "../src/index.js";
 import { StatelessMcp } from "../src/mcp/stateless.js";
 import { NATIVE_INITIALIZE } from "./faults/harness.js";
-import { modernBody, modernHeaders } from "./modern-wire.js";
+import { modernBody, modernHeaders, postTo } from "./modern-wire.js";
 
 const runtime = createRuntime(faulty, { maxConcurrentCalls: 1, timeoutMs: 60_000 });
 const handler = createFetchHandler(runtime, {
@@ -22,22 +22,8 @@ const handler = createFetchHandler(runtime, {
 });
 afterAll(() => handler.close());
 
-async function post(url: string, body: unknown, headers: { [name: string]: string } = {}) {
-  const response = await handler.fetch(
-    new Request(url, {
-      method: "POST",
-      headers: {
-        host: "127.0.0.1",
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        ...headers,
-      },
-      body: JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { response, data: text === "" ? undefined : JSON.parse(text) };
-}
+const post = (url: string, body: unknown, headers: { [name: string]: string } = {}) =>
+  postTo(handler, url, body, headers);
 
 /** A 2026-07-28 request from `client`; its JSON-RPC answer. */
 async function modern(method: string, params: object, client: string, user?: string) {
