@@ -1,9 +1,9 @@
 /**
  * The user's path, taken as a user takes it: every package packed with `pnpm pack`, a new project
  * in a folder outside the workspace, the tarballs installed with npm (no pnpm, no workspace, the
- * workspace's bins off the PATH), the files of the README's "Use it in your project" section,
+ * workspace's bins off the PATH), the files of docs/getting-started.md's "Use it in your project" section,
  * `npx zcp gen`, `npx tsc`, and the compiled server listed and called by the official MCP SDK
- * client over stdio: `node dist/server.js`, the `zcp-serve` bin, the README's MCP host entries
+ * client over stdio: `node dist/server.js`, the `zcp-serve` bin, that page's MCP host entries
  * started from another folder, the one-file bundle alone in an empty folder, and `dist/` on a
  * production install (`npm ci --omit=dev`) that holds none of the build tools. Then the add-ons:
  * `@zcp/agent` with the `openai` SDK (a compiled script of the project runs its tools through
@@ -133,9 +133,9 @@ interface Section {
   hosts: { mcpServers: Record<string, { command: string; args?: string[]; cwd?: string }> };
 }
 
-/** The root README's section, with its named file blocks. */
+/** The getting-started page's section, with its named file blocks. */
 async function readSection(): Promise<Section> {
-  for (const source of ["README.md"]) {
+  for (const source of ["docs/getting-started.md"]) {
     const markdown = await readFile(path.join(WORKSPACE, source), "utf8");
     const start = markdown.indexOf("## Use it in your project");
     if (start < 0) continue;
@@ -154,7 +154,7 @@ async function readSection(): Promise<Section> {
     return { source, text, files, hosts };
   }
   throw new Error(
-    'no "Use it in your project" section with a ```ts src/tools.ts block in README.md',
+    'no "Use it in your project" section with a ```ts src/tools.ts block in docs/getting-started.md',
   );
 }
 

@@ -1,6 +1,6 @@
 /**
  * Diagnostics: stable codes, one shape for every stage, and the two reporters (text, JSON).
- * The codes are documented in packages/gen/README.md; never renumber one.
+ * The codes are documented in docs/annotations.md; never renumber one.
  */
 import path from "node:path";
 
