@@ -52,7 +52,7 @@ export function plannerLine(tool: McpTool, docs: PlannerDocs = "all"): string {
   );
 }
 
-/** The tool as a lean listing entry: its description's first sentence, its schema without the constraints validators enforce (see the gen README). */
+/** The tool as a lean listing entry: its description's first sentence, its schema without the constraints validators enforce (see docs/generated-files.md, "Lean artifacts"). */
 export function leanTool(tool: McpTool): McpTool {
   return {
     name: tool.name,

@@ -1,5 +1,5 @@
 /**
- * The gateway end to end, as the README's two commands take it: `zcp gen` over the real memory
+ * The gateway end to end, as the two commands of docs/gateway.md take it: `zcp gen` over the real memory
  * server (`@modelcontextprotocol/server-memory`, stdio), then the real `zcp-serve` bin on the
  * generated JavaScript, over HTTP with both surfaces; every tool of the upstream called through
  * the official MCP SDK client and through the native client, each answer checked.

@@ -1,6 +1,6 @@
 /**
  * What a conformance case is: a TypeScript type, how a tool uses it, values TypeScript accepts
- * and rejects (JSON-compatible literals), and the outcome the gen README documents for it.
+ * and rejects (JSON-compatible literals), and the outcome docs/annotations.md documents for it.
  */
 
 /** A value whose wire form (JSON) and TypeScript form differ: a `Date` sent as an ISO string. */

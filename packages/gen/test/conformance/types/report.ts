@@ -7,7 +7,7 @@
  * `Map`, `Set`, `symbol`, `bigint`, a required `never`...: ZCP1201, ZCP1202), or the author's
  * import or tags are wrong (ZCP1203, ZCP1301, ZCP1302). Other refusals (ZCP1206: a handle
  * nested in an object, which has a JSON form) and documented losses count against it: each is a
- * deliberate difference the gen README documents, with its reason, but a difference.
+ * deliberate difference docs/annotations.md documents, with its reason, but a difference.
  */
 import type { CaseResult, Verdict } from "./run.js";
 
