@@ -4,8 +4,8 @@
  * equal the reviewed list committed in tools/lint/api/<name>[.<subpath>].txt. A change to an
  * entry's names is a change to the package's promise, so it shows in review as a change to that
  * list. The names are read from the entry's source with TypeScript's checker, over a program of
- * the packages' sources alone (no lib, no third-party types: the names do not need them, and
- * loading them would take seconds).
+ * the files the entries' names pass through alone (no lib, no third-party types, no file an
+ * entry only uses: the names do not need them, and loading them would take seconds).
  *
  *   node --import tsx tools/lint/api.ts            check; prints each entry's added and removed names
  *   node --import tsx tools/lint/api.ts --update   rewrite the lists from the sources, to review
@@ -64,14 +64,22 @@ function exportedNames(all: readonly Entry[]): Map<Entry, string[]> {
   const host = ts.createCompilerHost(options);
   const bySpecifier = new Map(all.map((entry) => [entry.specifier, entry.source]));
   // Relative imports are the packages' own files, and `@zcp/...` another package's entry; any
-  // other package stays unresolved (a name re-exported from it is listed as `unresolved`).
-  host.resolveModuleNameLiterals = (literals, containingFile) =>
-    literals.map(({ text }) => {
-      const file = text.startsWith(".") ? resolve(containingFile, text) : bySpecifier.get(text);
+  // other package stays unresolved (a name re-exported from it is listed as `unresolved`). Only
+  // the imports that pass names on are followed: the program holds the entries' export chains,
+  // not every file they use, which would take seconds.
+  host.resolveModuleNameLiterals = (literals, containingFile, _redirect, _options, source) => {
+    const followed = passedOn(source);
+    return literals.map(({ text }) => {
+      const file = !followed.has(text)
+        ? undefined
+        : text.startsWith(".")
+          ? resolve(containingFile, text)
+          : bySpecifier.get(text);
       return {
         resolvedModule: file ? { resolvedFileName: file, extension: ts.Extension.Ts } : undefined,
       };
     });
+  };
   const program = ts.createProgram({ rootNames: all.map((entry) => entry.source), options, host });
   const checker = program.getTypeChecker();
   return new Map(
@@ -83,6 +91,47 @@ function exportedNames(all: readonly Entry[]): Map<Entry, string[]> {
       const lines = names.map((symbol) => `${symbol.name} ${kind(checker, symbol)}`);
       return [entry, lines.sort()];
     }),
+  );
+}
+
+/** The module specifiers whose names may reach a file's exports: those of its `export ... from`,
+ *  and of its imports of a name it exports again (`import { a } from "./a.js"; export { a };`). */
+function passedOn(source: ts.SourceFile): Set<string> {
+  const exported = new Set(
+    source.statements.flatMap((statement) =>
+      ts.isExportDeclaration(statement) &&
+      !statement.moduleSpecifier &&
+      statement.exportClause &&
+      ts.isNamedExports(statement.exportClause)
+        ? statement.exportClause.elements.map(
+            (element) => (element.propertyName ?? element.name).text,
+          )
+        : ts.isExportAssignment(statement) && ts.isIdentifier(statement.expression)
+          ? [statement.expression.text]
+          : [],
+    ),
+  );
+  const passing = source.statements.filter((statement) => {
+    if (ts.isExportDeclaration(statement)) return true;
+    if (!ts.isImportDeclaration(statement) || !statement.importClause) return false;
+    const { name, namedBindings } = statement.importClause;
+    const bound = [
+      ...(name ? [name.text] : []),
+      ...(namedBindings && ts.isNamespaceImport(namedBindings) ? [namedBindings.name.text] : []),
+      ...(namedBindings && ts.isNamedImports(namedBindings)
+        ? namedBindings.elements.map((element) => element.name.text)
+        : []),
+    ];
+    return bound.some((binding) => exported.has(binding));
+  });
+  return new Set(
+    passing.flatMap((statement) =>
+      (ts.isExportDeclaration(statement) || ts.isImportDeclaration(statement)) &&
+      statement.moduleSpecifier &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+        ? [statement.moduleSpecifier.text]
+        : [],
+    ),
   );
 }
 
