@@ -1,14 +1,15 @@
 /**
  * The lint's cycle check (cycles.ts) on small trees written for the test, and on the repository:
  * which loops it finds (type-only imports and re-exports included), which it does not (imports
- * across packages, modules that are not files), and that `packages/` has none.
+ * across packages, modules that are not files), that it covers tools/ as well as packages/, that
+ * an allowed cycle passes until it is gone, and that the repository has none but those.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { cycles, importGraph } from "./cycles.ts";
+import { cycles, importGraph, report } from "./cycles.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const made: string[] = [];
@@ -16,15 +17,23 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A repository of `files` (paths under `packages/`), and the cycles the check finds in it. */
-function check(files: { readonly [file: string]: string }): string[][] {
+/** A repository of `files` (paths from its root). */
+function repository(files: { readonly [file: string]: string }): string {
   const root = mkdtempSync(path.join(os.tmpdir(), "zcp-cycles-"));
   made.push(root);
   for (const [file, text] of Object.entries(files)) {
-    const full = path.join(root, "packages", file);
+    const full = path.join(root, file);
     mkdirSync(path.dirname(full), { recursive: true });
     writeFileSync(full, text);
   }
+  return root;
+}
+
+/** The cycles the check finds in a repository of `files` (paths under `packages/`). */
+function check(files: { readonly [file: string]: string }): string[][] {
+  const root = repository(
+    Object.fromEntries(Object.entries(files).map(([file, text]) => [`packages/${file}`, text])),
+  );
   return cycles(importGraph(root)).map((cycle) =>
     cycle.map((file) => path.relative(path.join(root, "packages"), file)),
   );
@@ -54,7 +63,37 @@ describe("the cycle check", () => {
     ).toEqual([]);
   });
 
+  it("reports a new cycle in tools/, not one in installed or generated files, and fails on it", () => {
+    const root = repository({
+      "tools/bench/run.ts": 'import "./report.js";\n',
+      "tools/bench/report.ts": 'import "./run.js";\n',
+      "tools/bench/alone.ts": 'import "./report.js";\n',
+      "tools/lint/node_modules/x/a.ts": 'import "./b.js";\n',
+      "tools/lint/node_modules/x/b.ts": 'import "./a.js";\n',
+      "tools/conformance/src/zcp.gen/a.ts": 'import "./a.js";\n',
+    });
+    expect(report(root, [])).toEqual([
+      "import cycle (2 files): move the shared names to the module that owns them\n  tools/bench/report.ts\n  tools/bench/run.ts",
+    ]);
+  });
+
+  it("passes an allowed cycle while it exists, and fails once it is gone", () => {
+    const root = repository({
+      "tools/bench/run.ts": 'import "./report.js";\n',
+      "tools/bench/report.ts": 'import "./run.js";\n',
+    });
+    expect(report(root, [["tools/bench/report.ts", "tools/bench/run.ts"]])).toEqual([]);
+    expect(report(root, [["tools/gone/a.ts", "tools/gone/b.ts"]])).toEqual([
+      "import cycle (2 files): move the shared names to the module that owns them\n  tools/bench/report.ts\n  tools/bench/run.ts",
+      "allowed cycle gone: delete its entry from ALLOWED in tools/lint/cycles.ts\n  tools/gone/a.ts\n  tools/gone/b.ts",
+    ]);
+  });
+
   it("finds none in packages/", () => {
     expect(cycles(importGraph(ROOT))).toEqual([]);
+  });
+
+  it("finds none in packages/ or tools/ but the allowed ones", () => {
+    expect(report(ROOT)).toEqual([]);
   });
 });
