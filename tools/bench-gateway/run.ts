@@ -32,16 +32,16 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import type { McpTool as Tool } from "../bench-tokens/mcp-listing.ts";
+import type { McpTool as Tool } from "../bench-tokens/surfaces/mcp-listing.ts";
 import { createRuntime, type GeneratedModule, type Runtime } from "@zcp/runtime";
 import { createNativeSession } from "@zcp/server";
 import { closeUpstreams } from "@zcp/server/gateway";
 import { measureCorpus } from "../bench-listing/measure.ts";
-import { listAllTools, mcpFunction } from "../bench-tokens/mcp-listing.ts";
-import { closeSurfaces, connectLegacy, connectModern } from "../bench-tokens/surfaces.ts";
-import type { CaseRun } from "../bench-tokens/case.ts";
+import { listAllTools, mcpFunction } from "../bench-tokens/surfaces/mcp-listing.ts";
+import { closeSurfaces, connectLegacy, connectModern } from "../bench-tokens/surfaces/surfaces.ts";
+import type { CaseRun } from "../bench-tokens/plans/case.ts";
 import { converse, GATEWAY_SURFACES, type GatewayAsk } from "./conversations.ts";
-import { tokensOf } from "../bench-tokens/transcript.ts";
+import { tokensOf } from "../bench-tokens/surfaces/transcript.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** How the benchmark reaches the 2026-07-28 surface (bench-tokens/surfaces.ts, `mcp-find-2026`). */

@@ -13,10 +13,10 @@ import { fileURLToPath } from "node:url";
 import { listingTable, measureCorpus } from "../bench-listing/measure.ts";
 import type { GeneratedModule } from "@zcp/runtime";
 import { firstSentence } from "@zcp/runtime/codegen";
-import { runCase, SYSTEM_PROMPT, type BenchCase, type CaseRun } from "./case.ts";
-import { HANDLE_CASES } from "./handles.ts";
-import { weather as weatherRegistry, workbench as WORKBENCH } from "./registries.ts";
-import { findFigures, largeCatalog } from "./catalog-large.ts";
+import { runCase, SYSTEM_PROMPT, type BenchCase, type CaseRun } from "./plans/case.ts";
+import { HANDLE_CASES } from "./plans/handles.ts";
+import { weather as weatherRegistry, workbench as WORKBENCH } from "./plans/registries.ts";
+import { findFigures, largeCatalog } from "./plans/catalog-large.ts";
 import {
   bareCompactInstructions,
   CATALOG_EXCLUDES,
@@ -33,14 +33,14 @@ import {
   type Protocol,
   type SearchProtocol,
   type SurfaceSpec,
-} from "./surfaces.ts";
-import { CACHE, tokensOf } from "./transcript.ts";
-import { TIER_A_CASES } from "./tier-a.ts";
-import { TIER_B_CASES } from "./tier-b.ts";
-import { TIER_C_CASES } from "./tier-c.ts";
-import { TIER_D_CASES } from "./tier-d.ts";
-import { WEATHER_CASES } from "./weather.ts";
-import type { WorkflowCase } from "./workflow-case.ts";
+} from "./surfaces/surfaces.ts";
+import { CACHE, tokensOf } from "./surfaces/transcript.ts";
+import { TIER_A_CASES } from "./plans/tier-a.ts";
+import { TIER_B_CASES } from "./plans/tier-b.ts";
+import { TIER_C_CASES } from "./plans/tier-c.ts";
+import { TIER_D_CASES } from "./plans/tier-d.ts";
+import { WEATHER_CASES } from "./plans/weather.ts";
+import type { WorkflowCase } from "./plans/workflow-case.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The function-calling surface a user ships by default: full artifacts (lean ones are an option of tools/list). */

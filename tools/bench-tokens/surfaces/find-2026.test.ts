@@ -3,9 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCase } from "./case.ts";
-import { TIER_B_CASES } from "./tier-b.ts";
-import { workbench } from "./registries.ts";
+import { runCase } from "../plans/case.ts";
+import { TIER_B_CASES } from "../plans/tier-b.ts";
+import { workbench } from "../plans/registries.ts";
 import { listAllTools, mcpFunction } from "./mcp-listing.ts";
 import {
   CATALOGS,

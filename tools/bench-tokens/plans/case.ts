@@ -31,7 +31,7 @@ import {
   searchesFirst,
   type Call,
   type SurfaceSpec,
-} from "./surfaces.ts";
+} from "../surfaces/surfaces.ts";
 import {
   bill,
   tokensOf,
@@ -39,7 +39,7 @@ import {
   totals,
   type Message,
   type TurnTokens,
-} from "./transcript.ts";
+} from "../surfaces/transcript.ts";
 
 /** The same on every surface. */
 export const SYSTEM_PROMPT =
