@@ -7,18 +7,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runCase, runPlan } from "./plans/case.ts";
 import { HANDLE_CASES } from "./plans/handles.ts";
 import { findFigures, largeCatalog } from "./plans/catalog-large.ts";
+import { closeSurfaces, openSurface } from "./surfaces/open.ts";
 import {
   CATALOGS,
-  closeSurfaces,
   CODE_PROTOCOLS,
   FIND_ALIAS,
-  NotListed,
-  openSurface,
   PROTOCOLS,
   SEARCH_PROTOCOLS,
   SURFACES,
-  type Surface,
-} from "./surfaces/surfaces.ts";
+} from "./surfaces/spec.ts";
+import { NotListed, type Surface } from "./surfaces/turn.ts";
 import { weather, workbench } from "./plans/registries.ts";
 import { bill, CACHE, tokensOf, totals, type Message } from "./surfaces/transcript.ts";
 import { TIER_A_CASES } from "./plans/tier-a.ts";

@@ -17,13 +17,11 @@ import { runCase, SYSTEM_PROMPT, type BenchCase, type CaseRun } from "./plans/ca
 import { HANDLE_CASES } from "./plans/handles.ts";
 import { weather as weatherRegistry, workbench as WORKBENCH } from "./plans/registries.ts";
 import { findFigures, largeCatalog } from "./plans/catalog-large.ts";
+import { bareCompactInstructions, compactInstructions } from "./surfaces/native.ts";
+import { closeSurfaces, openSurface } from "./surfaces/open.ts";
 import {
-  bareCompactInstructions,
   CATALOG_EXCLUDES,
   CATALOGS,
-  closeSurfaces,
-  compactInstructions,
-  openSurface,
   CODE_PROTOCOLS,
   PROTOCOLS,
   SEARCH_PROTOCOLS,
@@ -33,7 +31,7 @@ import {
   type Protocol,
   type SearchProtocol,
   type SurfaceSpec,
-} from "./surfaces/surfaces.ts";
+} from "./surfaces/spec.ts";
 import { CACHE, tokensOf } from "./surfaces/transcript.ts";
 import { TIER_A_CASES } from "./plans/tier-a.ts";
 import { TIER_B_CASES } from "./plans/tier-b.ts";

@@ -13,7 +13,7 @@ import type { SheetRow } from "../../../fixtures/workbench/src/data.ts";
 import type { WorkbookMetadata } from "../../../fixtures/workbench/src/workbook.ts";
 import { workbench as registry } from "./registries.ts";
 import type { Answer, BenchCase, Plan, Results } from "./case.ts";
-import type { Call } from "../surfaces/surfaces.ts";
+import type { Call } from "../surfaces/spec.ts";
 import { excel } from "./tier-b.ts";
 import { seeded, workbookProblems } from "./workbook.ts";
 import { answerProblems, valueOf } from "./workflow-case.ts";

@@ -8,7 +8,7 @@ import type { SheetRow } from "../../../fixtures/workbench/src/data.ts";
 import type { RangeCheck } from "../../../fixtures/workbench/src/data.ts";
 import type { SheetList, WorkbookMetadata } from "../../../fixtures/workbench/src/workbook.ts";
 import type { FormulaFlow } from "../../../fixtures/workbench/src/workflows/chains.ts";
-import type { Call } from "../surfaces/surfaces.ts";
+import type { Call } from "../surfaces/spec.ts";
 import { seeded } from "./workbook.ts";
 import {
   general,

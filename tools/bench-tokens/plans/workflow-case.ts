@@ -8,7 +8,7 @@ import type { SheetRow } from "../../../fixtures/workbench/src/data.ts";
 import type { WorkbookMetadata } from "../../../fixtures/workbench/src/workbook.ts";
 import { workbench as registry } from "./registries.ts";
 import type { Answer, BenchCase, Plan, Results } from "./case.ts";
-import type { Call } from "../surfaces/surfaces.ts";
+import type { Call } from "../surfaces/spec.ts";
 import type { JsonValue } from "@zcp/runtime";
 import { workbookProblems, type WorkbookSpec } from "./workbook.ts";
 

@@ -7,16 +7,10 @@ import { runCase } from "../plans/case.ts";
 import { TIER_B_CASES } from "../plans/tier-b.ts";
 import { workbench } from "../plans/registries.ts";
 import { listAllTools, mcpFunction } from "./mcp-listing.ts";
-import {
-  CATALOGS,
-  closeSurfaces,
-  connectLegacy,
-  connectModern,
-  FIND_ALIAS,
-  mcpRuntime,
-  NotListed,
-  openSurface,
-} from "./surfaces.ts";
+import { connectLegacy, connectModern, mcpRuntime } from "./mcp.ts";
+import { closeSurfaces, openSurface } from "./open.ts";
+import { CATALOGS, FIND_ALIAS } from "./spec.ts";
+import { NotListed } from "./turn.ts";
 
 afterAll(closeSurfaces);
 

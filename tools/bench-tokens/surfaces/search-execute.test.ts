@@ -6,7 +6,7 @@ import { largeCatalog } from "../plans/catalog-large.ts";
 import { HANDLE_CASES } from "../plans/handles.ts";
 import { workbench } from "../plans/registries.ts";
 import { catalogSpec, foundNames, searchCalls, toolRequest } from "./search-execute.ts";
-import { closeSurfaces, openSurface } from "./surfaces.ts";
+import { closeSurfaces, openSurface } from "./open.ts";
 import { TIER_A_CASES } from "../plans/tier-a.ts";
 import { TIER_B_CASES } from "../plans/tier-b.ts";
 import { TIER_C_CASES } from "../plans/tier-c.ts";

@@ -25,7 +25,7 @@
 import type { McpTool as Tool } from "./mcp-listing.ts";
 import type { Runtime } from "@zcp/runtime";
 import { firstSentence, providerName } from "@zcp/runtime/codegen";
-import type { Call } from "./surfaces.ts";
+import type { Call } from "./spec.ts";
 
 /** The path of a tool's operation in the spec. */
 const operationPath = (name: string) => `/tools/${name}`;
