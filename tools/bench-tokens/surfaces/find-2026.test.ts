@@ -1,4 +1,4 @@
-/** `mcp-find-2026`: tool search on MCP 2026-07-28, a fixed listing of find + call (surfaces.ts). */
+/** `mcp-find-2026`: tool search on MCP 2026-07-28, a fixed listing of find + call (surfaces/mcp.ts). */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

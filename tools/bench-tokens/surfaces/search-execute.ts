@@ -14,7 +14,7 @@
  *   `outputSchema` (when listed) as the 200 response;
  * - `request`: a `POST /tools/<name>` is a `tools/call` of that tool on the plain MCP server, its
  *   result unwrapped as `codeMcpServer` unwraps one (an error throws in the program);
- * - an executor: our sandbox, as for the other code surfaces (surfaces.ts, `codemodeExecutor`).
+ * - an executor: our sandbox, as for the other code surfaces (codemode.ts, `codemodeExecutor`).
  *
  * How the agent searches (`searchCalls`, `detailCalls`), as the search tool's own examples do:
  * one `search` program per round lists, for each query, the five operations that score best
