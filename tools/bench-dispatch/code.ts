@@ -20,7 +20,7 @@
 import { createCodeRunner } from "@zcp/code";
 import { createRuntime, type CallResult } from "@zcp/runtime";
 import generated from "../../fixtures/weather/src/zcp.gen/index.js";
-import type { Variant } from "./variants.js";
+import type { Variant } from "./variant-shape.js";
 
 /** Tool calls a program (and the block of session.calls) makes per run. */
 export const PROGRAM_CALLS = 100;

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import { machine } from "../bench-gen/report.js";
-import type { VariantKey } from "./variants.js";
+import type { VariantKey } from "./variant-shape.js";
 import { PROGRAM_CALLS } from "./code.js";
 import type { ColdStartReport, Sample, WorkerReport } from "./worker.js";
 

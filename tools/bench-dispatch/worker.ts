@@ -15,7 +15,8 @@
  * (run.ts), because tsx changes what zcp's TypeScript costs (see report.ts).
  */
 import { coldStart } from "./code.js";
-import { createVariants, type Variant, type VariantKey } from "./variants.js";
+import type { Variant, VariantKey } from "./variant-shape.js";
+import { createVariants } from "./variants.js";
 
 export interface Sample {
   readonly callsPerSec: number;

@@ -1,7 +1,7 @@
 /** bench:gateway's conversations (conversations.ts), over the weather fixture in place of an upstream's gateway. */
 import { afterAll, describe, expect, it } from "vitest";
-import { weather } from "../bench-tokens/registries.ts";
-import { closeSurfaces } from "../bench-tokens/surfaces.ts";
+import { weather } from "../bench-tokens/plans/registries.ts";
+import { closeSurfaces } from "../bench-tokens/surfaces/open.ts";
 import { converse, GATEWAY_SURFACES, type GatewayAsk } from "./conversations.ts";
 
 afterAll(closeSurfaces);

@@ -11,8 +11,8 @@
  * sentence of its description, as bench:tokens' searches do.
  */
 import type { GeneratedModule, JsonValue } from "@zcp/runtime";
-import { runCase, type BenchCase, type CaseRun } from "../bench-tokens/case.ts";
-import type { AnyProtocol } from "../bench-tokens/surfaces.ts";
+import { runCase, type BenchCase, type CaseRun } from "../bench-tokens/plans/case.ts";
+import type { AnyProtocol } from "../bench-tokens/surfaces/spec.ts";
 
 /** The surfaces each conversation runs on, with the era each holds for. */
 export const GATEWAY_SURFACES = [

@@ -32,19 +32,20 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import type { McpTool as Tool } from "../bench-tokens/mcp-listing.ts";
+import type { McpTool as Tool } from "../bench-tokens/surfaces/mcp-listing.ts";
 import { createRuntime, type GeneratedModule, type Runtime } from "@zcp/runtime";
 import { createNativeSession } from "@zcp/server";
 import { closeUpstreams } from "@zcp/server/gateway";
 import { measureCorpus } from "../bench-listing/measure.ts";
-import { listAllTools, mcpFunction } from "../bench-tokens/mcp-listing.ts";
-import { closeSurfaces, connectLegacy, connectModern } from "../bench-tokens/surfaces.ts";
-import type { CaseRun } from "../bench-tokens/case.ts";
+import { listAllTools, mcpFunction } from "../bench-tokens/surfaces/mcp-listing.ts";
+import { connectLegacy, connectModern } from "../bench-tokens/surfaces/mcp.ts";
+import { closeSurfaces } from "../bench-tokens/surfaces/open.ts";
+import type { CaseRun } from "../bench-tokens/plans/case.ts";
 import { converse, GATEWAY_SURFACES, type GatewayAsk } from "./conversations.ts";
-import { tokensOf } from "../bench-tokens/transcript.ts";
+import { tokensOf } from "../bench-tokens/surfaces/transcript.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** How the benchmark reaches the 2026-07-28 surface (bench-tokens/surfaces.ts, `mcp-find-2026`). */
+/** How the benchmark reaches the 2026-07-28 surface (bench-tokens/surfaces/mcp.ts, `mcp-find-2026`). */
 const ERA_2026_CLIENT =
   "read with the official v2 SDK client pinned to 2026-07-28 (no fallback to 2025), over zcp's web-standard handler (`createFetchHandler`) in process";
 const REPO = path.resolve(HERE, "../..");
@@ -138,7 +139,7 @@ async function directClient(upstream: Upstream): Promise<Client> {
 }
 
 /**
- * The runtime's MCP listing on an era, as bench:tokens reads it (bench-tokens/surfaces.ts):
+ * The runtime's MCP listing on an era, as bench:tokens reads it (bench-tokens/surfaces/mcp.ts):
  * 2025-11-25 through the v2 SDK client in memory, 2026-07-28 through the v2 client pinned to it.
  */
 async function mcpListing(runtime: Runtime, era: "2025" | "2026" = "2025"): Promise<Tool[]> {

@@ -1,8 +1,8 @@
 /**
- * The synthesized model (synth.ts) as TypeScript source text.
+ * The synthesized model (model.ts, built by synth.ts) as TypeScript source text.
  */
 import { localTypes, SHARED_NAMES, SHARED_VALUES } from "./shared-types.js";
-import type { Field, Tool, ToolFile } from "./synth.js";
+import type { Field, Tool, ToolFile } from "./model.js";
 
 /** A small, real change to one tool, as the watch benchmark makes it. */
 export interface Edit {

@@ -4,29 +4,27 @@ import type ExcelJS from "exceljs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCase, runPlan } from "./case.ts";
-import { HANDLE_CASES } from "./handles.ts";
-import { findFigures, largeCatalog } from "./catalog-large.ts";
+import { runCase, runPlan } from "./plans/case.ts";
+import { HANDLE_CASES } from "./plans/handles.ts";
+import { findFigures, largeCatalog } from "./plans/catalog-large.ts";
+import { closeSurfaces, openSurface } from "./surfaces/open.ts";
 import {
   CATALOGS,
-  closeSurfaces,
   CODE_PROTOCOLS,
   FIND_ALIAS,
-  NotListed,
-  openSurface,
   PROTOCOLS,
   SEARCH_PROTOCOLS,
   SURFACES,
-  type Surface,
-} from "./surfaces.ts";
-import { weather, workbench } from "./registries.ts";
-import { bill, CACHE, tokensOf, totals, type Message } from "./transcript.ts";
-import { TIER_A_CASES } from "./tier-a.ts";
-import { TIER_B_CASES } from "./tier-b.ts";
-import { TIER_C_CASES } from "./tier-c.ts";
-import { TIER_D_CASES } from "./tier-d.ts";
-import { WEATHER_CASES } from "./weather.ts";
-import { seeded, workbookProblems } from "./workbook.ts";
+} from "./surfaces/spec.ts";
+import { NotListed, type Surface } from "./surfaces/turn.ts";
+import { weather, workbench } from "./plans/registries.ts";
+import { bill, CACHE, tokensOf, totals, type Message } from "./surfaces/transcript.ts";
+import { TIER_A_CASES } from "./plans/tier-a.ts";
+import { TIER_B_CASES } from "./plans/tier-b.ts";
+import { TIER_C_CASES } from "./plans/tier-c.ts";
+import { TIER_D_CASES } from "./plans/tier-d.ts";
+import { WEATHER_CASES } from "./plans/weather.ts";
+import { seeded, workbookProblems } from "./plans/workbook.ts";
 
 describe("bench:tokens accounting", () => {
   const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];

@@ -20,18 +20,18 @@ import path from "node:path";
 import type { GeneratedModule, JsonValue } from "@zcp/runtime";
 import { firstSentence } from "@zcp/runtime/codegen";
 import { PROGRAMS } from "./programs.ts";
+import { openSurface } from "../surfaces/open.ts";
+import { PROGRAM_FORMS } from "../surfaces/program-forms.ts";
 import {
   FIND_ALIAS,
   isCode,
   isSearch,
-  PROGRAM_FORMS,
   type CodeProtocol,
-  NotListed,
-  openSurface,
   searchesFirst,
   type Call,
   type SurfaceSpec,
-} from "./surfaces.ts";
+} from "../surfaces/spec.ts";
+import { NotListed } from "../surfaces/turn.ts";
 import {
   bill,
   tokensOf,
@@ -39,7 +39,7 @@ import {
   totals,
   type Message,
   type TurnTokens,
-} from "./transcript.ts";
+} from "../surfaces/transcript.ts";
 
 /** The same on every surface. */
 export const SYSTEM_PROMPT =

@@ -26,10 +26,13 @@ import {
   REGISTRY_FORMAT_VERSION,
   toolHash,
 } from "@zcp/runtime/codegen";
-import { loadCorpus, type McpTool } from "../bench-listing/corpus.ts";
-import { plannerLine } from "../bench-listing/listing.ts";
+import { loadCorpus, type McpTool } from "../../bench-listing/corpus.ts";
+import { plannerLine } from "../../bench-listing/listing.ts";
 
-const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/corpus");
+const CORPUS = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../fixtures/corpus",
+);
 /** The group every corpus tool is in. */
 const CORPUS_GROUP = "corpus";
 

@@ -4,11 +4,11 @@
  * and use what a result already says instead of asking again (copy_worksheet lists the sheets).
  */
 import type { JsonValue } from "@zcp/runtime";
-import type { SheetRow } from "../../fixtures/workbench/src/data.ts";
-import type { RangeCheck } from "../../fixtures/workbench/src/data.ts";
-import type { SheetList, WorkbookMetadata } from "../../fixtures/workbench/src/workbook.ts";
-import type { FormulaFlow } from "../../fixtures/workbench/src/workflows/chains.ts";
-import type { Call } from "./surfaces.ts";
+import type { SheetRow } from "../../../fixtures/workbench/src/data.ts";
+import type { RangeCheck } from "../../../fixtures/workbench/src/data.ts";
+import type { SheetList, WorkbookMetadata } from "../../../fixtures/workbench/src/workbook.ts";
+import type { FormulaFlow } from "../../../fixtures/workbench/src/workflows/chains.ts";
+import type { Call } from "../surfaces/spec.ts";
 import { seeded } from "./workbook.ts";
 import {
   general,

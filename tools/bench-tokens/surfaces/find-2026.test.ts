@@ -1,22 +1,16 @@
-/** `mcp-find-2026`: tool search on MCP 2026-07-28, a fixed listing of find + call (surfaces.ts). */
+/** `mcp-find-2026`: tool search on MCP 2026-07-28, a fixed listing of find + call (surfaces/mcp.ts). */
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCase } from "./case.ts";
-import { TIER_B_CASES } from "./tier-b.ts";
-import { workbench } from "./registries.ts";
+import { runCase } from "../plans/case.ts";
+import { TIER_B_CASES } from "../plans/tier-b.ts";
+import { workbench } from "../plans/registries.ts";
 import { listAllTools, mcpFunction } from "./mcp-listing.ts";
-import {
-  CATALOGS,
-  closeSurfaces,
-  connectLegacy,
-  connectModern,
-  FIND_ALIAS,
-  mcpRuntime,
-  NotListed,
-  openSurface,
-} from "./surfaces.ts";
+import { connectLegacy, connectModern, mcpRuntime } from "./mcp.ts";
+import { closeSurfaces, openSurface } from "./open.ts";
+import { CATALOGS, FIND_ALIAS } from "./spec.ts";
+import { NotListed } from "./turn.ts";
 
 afterAll(closeSurfaces);
 

@@ -3,11 +3,11 @@
  * and the facts, not the steps; the primitive plan is what a competent agent would do, reading
  * first when the workbook must be inspected and checking its work only when the goal asks.
  */
-import type { SheetRow, WriteResult } from "../../fixtures/workbench/src/data.ts";
-import type { TableCreated } from "../../fixtures/workbench/src/structure.ts";
-import type { SheetList, WorkbookMetadata } from "../../fixtures/workbench/src/workbook.ts";
-import type { Cleanup, Repair } from "../../fixtures/workbench/src/workflows/goals.ts";
-import type { TitledTable } from "../../fixtures/workbench/src/workflows/reports.ts";
+import type { SheetRow, WriteResult } from "../../../fixtures/workbench/src/data.ts";
+import type { TableCreated } from "../../../fixtures/workbench/src/structure.ts";
+import type { SheetList, WorkbookMetadata } from "../../../fixtures/workbench/src/workbook.ts";
+import type { Cleanup, Repair } from "../../../fixtures/workbench/src/workflows/goals.ts";
+import type { TitledTable } from "../../../fixtures/workbench/src/workflows/reports.ts";
 import type { Results } from "./case.ts";
 import { excel } from "./tier-b.ts";
 import { seeded } from "./workbook.ts";

@@ -9,11 +9,11 @@
  * cheapest. The total needs every row: the case where a handle costs more than it saves.
  */
 import type { JsonValue } from "@zcp/runtime";
-import type { SheetRow } from "../../fixtures/workbench/src/data.ts";
-import type { WorkbookMetadata } from "../../fixtures/workbench/src/workbook.ts";
+import type { SheetRow } from "../../../fixtures/workbench/src/data.ts";
+import type { WorkbookMetadata } from "../../../fixtures/workbench/src/workbook.ts";
 import { workbench as registry } from "./registries.ts";
 import type { Answer, BenchCase, Plan, Results } from "./case.ts";
-import type { Call } from "./surfaces.ts";
+import type { Call } from "../surfaces/spec.ts";
 import { excel } from "./tier-b.ts";
 import { seeded, workbookProblems } from "./workbook.ts";
 import { answerProblems, valueOf } from "./workflow-case.ts";

@@ -4,11 +4,11 @@
  * one expected answer and one description of the workbook both plans must leave. Each surface
  * runs the plans its catalog lists the tools of: over the `primitive` catalog only the first.
  */
-import type { SheetRow } from "../../fixtures/workbench/src/data.ts";
-import type { WorkbookMetadata } from "../../fixtures/workbench/src/workbook.ts";
+import type { SheetRow } from "../../../fixtures/workbench/src/data.ts";
+import type { WorkbookMetadata } from "../../../fixtures/workbench/src/workbook.ts";
 import { workbench as registry } from "./registries.ts";
 import type { Answer, BenchCase, Plan, Results } from "./case.ts";
-import type { Call } from "./surfaces.ts";
+import type { Call } from "../surfaces/spec.ts";
 import type { JsonValue } from "@zcp/runtime";
 import { workbookProblems, type WorkbookSpec } from "./workbook.ts";
 

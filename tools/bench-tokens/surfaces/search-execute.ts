@@ -14,7 +14,7 @@
  *   `outputSchema` (when listed) as the 200 response;
  * - `request`: a `POST /tools/<name>` is a `tools/call` of that tool on the plain MCP server, its
  *   result unwrapped as `codeMcpServer` unwraps one (an error throws in the program);
- * - an executor: our sandbox, as for the other code surfaces (surfaces.ts, `codemodeExecutor`).
+ * - an executor: our sandbox, as for the other code surfaces (codemode.ts, `codemodeExecutor`).
  *
  * How the agent searches (`searchCalls`, `detailCalls`), as the search tool's own examples do:
  * one `search` program per round lists, for each query, the five operations that score best
@@ -25,7 +25,7 @@
 import type { McpTool as Tool } from "./mcp-listing.ts";
 import type { Runtime } from "@zcp/runtime";
 import { firstSentence, providerName } from "@zcp/runtime/codegen";
-import type { Call } from "./surfaces.ts";
+import type { Call } from "./spec.ts";
 
 /** The path of a tool's operation in the spec. */
 const operationPath = (name: string) => `/tools/${name}`;

@@ -1,16 +1,16 @@
 /** `mcp-search-execute`: Cloudflare's search + execute design over the benchmark's catalogs (search-execute.ts). */
 import { createRuntime } from "@zcp/runtime";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCase } from "./case.ts";
-import { largeCatalog } from "./catalog-large.ts";
-import { HANDLE_CASES } from "./handles.ts";
-import { workbench } from "./registries.ts";
+import { runCase } from "../plans/case.ts";
+import { largeCatalog } from "../plans/catalog-large.ts";
+import { HANDLE_CASES } from "../plans/handles.ts";
+import { workbench } from "../plans/registries.ts";
 import { catalogSpec, foundNames, searchCalls, toolRequest } from "./search-execute.ts";
-import { closeSurfaces, openSurface } from "./surfaces.ts";
-import { TIER_A_CASES } from "./tier-a.ts";
-import { TIER_B_CASES } from "./tier-b.ts";
-import { TIER_C_CASES } from "./tier-c.ts";
-import { TIER_D_CASES } from "./tier-d.ts";
+import { closeSurfaces, openSurface } from "./open.ts";
+import { TIER_A_CASES } from "../plans/tier-a.ts";
+import { TIER_B_CASES } from "../plans/tier-b.ts";
+import { TIER_C_CASES } from "../plans/tier-c.ts";
+import { TIER_D_CASES } from "../plans/tier-d.ts";
 
 afterAll(closeSurfaces);
 

@@ -13,7 +13,7 @@ import {
   sheetMerges,
   sheetTables,
   type CellValue,
-} from "../../fixtures/workbench/src/workspace.ts";
+} from "../../../fixtures/workbench/src/workspace.ts";
 
 export type Cells = readonly (readonly CellValue[])[];
 

@@ -4,17 +4,17 @@
  * edit that does not need another in one turn (write_data_to_excel creates a missing sheet, and
  * formulas go in as data), and read back last.
  */
-import type { SheetRow } from "../../fixtures/workbench/src/data.ts";
-import type { FormulaCheck } from "../../fixtures/workbench/src/formula.ts";
-import type { MergeResult, TableCreated } from "../../fixtures/workbench/src/structure.ts";
-import type { SheetList, WorkbookMetadata } from "../../fixtures/workbench/src/workbook.ts";
+import type { SheetRow } from "../../../fixtures/workbench/src/data.ts";
+import type { FormulaCheck } from "../../../fixtures/workbench/src/formula.ts";
+import type { MergeResult, TableCreated } from "../../../fixtures/workbench/src/structure.ts";
+import type { SheetList, WorkbookMetadata } from "../../../fixtures/workbench/src/workbook.ts";
 import type {
   CloseSummary,
   MonthlyRollup,
   SalesOpsPack,
   TemplateFill,
   TitledTable,
-} from "../../fixtures/workbench/src/workflows/reports.ts";
+} from "../../../fixtures/workbench/src/workflows/reports.ts";
 import { excel } from "./tier-b.ts";
 import {
   byField,
