@@ -1,8 +1,8 @@
 /**
  * The lint's cycle check (cycles.ts) on small trees written for the test, and on the repository:
  * which loops it finds (type-only imports and re-exports included), which it does not (imports
- * across packages, modules that are not files), that it covers tools/ as well as packages/, that
- * an allowed cycle passes until it is gone, and that the repository has none but those.
+ * across packages, modules that are not files), that it covers tools/ as well as packages/, and
+ * that the repository has none.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -72,20 +72,8 @@ describe("the cycle check", () => {
       "tools/lint/node_modules/x/b.ts": 'import "./a.js";\n',
       "tools/conformance/src/zcp.gen/a.ts": 'import "./a.js";\n',
     });
-    expect(report(root, [])).toEqual([
+    expect(report(root)).toEqual([
       "import cycle (2 files): move the shared names to the module that owns them\n  tools/bench/report.ts\n  tools/bench/run.ts",
-    ]);
-  });
-
-  it("passes an allowed cycle while it exists, and fails once it is gone", () => {
-    const root = repository({
-      "tools/bench/run.ts": 'import "./report.js";\n',
-      "tools/bench/report.ts": 'import "./run.js";\n',
-    });
-    expect(report(root, [["tools/bench/report.ts", "tools/bench/run.ts"]])).toEqual([]);
-    expect(report(root, [["tools/gone/a.ts", "tools/gone/b.ts"]])).toEqual([
-      "import cycle (2 files): move the shared names to the module that owns them\n  tools/bench/report.ts\n  tools/bench/run.ts",
-      "allowed cycle gone: delete its entry from ALLOWED in tools/lint/cycles.ts\n  tools/gone/a.ts\n  tools/gone/b.ts",
     ]);
   });
 
@@ -93,7 +81,7 @@ describe("the cycle check", () => {
     expect(cycles(importGraph(ROOT))).toEqual([]);
   });
 
-  it("finds none in packages/ or tools/ but the allowed ones", () => {
+  it("finds none in packages/ or tools/", () => {
     expect(report(ROOT)).toEqual([]);
   });
 });

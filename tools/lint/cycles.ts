@@ -4,7 +4,7 @@
  * structure too). The graph is imports.ts's: every relative import and export-from of each `.ts`
  * file, resolved to a file; each strongly connected component of two or more files, or a file
  * that imports itself, is a cycle. Prints each with its files and exits 1; silent with exit 0
- * when there is none but the allowed ones below.
+ * when there is none.
  *
  *   node --import tsx tools/lint/cycles.ts [root]     (default: the repository)
  */
@@ -16,18 +16,6 @@ import { resolve, sources, specifiers } from "./imports.ts";
 
 /** Where the check looks: each package's `src/`, or everything under `tools/`. */
 type Scope = "packages" | "tools";
-
-/**
- * Cycles on main that another branch removes, each as its sorted repository-relative files: the
- * check passes over them while they exist and fails once one is gone, so that its line is
- * deleted.
- */
-const ALLOWED: readonly (readonly string[])[] = [
-  // TODO(lead): delete these three after merging h-bench.
-  ["tools/bench-dispatch/code.ts", "tools/bench-dispatch/variants.ts"],
-  ["tools/bench-gen/render.ts", "tools/bench-gen/synth.ts"],
-  ["tools/bench-tokens/search-execute.ts", "tools/bench-tokens/surfaces.ts"],
-];
 
 /** Each file's relative imports, resolved to files, in the given scopes of the repository. */
 export function importGraph(
@@ -106,29 +94,12 @@ export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][
   return found.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
 }
 
-/** What the check reports for a repository: its cycles bar the allowed ones, and the allowed
- *  ones it no longer has, as lines of repository-relative paths. */
-export function report(root: string, allowed: readonly (readonly string[])[] = ALLOWED): string[] {
-  const found = cycles(importGraph(root, ["packages", "tools"])).map((files) =>
-    files.map((file) => path.relative(root, file).split(path.sep).join("/")),
+/** What the check reports for a repository: each cycle, as lines of repository-relative paths. */
+export function report(root: string): string[] {
+  return cycles(importGraph(root, ["packages", "tools"])).map(
+    (files) =>
+      `import cycle (${files.length} files): move the shared names to the module that owns them\n${files.map((file) => `  ${path.relative(root, file).split(path.sep).join("/")}`).join("\n")}`,
   );
-  const key = (files: readonly string[]) => files.join("\n");
-  const known = new Set(allowed.map(key));
-  const present = new Set(found.map(key));
-  return [
-    ...found
-      .filter((files) => !known.has(key(files)))
-      .map(
-        (files) =>
-          `import cycle (${files.length} files): move the shared names to the module that owns them\n${files.map((file) => `  ${file}`).join("\n")}`,
-      ),
-    ...allowed
-      .filter((files) => !present.has(key(files)))
-      .map(
-        (files) =>
-          `allowed cycle gone: delete its entry from ALLOWED in tools/lint/cycles.ts\n${files.map((file) => `  ${file}`).join("\n")}`,
-      ),
-  ];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
