@@ -14,9 +14,8 @@
 import { isDeepStrictEqual } from "node:util";
 import type { JsonSchema, JsonValue, ToolDefinition, Validator } from "@zcp/runtime/codegen";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
-import { exampleValues } from "../extract/annotations.js";
-import type { ExtractedTool } from "../extract/index.js";
-import { completeDefinition } from "../model/define.js";
+import { exampleValues, type ExtractedTool } from "../extract/index.js";
+import { completeDefinition } from "../model/index.js";
 
 /** The most examples a tool keeps: what Anthropic takes per tool. */
 const MAX_EXAMPLES = 5;

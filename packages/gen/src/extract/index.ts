@@ -9,6 +9,7 @@ import type { ToolDeclaration } from "../scan/index.js";
 import { SchemaCache } from "./convert-host.js";
 import { extractTool, type Extraction } from "./tool.js";
 
+export { exampleValues } from "./annotations.js";
 export { snakeCase, type ExtractedTool, type Extraction } from "./tool.js";
 
 /**

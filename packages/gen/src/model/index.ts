@@ -12,7 +12,7 @@ import { snakeCase, type ExtractedTool } from "../extract/index.js";
 import { defineTool, type Draft } from "./define.js";
 import { deriveId, providerName } from "./names.js";
 
-export { defineTool } from "./define.js";
+export { completeDefinition, defineTool } from "./define.js";
 export { deriveId, toolBaseName, toolNames } from "./names.js";
 
 /** Where a tool is declared: absolute file, 1-based line and column. */
