@@ -4,8 +4,9 @@
  * (or per object), it takes that work as `steps`, and this is where the memoized steps are made,
  * all in one place. Each memo is keyed by what the result depends on and nothing else: a
  * definition by its extracted tool, a tool's validator code by its definition and function
- * name, a shared type's by its function name (a hash of its schema), a printed text by the object
- * it prints. Unchanged tools are the same objects from run to run (their extraction is kept
+ * name, a shared type's by its function name (a hash of its schema), a tool's checked examples by
+ * its extracted tool and its definition with them by the model's definition, a printed text by
+ * the object it prints. Unchanged tools are the same objects from run to run (their extraction is kept
  * until a file their types reach changes), so every later memo hits for them.
  *
  * Besides these, modules keep memos of pure functions of immutable objects (the tools found in
@@ -16,12 +17,17 @@ import type { ToolDefinition } from "@zcp/runtime/codegen";
 import type { ts } from "@ts-morph/common";
 import {
   artifactDiagnostics,
+  checkExamples,
   compileSharedValidator,
   compileToolValidator,
+  withExamples,
+  type CheckedExamples,
   type CompileSteps,
+  type ExampleSteps,
   type ValidatorCode,
 } from "./compile/index.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { validatorFunction } from "./emit/evaluate.js";
 import { EMIT_STEPS, type EmitSteps } from "./emit/index.js";
 import type { ExtractedTool, Extraction } from "./extract/index.js";
 import { defineTool, type ModelSteps } from "./model/index.js";
@@ -52,6 +58,9 @@ export class Memo {
     ToolDefinition,
     { readonly fn: string; readonly code: ValidatorCode }
   >();
+  /** compile: each extracted tool's checked examples, and each model definition completed with them. */
+  private readonly checkedExamples = new WeakMap<ExtractedTool, CheckedExamples>();
+  private readonly completed = new WeakMap<ToolDefinition, ToolDefinition>();
   private sharedNow = new Map<string, ValidatorCode>();
   private sharedBefore = new Map<string, ValidatorCode>();
   /** emit: printed statements, validator texts and JSON texts, by the object printed. */
@@ -138,6 +147,14 @@ export class Memo {
         return code;
       },
     },
+  };
+
+  /** The examples are checked by the code of the tool's generated validator (`emit/evaluate.ts`). */
+  readonly examples: ExampleSteps = {
+    check: (tool) =>
+      remember(this.checkedExamples, tool, () => checkExamples(tool, validatorFunction)),
+    complete: (definition, examples) =>
+      remember(this.completed, definition, () => withExamples(definition, examples)),
   };
 
   readonly emit: EmitSteps = {

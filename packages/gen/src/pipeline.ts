@@ -14,15 +14,14 @@ import {
   type ToolDefinition,
 } from "@zcp/runtime/codegen";
 import type { ts } from "@ts-morph/common";
-import { artifactSets, compile } from "./compile/index.js";
+import { artifactSets, compile, compileExamples } from "./compile/index.js";
 import { composeRegistries } from "./compose/index.js";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
 import { emitFiles } from "./emit/index.js";
 import type { GeneratedFile } from "./emit/file.js";
-import { validatorFunction } from "./emit/evaluate.js";
 import { emitContext } from "./emit/ts-file.js";
-import { extractor, type Extraction } from "./extract/index.js";
+import { extractor, type ExtractedTool, type Extraction } from "./extract/index.js";
 import { Memo } from "./memo.js";
 import type { Gateway } from "./upstream/index.js";
 import { buildModel, type Site } from "./model/index.js";
@@ -57,6 +56,10 @@ interface LocalTools {
   readonly definitions: readonly ToolDefinition[];
   /** Where each definition is declared (the model's `sites`). */
   readonly sites: ReadonlyMap<ToolDefinition, Site>;
+  /** The tools extracted without errors, those the model left out included. */
+  readonly extracted: readonly ExtractedTool[];
+  /** The extracted tool each definition is made of (the model's `origins`). */
+  readonly origins: ReadonlyMap<ToolDefinition, ExtractedTool>;
   readonly diagnostics: Diagnostic[];
   /** null when there are no local sources (no program is loaded). */
   readonly program: ts.Program | null;
@@ -93,22 +96,31 @@ export class Generator {
         : this.noLocalSources(changedSet);
     const diagnostics = local.diagnostics;
 
-    // compose, model, compile, emit
+    // compose, compile, emit
     const generator = emitContext(config.file).version;
     const composition = composeRegistries(config, local.definitions, generator);
     diagnostics.push(...composition.diagnostics);
-    const registry: Registry = {
-      version: REGISTRY_FORMAT_VERSION,
-      generator,
-      hash: combineToolHashes(composition.tools),
-      tools: composition.tools,
-      names: Object.fromEntries(composition.tools.map((tool) => [tool.name, tool.alias])),
-    };
     // Validators and the provider rules' diagnostics for the project's own tools: the packages'
     // validators are theirs, and their diagnostics were their own build's.
     const own = composition.tools.filter((tool) => local.sites.has(tool));
     const compiled = compile(own, local.sites, memo.compile);
     diagnostics.push(...compiled.diagnostics);
+    // Then the `@example` tags, checked by the validators' code: the definitions, and so the
+    // registry's hash, are final only after them.
+    const examples = compileExamples(
+      composition.tools,
+      local.extracted,
+      local.origins,
+      memo.examples,
+    );
+    diagnostics.push(...examples.diagnostics);
+    const registry: Registry = {
+      version: REGISTRY_FORMAT_VERSION,
+      generator,
+      hash: combineToolHashes(examples.tools),
+      tools: examples.tools,
+      names: Object.fromEntries(examples.tools.map((tool) => [tool.name, tool.alias])),
+    };
     const files = emitFiles(
       {
         configFile: config.file,
@@ -179,7 +191,7 @@ export class Generator {
 
     // scan and extract
     const program = loader.load(roots);
-    const extract = extractor(program.getTypeChecker(), validatorFunction);
+    const extract = extractor(program.getTypeChecker());
     const diagnostics: Diagnostic[] = [...this.projectDiagnostics];
     if (sources.length === 0) {
       diagnostics.push(
@@ -225,6 +237,8 @@ export class Generator {
     return {
       definitions: model.definitions,
       sites: model.sites,
+      extracted: tools,
+      origins: model.origins,
       diagnostics,
       program,
       sources,
@@ -235,7 +249,15 @@ export class Generator {
   private noLocalSources(changedSet: ReadonlySet<string>): LocalTools {
     if (this.settingsFiles.size === 0 || changedSet.has(this.config.file))
       this.settingsFiles = new Map([[this.config.file, hashSourceFile(this.config.file)]]);
-    return { definitions: [], sites: new Map(), diagnostics: [], program: null, sources: [] };
+    return {
+      definitions: [],
+      sites: new Map(),
+      extracted: [],
+      origins: new Map(),
+      diagnostics: [],
+      program: null,
+      sources: [],
+    };
   }
 
   /** What this run read, with the hashes of the texts it used (see `GenerateResult.inputs`). */

@@ -5,7 +5,7 @@
 import type { Config } from "../config.js";
 import { compareDiagnostics } from "../diagnostics.js";
 import type { GenerateResult } from "../pipeline.js";
-import { driftDiagnostics } from "../upstream/drift.js";
+import { driftDiagnostics } from "./drift.js";
 import { serverFromArgument, type UpstreamServer } from "../upstream/server.js";
 
 /** The server `--from-mcp <value>` names, or what is wrong with the value. */

@@ -3,11 +3,15 @@
  * definitions themselves: each tool's validator as code (`validators/`), and a diagnostic
  * wherever a provider cannot take a tool as it is (`providers/`, by the runtime's provider
  * rules, which also make the artifact sets when the token report or `"jsonFiles"` asks for
- * them). Everything here is data: nothing is printed yet.
+ * them). After the validators, each tool's `@example` tags are checked by them, and the
+ * definitions completed with the examples kept (`examples.ts`, `compileExamples`). Everything
+ * here is data: nothing is printed yet.
  */
 import type { ToolDefinition } from "@zcp/runtime/codegen";
 import type { Diagnostic } from "../diagnostics.js";
+import type { ExtractedTool } from "../extract/index.js";
 import type { Site } from "../model/index.js";
+import type { CheckedExamples } from "./examples.js";
 import { artifactDiagnostics } from "./providers/index.js";
 import {
   compileValidators,
@@ -16,6 +20,7 @@ import {
   type ValidatorSteps,
 } from "./validators/index.js";
 
+export { checkExamples, withExamples, type CheckedExamples } from "./examples.js";
 export { artifactDiagnostics, artifactSets, type ArtifactSets } from "./providers/index.js";
 export { LEAN_DROPPED, leanSchema } from "@zcp/runtime/codegen";
 export {
@@ -54,5 +59,45 @@ export function compile(
   return {
     validators: compileValidators(tools, steps.validators),
     diagnostics: tools.flatMap((tool) => steps.artifactDiagnostics(tool, sites.get(tool)!)),
+  };
+}
+
+/** The per-tool work of `compileExamples`, which the pipeline's memo hands in memoized. */
+export interface ExampleSteps {
+  /** The checked `@example` tags of one extracted tool (`checkExamples`, with the validator). */
+  readonly check: (tool: ExtractedTool) => CheckedExamples;
+  /** A definition with the examples its tool keeps (`withExamples`). */
+  readonly complete: (
+    definition: ToolDefinition,
+    examples: CheckedExamples["examples"],
+  ) => ToolDefinition;
+}
+
+export interface CompiledExamples {
+  /** `tools`, each one made of an extracted tool completed with the examples it keeps. */
+  readonly tools: ToolDefinition[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * The `@example` step, run after `compile`: the definitions the validators and provider rules
+ * took do not depend on examples (neither the validator code nor the rules that are diagnosed
+ * read them). Every tool in `extracted` is checked, those the model or the composition left out
+ * of `tools` included, so that its warnings are said as wherever it stands; `origins` is the
+ * model's (the extracted tool each definition is made of).
+ */
+export function compileExamples(
+  tools: readonly ToolDefinition[],
+  extracted: readonly ExtractedTool[],
+  origins: ReadonlyMap<ToolDefinition, ExtractedTool>,
+  steps: ExampleSteps,
+): CompiledExamples {
+  const checked = new Map(extracted.map((tool) => [tool, steps.check(tool)]));
+  return {
+    tools: tools.map((tool) => {
+      const origin = origins.get(tool);
+      return origin ? steps.complete(tool, checked.get(origin)!.examples) : tool;
+    }),
+    diagnostics: [...checked.values()].flatMap((each) => each.diagnostics),
   };
 }

@@ -7,7 +7,7 @@
  */
 import { ts } from "@ts-morph/common";
 import type { Code, Severity } from "../diagnostics.js";
-import { patternError } from "../compile/validators/scalars.js";
+import { patternError } from "../pattern.js";
 import { ownDocs, tagsOf, type Tag } from "./jsdoc.js";
 import type { Schema } from "./schema.js";
 import { faithful, isLibSymbol } from "./type-facts.js";

@@ -7,20 +7,16 @@
 import type { ts } from "@ts-morph/common";
 import type { ToolDeclaration } from "../scan/index.js";
 import { SchemaCache } from "./convert-host.js";
-import type { ExampleValidator } from "./examples.js";
 import { extractTool, type Extraction } from "./tool.js";
 
+export { exampleValues } from "./annotations.js";
 export { snakeCase, type ExtractedTool, type Extraction } from "./tool.js";
 
 /**
  * The extraction of declarations in one program: each call is a function of its declaration.
  * The object schemas of types that several tools share are built once per program.
- * `validatorFor` checks a tool's `@example` arguments (see `ExampleValidator`).
  */
-export function extractor(
-  checker: ts.TypeChecker,
-  validatorFor: ExampleValidator,
-): (declaration: ToolDeclaration) => Extraction {
+export function extractor(checker: ts.TypeChecker): (declaration: ToolDeclaration) => Extraction {
   const cache = new SchemaCache();
-  return (declaration) => extractTool(declaration, checker, validatorFor, cache);
+  return (declaration) => extractTool(declaration, checker, cache);
 }

@@ -7,14 +7,12 @@ import { setOwn } from "@zcp/runtime";
 import {
   HANDLE_ID_PATTERN,
   type CallSignature,
-  type JsonSchema,
   type JsonValue,
   type OutputMode,
   type ToolFlag,
 } from "@zcp/runtime/codegen";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../diagnostics.js";
 import { nodePosition, type ToolDeclaration } from "../scan/index.js";
-import { toolExamples, type ExampleArguments, type ExampleValidator } from "./examples.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
 import { readToolTags } from "./tags.js";
 import { orderKeys, type Schema } from "./schema.js";
@@ -50,10 +48,16 @@ export interface ExtractedTool {
   readonly call: CallSignature;
   /** Paths of arguments the function takes as `Date` (ISO strings on the wire). */
   readonly dates: string[];
-  /** The tool's `@example` arguments that fit its parameters (`examples.ts`). */
-  readonly examples: ExampleArguments[];
+  /** The tool's own `@example` tags, in order: compile checks them (`compile/examples.ts`). */
+  readonly exampleTags: readonly ExampleTag[];
   /** Files the tool's types reach, its own included. */
   readonly deps: string[];
+}
+
+/** A tool-level `@example` tag: its text, and where it is for a diagnostic. */
+interface ExampleTag {
+  readonly text: string;
+  readonly position: { readonly file: string; readonly line: number; readonly column: number };
 }
 
 export interface Extraction {
@@ -65,7 +69,6 @@ export interface Extraction {
 export function extractTool(
   declaration: ToolDeclaration,
   checker: ts.TypeChecker,
-  validatorFor: ExampleValidator,
   cache: SchemaCache = new SchemaCache(),
 ): Extraction {
   const diagnostics: Diagnostic[] = [];
@@ -108,10 +111,6 @@ export function extractTool(
 
   const position = nodePosition(fn.parent && ts.isVariableDeclaration(fn.parent) ? fn.parent : fn);
   const failed = () => diagnostics.some((d) => d.severity === "error");
-  // A schema with errors is incomplete: examples are checked only against a complete one.
-  const examples = failed()
-    ? []
-    : toolExamples(tags, input.schema as JsonSchema, diagnose, validatorFor);
   const tool: ExtractedTool = {
     exportName: declaration.exportName,
     file: position.file,
@@ -126,7 +125,9 @@ export function extractTool(
     handleParams: input.handleParams,
     call: input.call,
     dates: input.dates,
-    examples,
+    exampleTags: tags
+      .filter((tag) => tag.name === "example")
+      .map((tag) => ({ text: tag.text, position: nodePosition(tag.node) })),
     deps: [...deps].sort(),
   };
   return { tool: failed() ? null : tool, diagnostics };

@@ -1,7 +1,9 @@
 /**
  * model: one tool's `ToolDefinition`: its documentation in short, its planner lines (with and
  * without docs, `renderPlannerLine` of `@zcp/runtime/codegen`) and its hash. A definition depends
- * on its extracted tool, its alias, id and name, and the config's folder only.
+ * on its extracted tool, its alias, id and name, and the config's folder only. Its `examples` are
+ * not here: they are checked by the tool's validator, and compile completes the definition with
+ * them (`compile/examples.ts`).
  */
 import {
   firstSentence,
@@ -50,7 +52,6 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
     deprecated: tool.deprecated,
     call: tool.call,
     dates: tool.dates,
-    ...(tool.examples.length > 0 ? { examples: tool.examples } : {}),
     source: { file: relativePath(root, tool.file), export: tool.exportName },
   };
   return completeDefinition(draft);

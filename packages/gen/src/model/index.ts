@@ -12,7 +12,7 @@ import { snakeCase, type ExtractedTool } from "../extract/index.js";
 import { defineTool, type Draft } from "./define.js";
 import { deriveId, providerName } from "./names.js";
 
-export { defineTool } from "./define.js";
+export { completeDefinition, defineTool } from "./define.js";
 export { deriveId, toolBaseName, toolNames } from "./names.js";
 
 /** Where a tool is declared: absolute file, 1-based line and column. */
@@ -27,6 +27,8 @@ export interface Model {
   readonly diagnostics: Diagnostic[];
   /** The declaration of each definition's tool. */
   readonly sites: ReadonlyMap<ToolDefinition, Site>;
+  /** The extracted tool each definition is made of (compile checks its `@example` tags). */
+  readonly origins: ReadonlyMap<ToolDefinition, ExtractedTool>;
 }
 
 /**
@@ -107,15 +109,17 @@ export function buildModel(
   checkUnique("name", "ZCP1403", "provider tool name");
 
   const sites = new Map<ToolDefinition, Site>();
+  const origins = new Map<ToolDefinition, ExtractedTool>();
   const definitions = drafts
     .filter((draft) => !rejected.has(draft.tool))
     .map((draft) => {
       const definition = steps.define(draft, root);
       sites.set(definition, siteOf(draft.tool));
+      origins.set(definition, draft.tool);
       return definition;
     })
     .sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
-  return { definitions, diagnostics, sites };
+  return { definitions, diagnostics, sites, origins };
 }
 
 /**

@@ -11,7 +11,7 @@
 import type { JsonValue, ToolDefinition } from "@zcp/runtime/codegen";
 import { compileValidators } from "../compile/index.js";
 import { reduce, type Dropped } from "../compile/validators/reduce.js";
-import { patternError } from "../compile/validators/scalars.js";
+import { patternError } from "../pattern.js";
 import { isSchema } from "../compile/validators/schema.js";
 import { pointerPath, subschemas } from "../compile/validators/walk.js";
 

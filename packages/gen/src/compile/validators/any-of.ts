@@ -5,18 +5,11 @@
  * goes in a labelled block that a failed check leaves, and the error is at the `anyOf`'s path.
  */
 import type { JsonValue } from "@zcp/runtime/codegen";
-import { check, fail, type CodeBuilder, type Fail, type Path } from "./builder.js";
+import { check, fail, type CompileKeyword, type Fail } from "./builder.js";
 import { coerces } from "./coercion.js";
 import { isNullSchema } from "./schema.js";
 
-export function anyOf(
-  w: CodeBuilder,
-  branches: readonly JsonValue[],
-  value: string,
-  path: Path,
-  to: Fail,
-  hint: string,
-): string {
+export const anyOf: CompileKeyword<readonly JsonValue[]> = (w, branches, value, path, to, hint) => {
   const others = branches.filter((branch) => !isNullSchema(branch));
   if (others.length < branches.length) {
     if (others.length === 0) {
@@ -30,16 +23,9 @@ export function anyOf(
     );
   }
   return anyOfBlocks(w, branches, value, path, to, hint);
-}
+};
 
-function anyOfBlocks(
-  w: CodeBuilder,
-  branches: readonly JsonValue[],
-  value: string,
-  path: Path,
-  to: Fail,
-  hint: string,
-): string {
+const anyOfBlocks: CompileKeyword<readonly JsonValue[]> = (w, branches, value, path, to, hint) => {
   const coerced = branches.some((branch) => coerces(w.unit, branch));
   const result = coerced ? w.name("r") : null;
   if (result !== null) w.line(`let ${result}: unknown;`);
@@ -63,4 +49,4 @@ function anyOfBlocks(
   if (!exhaustive) fail(w, to, "invalid", path, hint);
   w.close();
   return result ?? value;
-}
+};

@@ -5,18 +5,19 @@
  * it, strictly: `minContains`, 1 by default, to `maxContains`). A coerced item is copied on
  * write.
  */
-import { check, indexPath, type CodeBuilder, type Fail, type Path } from "./builder.js";
+import {
+  check,
+  indexPath,
+  type CodeBuilder,
+  type CompileStructure,
+  type Fail,
+  type Path,
+} from "./builder.js";
 import { onPass } from "./conditions.js";
 import { describe, plural } from "./hints.js";
 import { count, isTrivial, type Schema } from "./schema.js";
 
-export function arrayItems(
-  w: CodeBuilder,
-  schema: Schema,
-  value: string,
-  path: Path,
-  to: Fail,
-): string {
+export const arrayItems: CompileStructure<Schema> = (w, schema, value, path, to) => {
   const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
   const min = count(schema.minItems) ?? 0;
   const max = count(schema.maxItems);
@@ -78,7 +79,7 @@ export function arrayItems(
   }
   if (schema.contains !== undefined) contains(w, schema, out, path, to);
   return out;
-}
+};
 
 function contains(w: CodeBuilder, schema: Schema, value: string, path: Path, to: Fail): void {
   const min = count(schema.minContains) ?? 1;

@@ -32,6 +32,30 @@ export type CompileNode = (
   options?: NodeOptions,
 ) => string;
 
+/**
+ * Compiles a keyword's checks on the value in `value`, as `CompileNode` does a schema's:
+ * `operand` is the keyword's value (a schema, or a list of branches), and `hint` what a failure
+ * of the keyword's own check says. Returns what the keyword's caller goes on with (the name of
+ * the value after coercions, for a keyword that can coerce).
+ */
+export type CompileKeyword<Operand, Result = string> = (
+  w: CodeBuilder,
+  operand: Operand,
+  value: string,
+  path: Path,
+  to: Fail,
+  hint: string,
+) => Result;
+
+/** A keyword whose checks say their own hints (an array's or object's structure, `if`). */
+export type CompileStructure<Operand> = (
+  w: CodeBuilder,
+  operand: Operand,
+  value: string,
+  path: Path,
+  to: Fail,
+) => string;
+
 /** The statements of one function body, with its nesting and local names. */
 export class CodeBuilder {
   readonly body: Statement[] = [];

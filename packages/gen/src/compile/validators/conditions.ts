@@ -7,7 +7,14 @@
  * in JSON Schema). What applies after a test (`then`, `else`, a dependent schema) may coerce.
  */
 import type { JsonValue } from "@zcp/runtime/codegen";
-import { check, type CodeBuilder, type Fail, type Path } from "./builder.js";
+import {
+  check,
+  type CodeBuilder,
+  type CompileKeyword,
+  type CompileStructure,
+  type Fail,
+  type Path,
+} from "./builder.js";
 import type { Schema } from "./schema.js";
 
 /**
@@ -38,47 +45,34 @@ function passes(w: CodeBuilder, schema: JsonValue | undefined, value: string, pa
 }
 
 /** `not`: the value must fail `schema`. */
-export function not(
-  w: CodeBuilder,
-  schema: JsonValue,
-  value: string,
-  path: Path,
-  to: Fail,
-  hint: string,
-): void {
+export const not: CompileKeyword<JsonValue, void> = (w, schema, value, path, to, hint) => {
   check(w, [passes(w, schema, value, path)], "&&", to, path, hint);
-}
+};
 
 /** `oneOf`: exactly one branch must pass. */
-export function oneOf(
-  w: CodeBuilder,
-  branches: readonly JsonValue[],
-  value: string,
-  path: Path,
-  to: Fail,
-  hint: string,
-): void {
+export const oneOf: CompileKeyword<readonly JsonValue[], void> = (
+  w,
+  branches,
+  value,
+  path,
+  to,
+  hint,
+) => {
   const passed = w.name("n");
   w.line(`let ${passed} = 0;`);
   for (const branch of branches) onPass(w, branch, value, path, `${passed}++;`);
   check(w, [`${passed} !== 1`], "&&", to, path, hint);
-}
+};
 
 /** `if`/`then`/`else`; returns the name of the value after `then` or `else`. */
-export function ifThenElse(
-  w: CodeBuilder,
-  schema: Schema,
-  value: string,
-  path: Path,
-  to: Fail,
-): string {
+export const ifThenElse: CompileStructure<Schema> = (w, schema, value, path, to) => {
   if (schema.then === undefined && schema.else === undefined) return value;
   const passed = passes(w, schema.if, value, path);
   let out = value;
   if (schema.then !== undefined) out = applyWhen(w, passed, schema.then, out, path, to);
   if (schema.else !== undefined) out = applyWhen(w, `!${passed}`, schema.else, out, path, to);
   return out;
-}
+};
 
 /** `schema` applied to `value` when `condition` holds; returns the name of the value after it. */
 export function applyWhen(

@@ -13,6 +13,7 @@ import {
   fail,
   keyPath,
   type CodeBuilder,
+  type CompileStructure,
   type Fail,
   type Path,
 } from "./builder.js";
@@ -21,13 +22,7 @@ import { describe } from "./hints.js";
 import { pattern } from "./scalars.js";
 import { isSchema, isTrivial, type Schema } from "./schema.js";
 
-export function objectProperties(
-  w: CodeBuilder,
-  schema: Schema,
-  value: string,
-  path: Path,
-  to: Fail,
-): string {
+export const objectProperties: CompileStructure<Schema> = (w, schema, value, path, to) => {
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const required = new Set<string>();
   if (Array.isArray(schema.required))
@@ -131,7 +126,7 @@ export function objectProperties(
     w.line(`const ${out} = ${copy} ?? ${value};`);
   }
   return dependents(w, schema, out, path, to);
-}
+};
 
 /** `dependentRequired` and `dependentSchemas`: what a key present brings with it. */
 function dependents(w: CodeBuilder, schema: Schema, value: string, path: Path, to: Fail): string {

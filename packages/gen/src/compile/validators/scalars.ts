@@ -3,6 +3,7 @@
  * `format`), of numbers (bounds, `multipleOf`) and an array's length: conditions on the value that
  * join the node's other failures under its hint.
  */
+import { patternError } from "../../pattern.js";
 import { sha256 } from "./shared.js";
 import type { CodeBuilder } from "./builder.js";
 import { numberText } from "./code.js";
@@ -85,14 +86,4 @@ export function pattern(w: CodeBuilder, source: string): string {
   w.needs.patterns.set(name, source);
   w.needs.helpers.add("pattern");
   return name;
-}
-
-/** Why `source` is not a regular expression with the `u` flag, or null when it is one. */
-export function patternError(source: string): string | null {
-  try {
-    new RegExp(source, "u");
-    return null;
-  } catch (error) {
-    return (error as Error).message;
-  }
 }

@@ -1,7 +1,7 @@
 /**
- * upstream: drift, for `zcp gen --check` on a `fromMcp` project. The manifest the last
- * `zcp gen` wrote records the listing hash (`upstream.listingHash`); a listing with another hash
- * is an error that says what to do.
+ * cli: drift, for `zcp gen --check` on a `fromMcp` project. The manifest the last `zcp gen`
+ * wrote records the listing hash (`upstream.listingHash`); a listing with another hash is an
+ * error that says what to do.
  */
 import fs from "node:fs";
 import path from "node:path";
