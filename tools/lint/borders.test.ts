@@ -1,8 +1,7 @@
 /**
  * The lint's border check (borders.ts) on small repositories written for the test, and on this
  * one: a crossing between rooms and an import of an unlisted package are reported with the rule
- * they break, a clean tree passes, the table is checked too, and the repository has no crossing
- * but the allowed ones.
+ * they break, a clean tree passes, the table is checked too, and the repository has no crossing.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -20,11 +19,7 @@ afterAll(() => {
 
 /** A workspace of one package, `p` (depending on `dep`, with `devDep` for tests), holding `files`
  *  (paths under packages/p), and what the check says of it under `rooms`. */
-function check(
-  files: { readonly [file: string]: string },
-  rooms: Rooms,
-  allowed: readonly { from: string; to: string }[] = [],
-): string[] {
+function check(files: { readonly [file: string]: string }, rooms: Rooms): string[] {
   const root = mkdtempSync(path.join(os.tmpdir(), "zcp-borders-"));
   made.push(root);
   const all = {
@@ -43,7 +38,7 @@ function check(
     mkdirSync(path.dirname(full), { recursive: true });
     writeFileSync(full, text);
   }
-  return borders(root, { p: rooms }, allowed);
+  return borders(root, { p: rooms });
 }
 
 /** Three stages in order, and a shared file below them. */
@@ -94,15 +89,6 @@ describe("the border check", () => {
     ]);
   });
 
-  it("passes an allowed crossing while it exists, and fails once it is gone", () => {
-    const files = { ...CLEAN, "src/scan/late.ts": 'import "../emit/index.js";\n' };
-    const crossing = { from: "packages/p/src/scan/late.ts", to: "packages/p/src/emit/index.ts" };
-    expect(check(files, STAGES, [crossing])).toEqual([]);
-    expect(check(CLEAN, STAGES, [crossing])).toEqual([
-      "packages/p/src/scan/late.ts no longer imports packages/p/src/emit/index.ts: delete its entry from ALLOWED in tools/lint/rooms.ts",
-    ]);
-  });
-
   it("reports a file in no room, an import out of src/, and a table that is no order or names nothing", () => {
     const files = {
       ...CLEAN,
@@ -137,7 +123,7 @@ describe("the border check", () => {
     ]);
   });
 
-  it("finds no crossing in the repository but the allowed ones", () => {
+  it("finds no crossing in the repository", () => {
     expect(borders(ROOT)).toEqual([]);
   });
 });

@@ -8,8 +8,7 @@
  *   `dependencies` or `peerDependencies` (or itself); its tests and examples may add its
  *   `devDependencies` and the workspace's.
  *
- * Prints each crossing with the rule it breaks and exits 1; silent with exit 0 when there is none
- * but those rooms.ts allows.
+ * Prints each crossing with the rule it breaks and exits 1; silent with exit 0 when there is none.
  *
  *   node --import tsx tools/lint/borders.ts [root]     (default: the repository)
  */
@@ -19,44 +18,21 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { cycles } from "./cycles.ts";
 import { packageName, resolve, sources, specifiers } from "./imports.ts";
-import { ALLOWED, ROOMS, type Rooms } from "./rooms.ts";
-
-/** A broken border: the import (repository paths; `to` empty for a package or no import) and why. */
-interface Crossing {
-  readonly from: string;
-  readonly to: string;
-  readonly message: string;
-}
+import { ROOMS, type Rooms } from "./rooms.ts";
 
 /** Every problem in the repository at `root`, as the lines the command prints. */
-export function borders(
-  root: string,
-  rooms: { readonly [pkg: string]: Rooms } = ROOMS,
-  allowed: readonly { readonly from: string; readonly to: string }[] = ALLOWED,
-): string[] {
+export function borders(root: string, rooms: { readonly [pkg: string]: Rooms } = ROOMS): string[] {
   const packages = path.join(root, "packages");
-  const found = readdirSync(packages)
+  return readdirSync(packages)
     .filter((name) => existsSync(path.join(packages, name, "package.json")))
     .flatMap((name) => [
       ...dependencyCrossings(root, name),
       ...(rooms[name] ? roomCrossings(root, name, rooms[name]) : []),
     ]);
-  const key = (crossing: { from: string; to: string }) => `${crossing.from}\n${crossing.to}`;
-  const allowedKeys = new Set(allowed.map(key));
-  const foundKeys = new Set(found.map(key));
-  return [
-    ...found.filter((crossing) => !allowedKeys.has(key(crossing))).map((c) => c.message),
-    ...allowed
-      .filter((crossing) => !foundKeys.has(key(crossing)))
-      .map(
-        ({ from, to }) =>
-          `${from} no longer imports ${to}: delete its entry from ALLOWED in tools/lint/rooms.ts`,
-      ),
-  ];
 }
 
 /** Imports of packages that `name`'s package.json does not list where the importing file is. */
-function dependencyCrossings(root: string, name: string): Crossing[] {
+function dependencyCrossings(root: string, name: string): string[] {
   const dir = path.join(root, "packages", name);
   const manifest = readJson(path.join(dir, "package.json"));
   const workspace = readJson(path.join(root, "package.json"));
@@ -78,18 +54,16 @@ function dependencyCrossings(root: string, name: string): Crossing[] {
         const imported = packageName(specifier);
         return imported !== undefined && !listed.has(imported);
       })
-      .map((specifier) => ({
-        from: repoPath(root, file),
-        to: packageName(specifier)!,
-        message: shipped
+      .map((specifier) =>
+        shipped
           ? `${repoPath(root, file)} imports ${specifier}: packages/${name}/package.json lists ${packageName(specifier)} in neither dependencies nor peerDependencies (devDependencies are for its tests)`
           : `${repoPath(root, file)} imports ${specifier}: neither packages/${name}/package.json nor the workspace's lists ${packageName(specifier)}`,
-      }));
+      );
   });
 }
 
 /** The room crossings of package `name`'s `src/`, and the problems of its table. */
-function roomCrossings(root: string, name: string, rooms: Rooms): Crossing[] {
+function roomCrossings(root: string, name: string, rooms: Rooms): string[] {
   const src = path.join(root, "packages", name, "src");
   const files = sources(src);
   const local = (file: string) => path.relative(src, file).split(path.sep).join("/");
@@ -99,8 +73,8 @@ function roomCrossings(root: string, name: string, rooms: Rooms): Crossing[] {
       .filter((room) => (room.endsWith("/") ? file.startsWith(room) : file === room))
       .sort((a, b) => b.length - a.length)[0];
   const table = `the ${name} table of tools/lint/rooms.ts`;
-  const problems: Crossing[] = [];
-  const problem = (message: string) => problems.push({ from: table, to: "", message });
+  const problems: string[] = [];
+  const problem = (message: string) => problems.push(message);
 
   // The table: every room and every listed import names files that exist, in an order.
   const exists = (entry: string) =>
@@ -124,33 +98,27 @@ function roomCrossings(root: string, name: string, rooms: Rooms): Crossing[] {
   for (const file of files) {
     const room = roomOf(local(file));
     if (!room) {
-      problems.push({
-        from: repoPath(root, file),
-        to: "",
-        message: `${repoPath(root, file)} is in no room: place it in ${table}`,
-      });
+      problem(`${repoPath(root, file)} is in no room: place it in ${table}`);
       continue;
     }
     const may = rooms[room]!;
     for (const specifier of specifiers(file).filter((specifier) => specifier.startsWith("."))) {
       const target = resolve(file, specifier);
       if (!target) continue;
-      const crossing = { from: repoPath(root, file), to: repoPath(root, target) };
+      const from = repoPath(root, file);
       if (!isInside(src, target)) {
-        problems.push({
-          ...crossing,
-          message: `${crossing.from} imports ${specifier}, outside packages/${name}/src: import another package by its name`,
-        });
+        problem(
+          `${from} imports ${specifier}, outside packages/${name}/src: import another package by its name`,
+        );
         continue;
       }
       const to = local(target);
       if (roomOf(to) === room) continue;
       if (may.some((entry) => (entry.endsWith("/") ? to.startsWith(entry) : to === entry)))
         continue;
-      problems.push({
-        ...crossing,
-        message: `${crossing.from} imports ${specifier}: ${room} may import ${may.length > 0 ? `only ${may.join(", ")}` : "no other room"} (${table})`,
-      });
+      problem(
+        `${from} imports ${specifier}: ${room} may import ${may.length > 0 ? `only ${may.join(", ")}` : "no other room"} (${table})`,
+      );
     }
   }
   return problems;

@@ -21,6 +21,7 @@ export const ROOMS: { readonly [pkg: string]: Rooms } = {
   // nothing a later stage makes.
   gen: order(
     "diagnostics.ts", // the diagnostic type and codes every stage reports with
+    "pattern.ts", // whether a `@pattern` (or an upstream's `pattern`) is a regular expression zcp runs
     "upstream/server.ts", // an upstream server's settings, and how `--from-mcp` names one:
     "upstream/options.ts", // part of the config, kept beside the gateway code that uses them
     "config.ts",
@@ -69,19 +70,3 @@ export const ROOMS: { readonly [pkg: string]: Rooms } = {
   //     "index.ts",
   //   ),
 };
-
-/**
- * Imports on main that cross a border above, until a change removes them, as repository paths:
- * each passes while it exists and fails once gone, so that its entry is deleted with it.
- */
-export const ALLOWED: readonly { readonly from: string; readonly to: string }[] = [
-  // extract/ checks that a `@pattern` is a valid regular expression with compile's validator
-  // code; the check belongs in compile/, beside the `@example` check moving there.
-  {
-    from: "packages/gen/src/extract/annotations.ts",
-    to: "packages/gen/src/compile/validators/scalars.ts",
-  },
-  // `--check`'s drift test reads the manifest's name from emit/; it belongs above emit/, beside
-  // write/ (which reads the same manifest), or the name below both.
-  { from: "packages/gen/src/upstream/drift.ts", to: "packages/gen/src/emit/manifest.ts" },
-];
