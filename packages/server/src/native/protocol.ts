@@ -1,10 +1,8 @@
 /**
- * The server's side of the native protocol: the wire types and constants are `@zcp/client`'s
- * (re-exported here for the surface's modules); the JSON-RPC helpers and limits only a server
- * needs are here. No I/O.
+ * The server's side of the native protocol: the JSON-RPC answers and the limits only a server
+ * needs (the wire types and constants both sides share are `@zcp/runtime/wire`). No I/O.
  */
-export * from "@zcp/client/protocol";
-import type { RequestId, RpcResponse } from "@zcp/client/protocol";
+import type { RequestId, RpcResponse } from "@zcp/runtime/wire";
 
 export { DEFAULT_MAX_BATCH, DEFAULT_MAX_MESSAGE_BYTES } from "../limits.js";
 export const DEFAULT_MAX_DEPTH = 64;

@@ -26,18 +26,20 @@ import {
 } from "../budget.js";
 import { nativeMethods, RpcFailure, type InitializeOptions, type Params } from "./methods.js";
 import {
-  DEFAULT_MAX_BATCH,
-  DEFAULT_MAX_DEPTH,
   INTERNAL_ERROR,
   INVALID_PARAMS,
   INVALID_REQUEST,
   METHOD_NOT_FOUND,
-  nestedDeeperThan,
-  rpcError,
-  rpcResult,
   SERVER_ERROR,
   type RequestId,
   type RpcResponse,
+} from "@zcp/runtime/wire";
+import {
+  DEFAULT_MAX_BATCH,
+  DEFAULT_MAX_DEPTH,
+  nestedDeeperThan,
+  rpcError,
+  rpcResult,
 } from "./protocol.js";
 
 export interface NativeSessionOptions extends ResponseLimits, InitializeOptions {
