@@ -23,20 +23,3 @@ export function rpcError(
     error: data === undefined ? { code, message } : { code, message, data },
   };
 }
-
-/**
- * Whether `value` nests deeper than `max` (an object or array is one level; scalars none).
- * Iterative and stops at the first level beyond `max`, so a hostile message costs little.
- */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== "object") continue;
-    if (depth > max) return true;
-    const children = Array.isArray(current) ? current : Object.values(current);
-    for (const child of children)
-      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
-  }
-  return false;
-}
