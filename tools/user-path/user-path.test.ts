@@ -400,7 +400,7 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
     }
     await writeFile(path.join(project, "src/typed-client.check.ts"), TYPED_CLIENT_CHECK);
     started = performance.now();
-    // @zcp/client is not on the registry yet, and @zcp/server depends on it: its tarball goes in too (the README's native client installs it anyway).
+    // @zcp/client is not on the registry yet: its tarball goes in too (the section's native client, and the typed-client check, install it).
     await ok(
       "npm",
       ["install", ...NPM_FLAGS, tarball("runtime"), tarball("server"), tarball("client")],

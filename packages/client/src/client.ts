@@ -24,7 +24,7 @@ import type {
   RpcResponse,
   StageResult,
   ToolListing,
-} from "./protocol.js";
+} from "@zcp/runtime/wire";
 import {
   httpTransport,
   stdioTransport,

@@ -2,7 +2,8 @@
 /// <reference types="node" preserve="true" />
 /**
  * `@zcp/client`: the typed client of the native ZCP protocol, over a spawned stdio server or
- * `POST /zcp`. It depends on `@zcp/runtime` for types only, and not on the MCP SDK.
+ * `POST /zcp`. It depends on `@zcp/runtime` for its result types and the wire
+ * (`@zcp/runtime/wire`, re-exported here whole), and not on the MCP SDK.
  */
 export { connectHttp, connectStdio, ZcpClient, ZcpRpcError, ZcpTimeoutError } from "./client.js";
 export type {
@@ -22,4 +23,4 @@ export type {
   RequestMessage,
   StdioTransportOptions,
 } from "./transport.js";
-export * from "./protocol.js";
+export * from "@zcp/runtime/wire";

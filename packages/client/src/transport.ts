@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { SESSION_HEADER, SessionTokenJar, type RpcResponse } from "./protocol.js";
+import { SESSION_HEADER, SessionTokenJar, type RpcResponse } from "@zcp/runtime/wire";
 
 /** A request as a transport sends it. */
 export interface RequestMessage {

@@ -2,7 +2,7 @@
  * `ZcpClient.call` with a signal, over a transport that records what it is asked to send and
  * answers nothing on its own: what goes on the wire when a call is cancelled, and that the
  * call resolves without waiting for the server; and the client's request time limit. (End to
- * end over stdio and HTTP: packages/server/test/wire.test.ts and native-client.test.ts.)
+ * end over stdio and HTTP: packages/server/test/wire-native.test.ts and native-client.test.ts.)
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {

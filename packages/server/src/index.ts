@@ -15,13 +15,8 @@ export type { McpStdioServer, StdioOptions } from "./mcp/stdio.js";
 export { createFetchHandler } from "./fetch.js";
 export type { FetchHandlerOptions, ZcpFetchHandler } from "./fetch.js";
 export type { McpCaller, McpView } from "./mcp/stateless.js";
-export {
-  createNativeSession,
-  serveNativeStdio,
-  createNativeFetchHandler,
-  NATIVE_PROTOCOL_VERSION,
-  SESSION_HEADER,
-} from "./native/index.js";
+export { createNativeSession, serveNativeStdio, createNativeFetchHandler } from "./native/index.js";
+export { NATIVE_PROTOCOL_VERSION, SESSION_HEADER } from "@zcp/runtime/wire";
 export type {
   CreateNativeSessionOptions,
   NativeSession,
@@ -41,7 +36,7 @@ export type {
   ToolListEntry,
   ToolListing,
   Unchanged,
-} from "./native/index.js";
+} from "@zcp/runtime/wire";
 export { scopesGranted, serveRuntimeOptions } from "./cli/runtime-options.js";
 export type { ServeRuntimeOptions } from "./cli/runtime-options.js";
 export { createWorkerExecutor } from "./isolation/executor.js";

@@ -1,6 +1,6 @@
 /**
- * `zcp-serve`'s command line beyond isolation (whose options isolation.test.ts checks): `--find`,
- * parsed and carried to the runtime's `exposure.find`.
+ * `zcp-serve`'s command line, parsed: `--find` (carried to the runtime's `exposure.find`),
+ * `--store`, the wire bounds, the response budgets, the views and the isolation options.
  */
 import { describe, expect, it } from "vitest";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
@@ -198,5 +198,43 @@ describe("zcp-serve's views: --stage, --groups, --exclude-groups and --view", ()
       usage:
         '--exclude-groups: unknown group "maths" (the registry\'s groups: math, unit, weather)',
     });
+  });
+});
+
+describe("zcp-serve's isolation options", () => {
+  const parse = (...argv: string[]) => parseServeArgs(["--registry", "r.js", ...argv], {});
+
+  it("defaults to worker isolation, 512 MiB, 30 s and 8 calls per session", () => {
+    expect(parse()).toMatchObject({
+      kind: "serve",
+      args: { isolation: "worker", toolMemoryMb: 512, timeoutMs: 30000, maxConcurrent: 8 },
+    });
+    expect(parse()).not.toHaveProperty("args.workers");
+    expect(
+      parse("--isolation", "none", "--timeout-ms", "100", "--max-concurrent", "2"),
+    ).toMatchObject({ args: { isolation: "none", timeoutMs: 100, maxConcurrent: 2 } });
+    expect(parse("--workers", "3", "--tool-memory-mb", "64")).toMatchObject({
+      args: { workers: 3, toolMemoryMb: 64 },
+    });
+  });
+
+  it("refuses what it cannot use", () => {
+    const message = (...argv: string[]) => (parse(...argv) as { message?: string }).message;
+    expect(message("--isolation", "process")).toBe(
+      '--isolation must be worker or none, got "process"',
+    );
+    expect(message("--isolation", "none", "--workers", "2")).toBe(
+      "--workers and --tool-memory-mb apply to --isolation worker only",
+    );
+    expect(message("--workers", "0")).toBe('--workers must be an integer of at least 1, got "0"');
+    expect(message("--tool-memory-mb", "32")).toBe(
+      '--tool-memory-mb must be an integer of at least 64, got "32"',
+    );
+    expect(message("--timeout-ms", "1.5")).toBe(
+      '--timeout-ms must be an integer of at least 1, got "1.5"',
+    );
+    expect(message("--max-concurrent", "0")).toBe(
+      '--max-concurrent must be an integer of at least 1, got "0"',
+    );
   });
 });

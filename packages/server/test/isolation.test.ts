@@ -12,7 +12,6 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   createRuntime,
-  jsonData,
   ToolError,
   type GeneratedModule,
   type ToolContext,
@@ -23,8 +22,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { createWorkerExecutor, type WorkerExecutor } from "../dist/isolation/executor.js";
-import fc from "fast-check";
-import { parseServeArgs } from "../src/cli/args.js";
 import { whilePolling } from "./checks.js";
 import { serveHttp } from "./serve-http.js";
 
@@ -383,81 +380,6 @@ describe("createWorkerExecutor: results and turns (issue 27, items 4 and 6)", ()
   });
 });
 
-describe("jsonData: a result's size without its JSON, or why it is not JSON data", () => {
-  const bytes = (value: unknown) => {
-    const data = jsonData(value);
-    return "bytes" in data
-      ? data.bytes
-      : data.refused.match(/^the result holds (.*): a tool returns JSON data$/)![1];
-  };
-  const oracle = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? "null");
-
-  it("is the UTF-8 length of JSON.stringify, for any JSON data (fast-check)", () => {
-    const text = fc.string({ unit: "binary" });
-    const leaf = fc.oneof(
-      text,
-      fc.double(),
-      fc.integer(),
-      fc.boolean(),
-      fc.constant(null),
-      fc.constant(undefined),
-      fc.date(),
-    );
-    const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: "small" }, leaf, tie("array"), tie("object")),
-      array: fc.array(tie("node")),
-      object: fc.dictionary(text, tie("node")),
-    })).node;
-    fc.assert(
-      fc.property(value, (v) => {
-        expect(bytes(v)).toBe(oracle(v));
-      }),
-      { numRuns: 200 },
-    );
-  });
-
-  it("follows JSON.stringify on what it leaves out, and refuses what is not JSON data", () => {
-    for (const value of [
-      { u: undefined, n: Number.NaN, i: -Infinity, nul: Object.create(null) },
-      [undefined, , 1],
-      '\u0000\u001f"\\\b\t\n\f\r\u2028😀\ud800',
-      undefined,
-    ])
-      expect(bytes(value)).toBe(oracle(value));
-    const cycle: { self?: unknown } = {};
-    cycle.self = cycle;
-    class Point {
-      x = 1;
-    }
-    const getter = {
-      get x(): never {
-        throw new Error("no x");
-      },
-    };
-    for (const [value, found] of [
-      [new Map(), "a Map at $"],
-      [{ x: [new Set()] }, "a Set at $.x[0]"],
-      [{ "a b": new Uint8Array([1]) }, 'a Uint8Array at $["a b"]'],
-      [{ buffer: new ArrayBuffer(8) }, "an ArrayBuffer at $.buffer"],
-      [[new TypeError("x")], "a TypeError at $[0]"],
-      [{ big: 1n }, "a BigInt at $.big"],
-      [cycle, "a cycle at $.self"],
-      [{ p: new Point() }, "a Point at $.p"],
-      [new String("s"), "a String at $"],
-      [/x/, "a RegExp at $"],
-      [{ f() {} }, "a function at $.f"],
-      [{ toJSON: () => 1 }, "a function at $.toJSON"],
-      [[Symbol("s")], "a symbol at $[0]"],
-      [getter, "a value that cannot be read (no x) at $.x"],
-    ] as const)
-      expect(bytes(value)).toBe(found);
-    // Nested past what the stack can walk: its path is cut.
-    let deep: unknown = [];
-    for (let i = 0; i < 200_000; i++) deep = { a: deep };
-    expect(bytes(deep)).toMatch(/^a value that cannot be read \(.+\) at \$(\.a){99}\.…$/);
-  });
-});
-
 describe("createWorkerExecutor: tools that do not stop", () => {
   it("aborts the tool's signal in the worker at once, with the reason's message", async () => {
     const pool = executor({ module: FAULTY, workers: 1 });
@@ -569,44 +491,6 @@ describe("zcp-serve --isolation worker (the default)", () => {
     expect(await server.client.call("faulty.count", {})).toMatchObject({ ok: true });
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
-  });
-});
-
-describe("zcp-serve's isolation options", () => {
-  const parse = (...argv: string[]) => parseServeArgs(["--registry", "r.js", ...argv], {});
-
-  it("defaults to worker isolation, 512 MiB, 30 s and 8 calls per session", () => {
-    expect(parse()).toMatchObject({
-      kind: "serve",
-      args: { isolation: "worker", toolMemoryMb: 512, timeoutMs: 30000, maxConcurrent: 8 },
-    });
-    expect(parse()).not.toHaveProperty("args.workers");
-    expect(
-      parse("--isolation", "none", "--timeout-ms", "100", "--max-concurrent", "2"),
-    ).toMatchObject({ args: { isolation: "none", timeoutMs: 100, maxConcurrent: 2 } });
-    expect(parse("--workers", "3", "--tool-memory-mb", "64")).toMatchObject({
-      args: { workers: 3, toolMemoryMb: 64 },
-    });
-  });
-
-  it("refuses what it cannot use", () => {
-    const message = (...argv: string[]) => (parse(...argv) as { message?: string }).message;
-    expect(message("--isolation", "process")).toBe(
-      '--isolation must be worker or none, got "process"',
-    );
-    expect(message("--isolation", "none", "--workers", "2")).toBe(
-      "--workers and --tool-memory-mb apply to --isolation worker only",
-    );
-    expect(message("--workers", "0")).toBe('--workers must be an integer of at least 1, got "0"');
-    expect(message("--tool-memory-mb", "32")).toBe(
-      '--tool-memory-mb must be an integer of at least 64, got "32"',
-    );
-    expect(message("--timeout-ms", "1.5")).toBe(
-      '--timeout-ms must be an integer of at least 1, got "1.5"',
-    );
-    expect(message("--max-concurrent", "0")).toBe(
-      '--max-concurrent must be an integer of at least 1, got "0"',
-    );
   });
 });
 

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { createRuntime } from "@zcp/runtime";
 import { afterEach, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
-import { MAX_SESSION_TOKENS, SessionTokenJar } from "@zcp/client/protocol";
+import { MAX_SESSION_TOKENS, SessionTokenJar } from "@zcp/runtime/wire";
 import { createNativeFetchHandler, type NativeFetchOptions } from "../src/index.js";
 import { parseServeArgs } from "../src/cli/args.js";
 import { parseSecret, SECRET_RULE, SessionTokens } from "../src/native/token.js";

@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { randomBytes } from "node:crypto";
 import { createConnection } from "node:net";
-import { SessionTokenJar, tokenFields } from "@zcp/client/protocol";
+import { SessionTokenJar, tokenFields } from "@zcp/runtime/wire";
 import { expect } from "vitest";
 import { post, type HttpAnswer, type HttpServed, type Processes } from "./faults/harness.js";
 

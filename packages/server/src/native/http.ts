@@ -38,13 +38,12 @@
  */
 import { Session, type Runtime } from "@zcp/runtime";
 import {
-  DEFAULT_MAX_MESSAGE_BYTES,
   MAX_SESSION_TOKENS,
-  rpcError,
   SERVER_ERROR,
   SESSION_HEADER,
   SESSION_NOT_FOUND,
-} from "./protocol.js";
+} from "@zcp/runtime/wire";
+import { DEFAULT_MAX_MESSAGE_BYTES, rpcError } from "./protocol.js";
 import { createNativeSession, type NativeSession, type NativeSessionOptions } from "./session.js";
 import { parseSecret, randomSecret, SessionTokens, type TokenState } from "./token.js";
 import type { RequestBudget } from "../budget.js";

@@ -4,4 +4,3 @@ export { serveNativeStdio } from "./stdio.js";
 export type { NativeStdioOptions, NativeStdioServer } from "./stdio.js";
 export { createNativeFetchHandler } from "./http.js";
 export type { NativeFetchHandler, NativeFetchOptions } from "./http.js";
-export * from "./protocol.js";

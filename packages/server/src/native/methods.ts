@@ -25,7 +25,7 @@ import {
   type RequestId,
   type StageResult,
   type ToolListEntry,
-} from "./protocol.js";
+} from "@zcp/runtime/wire";
 
 /** Raised by a method handler for a JSON-RPC error answer. */
 export class RpcFailure extends Error {

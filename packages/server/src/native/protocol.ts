@@ -1,10 +1,8 @@
 /**
- * The server's side of the native protocol: the wire types and constants are `@zcp/client`'s
- * (re-exported here for the surface's modules); the JSON-RPC helpers and limits only a server
- * needs are here. No I/O.
+ * The server's side of the native protocol: the JSON-RPC answers and the limits only a server
+ * needs (the wire types and constants both sides share are `@zcp/runtime/wire`). No I/O.
  */
-export * from "@zcp/client/protocol";
-import type { RequestId, RpcResponse } from "@zcp/client/protocol";
+import type { RequestId, RpcResponse } from "@zcp/runtime/wire";
 
 export { DEFAULT_MAX_BATCH, DEFAULT_MAX_MESSAGE_BYTES } from "../limits.js";
 export const DEFAULT_MAX_DEPTH = 64;
@@ -24,21 +22,4 @@ export function rpcError(
     id,
     error: data === undefined ? { code, message } : { code, message, data },
   };
-}
-
-/**
- * Whether `value` nests deeper than `max` (an object or array is one level; scalars none).
- * Iterative and stops at the first level beyond `max`, so a hostile message costs little.
- */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== "object") continue;
-    if (depth > max) return true;
-    const children = Array.isArray(current) ? current : Object.values(current);
-    for (const child of children)
-      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
-  }
-  return false;
 }

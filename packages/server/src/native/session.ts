@@ -17,7 +17,7 @@
  * budget (budget.ts); past it, answers are `-32000 Response too large: …`, and a handle read
  * that would not fit is refused before its value is read.
  */
-import { clip, SelectionError, type Runtime, type Session } from "@zcp/runtime";
+import { clip, SelectionError, tooDeepAt, type Runtime, type Session } from "@zcp/runtime";
 import {
   ResponseTooLarge,
   SessionBudget,
@@ -26,19 +26,15 @@ import {
 } from "../budget.js";
 import { nativeMethods, RpcFailure, type InitializeOptions, type Params } from "./methods.js";
 import {
-  DEFAULT_MAX_BATCH,
-  DEFAULT_MAX_DEPTH,
   INTERNAL_ERROR,
   INVALID_PARAMS,
   INVALID_REQUEST,
   METHOD_NOT_FOUND,
-  nestedDeeperThan,
-  rpcError,
-  rpcResult,
   SERVER_ERROR,
   type RequestId,
   type RpcResponse,
-} from "./protocol.js";
+} from "@zcp/runtime/wire";
+import { DEFAULT_MAX_BATCH, DEFAULT_MAX_DEPTH, rpcError, rpcResult } from "./protocol.js";
 
 export interface NativeSessionOptions extends ResponseLimits, InitializeOptions {
   /** The exposure-policy surface of the runtime session (default `native`). */
@@ -395,7 +391,8 @@ function readRequest(
   const method = record["method"];
   if (typeof method !== "string")
     return refuse(id, INVALID_REQUEST, "Invalid Request: method must be a string");
-  if (nestedDeeperThan(message, maxDepth))
+  // maxDepth counts the message itself as level 1; tooDeepAt counts its top object as depth 0.
+  if (tooDeepAt(message, maxDepth - 1) !== null)
     return refuse(
       id,
       INVALID_REQUEST,

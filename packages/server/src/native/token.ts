@@ -26,7 +26,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { FindFormat, Registry } from "@zcp/runtime";
-import { TOKEN_VERSION, tokenFields } from "./protocol.js";
+import { TOKEN_VERSION, tokenFields } from "@zcp/runtime/wire";
 
 /** What a token carries. */
 export interface TokenState {

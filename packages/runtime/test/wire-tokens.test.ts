@@ -3,7 +3,7 @@
  * native/token.ts mints them; the jar reads only their revision and state, never their MAC).
  */
 import { describe, expect, it } from "vitest";
-import { MAX_SESSION_TOKENS, SessionTokenJar } from "../src/protocol.js";
+import { MAX_SESSION_TOKENS, SessionTokenJar } from "../src/wire/index.js";
 
 /** A token of revision `rev`, expiry `expires` and found tools `found` (its MAC is not the client's business). */
 const token = (rev: number, expires: number, found = "", mac = "m") =>
