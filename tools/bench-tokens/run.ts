@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { listingTable, measureCorpus } from "../bench-listing/measure.ts";
 import type { GeneratedModule } from "@zcp/runtime";
-import { firstSentence } from "@zcp/runtime/codegen";
+import { firstSentence } from "@zcp/runtime/definition";
 import { runCase, SYSTEM_PROMPT, type BenchCase, type CaseRun } from "./case.ts";
 import { HANDLE_CASES } from "./handles.ts";
 import { weather as weatherRegistry, workbench as WORKBENCH } from "./registries.ts";

@@ -56,7 +56,7 @@ import {
   type ProgramHost,
   type Runtime,
 } from "@zcp/runtime";
-import { providerName } from "@zcp/runtime/codegen";
+import { providerName } from "@zcp/runtime/definition";
 import {
   createFetchHandler,
   createMcpServer,

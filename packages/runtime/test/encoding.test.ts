@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { JsonValue } from "../src/registry.js";
-import type { CallResult } from "../src/result.js";
+import type { JsonValue } from "../src/definition/registry.js";
+import type { CallResult } from "../src/results/result.js";
 import { encodeResult } from "../src/encoding/result.js";
 import {
   formatCall,

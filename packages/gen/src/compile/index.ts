@@ -5,7 +5,7 @@
  * rules, which also make the artifact sets when the token report or `"jsonFiles"` asks for
  * them). Everything here is data: nothing is printed yet.
  */
-import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ToolDefinition } from "@zcp/runtime/definition";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Site } from "../model/index.js";
 import { artifactDiagnostics } from "./providers/index.js";
@@ -17,7 +17,7 @@ import {
 } from "./validators/index.js";
 
 export { artifactDiagnostics, artifactSets, type ArtifactSets } from "./providers/index.js";
-export { LEAN_DROPPED, leanSchema } from "@zcp/runtime/codegen";
+export { LEAN_DROPPED, leanSchema } from "@zcp/runtime/definition";
 export {
   compileSharedValidator,
   compileToolValidator,

@@ -7,7 +7,8 @@
  * fifth (ZCP1301) is left out with a warning.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { JsonSchema, JsonValue, Validator } from "@zcp/runtime/codegen";
+import type { JsonSchema, JsonValue } from "@zcp/runtime/definition";
+import type { Validator } from "@zcp/runtime/codegen";
 import { exampleValues, type Diagnose } from "./annotations.js";
 import type { Tag } from "./jsdoc.js";
 

@@ -11,7 +11,7 @@ import {
   type JsonValue,
   type OutputMode,
   type ToolFlag,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../diagnostics.js";
 import { nodePosition, type ToolDeclaration } from "../scan/index.js";
 import { toolExamples, type ExampleArguments, type ExampleValidator } from "./examples.js";
