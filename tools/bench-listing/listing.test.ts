@@ -1,7 +1,7 @@
 /** The corpus loader and the JSON Schema → planner line and lean JSON conversions behind `pnpm bench:listing`. */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { firstSentence, parsePlannerLine } from "@zcp/runtime/codegen";
+import { firstSentence, parsePlannerLine } from "@zcp/runtime/definition";
 import { describe, expect, it } from "vitest";
 import { bfclToJsonSchema, loadCorpus, type JsonSchema } from "./corpus.ts";
 import { leanTool, parsesBack, plannerLine } from "./listing.ts";

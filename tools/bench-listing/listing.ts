@@ -11,7 +11,7 @@ import {
   parsePlannerLine,
   renderPlannerLine,
   type PlannerLineOptions,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import type { JsonSchema, McpTool } from "./corpus.ts";
 
 type PlannerInput = Parameters<typeof renderPlannerLine>[0];

@@ -58,15 +58,18 @@ export const ROOMS: { readonly [pkg: string]: Rooms } = {
     "bin/": ["cli/"],
     "index.ts": ["cli/", "fetch.ts", "isolation/", "mcp/", "native/"],
   },
-  // The runtime's rooms go here once its move into folders is merged; their shape, for example:
-  //   runtime: order(
-  //     "encoding/", // values to and from JSON
-  //     "wire/", // the native wire format
-  //     "definition/", // a tool definition and what derives from it
-  //     "codegen/", // what generated files import
-  //     "handles/",
-  //     "session/",
-  //     "builtins/",
-  //     "index.ts",
-  //   ),
+  // The runtime: one room per job, each on the rooms below it (src/index.ts draws the same).
+  runtime: order(
+    "version.ts", // a constant
+    "definition/", // the registry format and what derives from a definition alone
+    "codegen/", // what generated files import, and the symbol table gen writes imports from
+    "results/", // what a call answers
+    "wire/", // the native protocol's wire types
+    "handles/", // the handle store, its storage and operations
+    "encoding/", // results as a model reads them
+    "session/", // sessions and the call pipeline
+    "builtins/", // the built-in tools and their table
+    "runtime.ts", // createRuntime: the built-ins wired into sessions
+    "index.ts",
+  ),
 };

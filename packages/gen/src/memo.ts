@@ -13,7 +13,7 @@
  * a parsed file, a tool's names, canonical JSON, shared type names, printed strings, parsed
  * library files): they change no result, and hold no state of a run.
  */
-import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ToolDefinition } from "@zcp/runtime/definition";
 import type { ts } from "@ts-morph/common";
 import {
   artifactDiagnostics,

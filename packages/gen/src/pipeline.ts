@@ -12,7 +12,7 @@ import {
   REGISTRY_FORMAT_VERSION,
   type Registry,
   type ToolDefinition,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import type { ts } from "@ts-morph/common";
 import { artifactSets, compile, compileExamples } from "./compile/index.js";
 import { composeRegistries } from "./compose/index.js";

@@ -15,7 +15,7 @@ import {
   firstSentence,
   parsePlannerLine,
   sha12,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import { describe, expect, it } from "vitest";
 import { PRETTIER_STYLE } from "../src/emit/print.js";
 import { ajv, copyFixture, FIXTURES, generatedRegistry, REPO, runZcp } from "./helpers.js";

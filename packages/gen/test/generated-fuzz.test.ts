@@ -11,7 +11,8 @@
  */
 import fs from "node:fs";
 import fc from "fast-check";
-import { member, type JsonValue } from "@zcp/runtime/codegen";
+import { member } from "@zcp/runtime/codegen";
+import { type JsonValue } from "@zcp/runtime/definition";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { Generator } from "../src/pipeline.js";

@@ -12,10 +12,10 @@ import { ts } from "@ts-morph/common";
 import {
   combineToolHashes,
   REGISTRY_FORMAT_VERSION,
-  type GeneratedModule,
   type Registry,
   type ToolDefinition,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
+import { type GeneratedModule } from "@zcp/runtime/codegen";
 import { expect } from "vitest";
 import { compile } from "../src/compile/index.js";
 import type { Diagnostic } from "../src/diagnostics.js";

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, expect } from "vitest";
-import type { Registry } from "@zcp/runtime/codegen";
+import type { Registry } from "@zcp/runtime/definition";
 import { readRegistryFile } from "../src/compose/read.js";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");

@@ -19,7 +19,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { artifactSet, checkStrictLimits, type Registry } from "@zcp/runtime";
-import { renderApi } from "@zcp/runtime/codegen";
+import { renderApi } from "@zcp/runtime/definition";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { artifactSets, type ArtifactSets } from "../src/compile/index.js";

@@ -36,7 +36,7 @@ for (const settings of Object.keys(MODULE_SETTINGS) as (keyof typeof MODULE_SETT
       const runtime = result.files.filter((file) =>
         file.startsWith(path.join(REPO, "packages/runtime") + path.sep),
       );
-      expect(runtime).toContain(path.join(REPO, "packages/runtime/dist/codegen.d.ts"));
+      expect(runtime).toContain(path.join(REPO, "packages/runtime/dist/codegen/index.d.ts"));
       expect(runtime.filter((file) => !file.includes(`${path.sep}dist${path.sep}`))).toEqual([]);
     });
 

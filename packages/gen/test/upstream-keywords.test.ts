@@ -8,7 +8,8 @@
  * dialect leaves its tool out (ZCP1713); one tool never blocks another. Last, the real
  * `zcp gen --from-mcp` binary against an upstream listing that mixes such tools.
  */
-import type { GeneratedModule, JsonValue } from "@zcp/runtime/codegen";
+import type { GeneratedModule } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import type { Registry } from "@zcp/runtime/codegen";
+import type { Registry } from "@zcp/runtime/definition";
 import { REPO, runZcp, scratchProject } from "./helpers.js";
 
 const fromServer = createRequire(path.join(REPO, "packages/server/package.json"));

@@ -1,10 +1,27 @@
+/**
+ * Rooms of src/, each importing only the rooms before it (no folder-level cycle):
+ *   definition/  the registry format and what derives from a definition alone (artifacts, API
+ *                text, planner lines, views, the tool index and its search, names, hashes)
+ *   codegen/     the contract with generated files (tables, validator helpers, format checks)
+ *   results/     what a call answers (`CallResult`, `failure`, `clip`)
+ *   wire/        the native protocol's wire types (`@zcp/runtime/wire`)
+ *   handles/     the `Handle` type, the handle store, its storage and its operations
+ *   encoding/    how results are written for a model (JSON, text calls and returns)
+ *   session/     sessions and the call pipeline (host contracts, state, limits, composition)
+ *   builtins/    the built-in tools and their table
+ *   runtime.ts   `createRuntime`: wires the built-ins into sessions (the top composition)
+ *   index.ts     this entry; version.ts, a constant any room may import
+ */
 // Node's types: ToolContext and sessions name AbortSignal, which a project without DOM types gets from @types/node.
 /// <reference types="node" preserve="true" />
 /**
- * `@zcp/runtime`: what an application calls to serve a generated registry. (What generated code
- * and the generator need is in `@zcp/runtime/codegen`.)
+ * `@zcp/runtime`: what an application calls to serve a generated registry. Generated code
+ * imports `@zcp/runtime/codegen`; the generator and tools that read a definition import
+ * `@zcp/runtime/definition`.
  */
-export { createRuntime, GeneratedModuleError, Runtime } from "./runtime.js";
+export { createRuntime, Runtime } from "./runtime.js";
+export { GeneratedModuleError } from "./definition/module-error.js";
+export { RUNTIME_VERSION } from "./version.js";
 export type {
   Caller,
   ExecutedCall,
@@ -13,18 +30,24 @@ export type {
   RuntimeOptions,
   SessionOptions,
   ToolExecutor,
-} from "./runtime.js";
-export { composeGenerated } from "./compose.js";
-export type { ComposeEntry } from "./compose.js";
-export { Session } from "./session.js";
-export type { CallOptions, CloseOptions, FindOptions, FoundTool, SessionStart } from "./session.js";
-export { MemorySessionStore, stateJson } from "./sessions/state.js";
+} from "./session/host.js";
+export { composeGenerated } from "./session/compose.js";
+export type { ComposeEntry } from "./session/compose.js";
+export { Session } from "./session/session.js";
+export type {
+  CallOptions,
+  CloseOptions,
+  FindOptions,
+  FoundTool,
+  SessionStart,
+} from "./session/session.js";
+export { MemorySessionStore, stateJson } from "./session/state.js";
 export type {
   MemorySessionStoreOptions,
   SaveResult,
   SessionState,
   SessionStore,
-} from "./sessions/state.js";
+} from "./session/state.js";
 export {
   DISCOVER,
   PROFILES,
@@ -32,10 +55,15 @@ export {
   View,
   SEMANTIC_WORKFLOW,
   WORKFLOW_GROUP,
-} from "./view.js";
-export type { ArtifactsOptions, BuiltinTool, PlannerTextOptions, Selection } from "./view.js";
-export type { ToolContext } from "./context.js";
-export type { Handle, Integer } from "./handle.js";
+} from "./definition/view.js";
+export type {
+  ArtifactsOptions,
+  BuiltinTool,
+  PlannerTextOptions,
+  Selection,
+} from "./definition/view.js";
+export type { ToolContext } from "./codegen/context.js";
+export type { Handle, Integer } from "./handles/handle.js";
 export type {
   JsonSchema,
   JsonValue,
@@ -43,9 +71,17 @@ export type {
   Registry,
   ToolDefinition,
   ToolFlag,
-} from "./registry.js";
-export { ARTIFACT_PROVIDERS, artifactSet, checkStrictLimits } from "./artifacts/index.js";
-export type { StrictLimit, StrictLimitProvider, StrictLimits } from "./artifacts/index.js";
+} from "./definition/registry.js";
+export {
+  ARTIFACT_PROVIDERS,
+  artifactSet,
+  checkStrictLimits,
+} from "./definition/artifacts/index.js";
+export type {
+  StrictLimit,
+  StrictLimitProvider,
+  StrictLimits,
+} from "./definition/artifacts/index.js";
 export type {
   AnthropicTool,
   ArtifactEntries,
@@ -56,29 +92,33 @@ export type {
   McpTool,
   OpenAIChatTool,
   OpenAIResponsesTool,
-} from "./artifacts/index.js";
-export { handleTool } from "./handle-tool.js";
-export { findTool } from "./find-tool.js";
-export { callTool } from "./call-tool.js";
-export { declaresHeaders, headerDeclarations } from "./header-params.js";
-export type { HeaderDeclaration } from "./header-params.js";
-export { codeTool, CODE_MAX } from "./code-tool.js";
-export type { CodeRunner, ProgramHost } from "./code-runner.js";
-export type { FindFormat } from "./find/find.js";
-export { buildFindIndex } from "./find/build.js";
-export type { FindIndex } from "./find/build.js";
-export { defaultSummary, withSummary } from "./summary.js";
-export type { Summarized } from "./summary.js";
-export { failure } from "./result.js";
-export { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_RESULT_BYTES, resultTooLarge } from "./limits.js";
-export { tooDeepAt } from "./depth.js";
-export { setOwn } from "./own.js";
-export { jsonData } from "./json-data.js";
-export { FairWorkers, waitLimitMs } from "./fair-workers.js";
-export type { Admission, FairWorkersOptions } from "./fair-workers.js";
-export { ToolError } from "./tool-error.js";
-export { clip } from "./clip.js";
-export type { CallError, CallResult, HandleMeta } from "./result.js";
+} from "./definition/artifacts/index.js";
+export { handleTool } from "./builtins/handle-tool.js";
+export { findTool } from "./builtins/find-tool.js";
+export { callTool } from "./builtins/call-tool.js";
+export { declaresHeaders, headerDeclarations } from "./session/header-params.js";
+export type { HeaderDeclaration } from "./session/header-params.js";
+export { codeTool, CODE_MAX } from "./builtins/code-tool.js";
+export type { CodeRunner, ProgramHost } from "./session/code-runner.js";
+export type { FindFormat } from "./definition/find/find.js";
+export { buildFindIndex } from "./definition/find/build.js";
+export type { FindIndex } from "./definition/find/build.js";
+export { defaultSummary, unwrapSummary, withSummary } from "./session/summary.js";
+export type { Summarized } from "./session/summary.js";
+export { failure } from "./results/result.js";
+export {
+  DEFAULT_MAX_ARGUMENT_DEPTH,
+  DEFAULT_MAX_RESULT_BYTES,
+  resultTooLarge,
+} from "./session/limits.js";
+export { tooDeepAt } from "./session/depth.js";
+export { setOwn } from "./definition/own.js";
+export { jsonData } from "./session/json-data.js";
+export { FairWorkers, waitLimitMs } from "./session/fair-workers.js";
+export type { Admission, FairWorkersOptions } from "./session/fair-workers.js";
+export { ToolError } from "./session/tool-error.js";
+export { clip } from "./results/clip.js";
+export type { CallError, CallResult, HandleMeta } from "./results/result.js";
 export { HandleStore } from "./handles/store.js";
 export type {
   HandleIdForm,
@@ -109,4 +149,4 @@ export {
 export type { CallLineError, ParseCallsOptions, ParsedCall, ParsedCalls } from "./encoding/text.js";
 export { formatReturn, parseReturn } from "./encoding/text-return.js";
 export type { ParsedReturn } from "./encoding/text-return.js";
-export { renderDeclarations, type DeclarationOptions } from "./api/index.js";
+export { renderDeclarations, type DeclarationOptions } from "./definition/api/index.js";

@@ -2,9 +2,9 @@
  * The runtime: one per process (or per registry), holding the generated module, the exposure
  * policy and the handle store; `session()` gives each client its own isolated state.
  */
-import { builtinTable } from "./builtins.js";
-import { buildFindIndex, FIND_INDEX_VERSION, type FindIndex } from "./find/build.js";
-import { FindSearch } from "./find/search.js";
+import { builtinTable } from "./builtins/table.js";
+import { buildFindIndex, FIND_INDEX_VERSION, type FindIndex } from "./definition/find/build.js";
+import { FindSearch } from "./definition/find/search.js";
 import { HandleStore } from "./handles/store.js";
 import type {
   Builtin,
@@ -12,27 +12,17 @@ import type {
   RuntimeOptions,
   SessionHost,
   SessionOptions,
-} from "./host.js";
-import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "./registry.js";
-import { Session } from "./session.js";
-import { stateJson } from "./sessions/state.js";
-import { RUNTIME_VERSION } from "./version.js";
-import { applySelection, type Selection } from "./view.js";
-
-export type {
-  Caller,
-  ExecutedCall,
-  ExposurePolicy,
-  GeneratedModule,
-  RuntimeOptions,
-  SessionOptions,
-  ToolExecutor,
-} from "./host.js";
+} from "./session/host.js";
+import type { Registry, ToolDefinition } from "./definition/registry.js";
+import { checkGenerated } from "./session/generated.js";
+import { Session } from "./session/session.js";
+import { stateJson } from "./session/state.js";
+import { applySelection, type Selection } from "./definition/view.js";
 
 export class Runtime implements SessionHost {
   readonly registry: Registry;
   readonly handles: HandleStore;
-  /** The built-in tools, in view order (`builtins.ts`). */
+  /** The built-in tools, in view order (`builtins/table.ts`). */
   readonly builtins: readonly Builtin[];
   private readonly builtinsById: ReadonlyMap<string, Builtin>;
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
@@ -149,36 +139,4 @@ function indexes(
 
 export function createRuntime(generated: GeneratedModule, options?: RuntimeOptions): Runtime {
   return new Runtime(generated, options);
-}
-
-/**
- * Thrown by `createRuntime` for a generated module that cannot be served: not one at all, one
- * written by an incompatible `zcp gen`, or files of different runs mixed together. Start-up is
- * where this must surface, never a client's first request.
- */
-export class GeneratedModuleError extends Error {
-  override name = "GeneratedModuleError";
-}
-
-export function checkGenerated(generated: GeneratedModule): void {
-  const { registry, validators, dispatch } = (generated ?? {}) as Partial<GeneratedModule>;
-  if (!registry || !Array.isArray(registry.tools) || !validators || !dispatch) {
-    throw new GeneratedModuleError(
-      "not a generated module: pass the default export of the zcp.gen/index.js that zcp gen wrote",
-    );
-  }
-  if (registry.version !== REGISTRY_FORMAT_VERSION) {
-    const writer =
-      typeof registry.generator === "string" ? ` (written by zcp gen ${registry.generator})` : "";
-    throw new GeneratedModuleError(
-      `the generated module has registry format ${String(registry.version)}${writer}; this @zcp/runtime ${RUNTIME_VERSION} reads format ${REGISTRY_FORMAT_VERSION}: run zcp gen with a matching @zcp/gen`,
-    );
-  }
-  for (const tool of registry.tools) {
-    if (typeof validators[tool.id] !== "function" || typeof dispatch[tool.id] !== "function") {
-      throw new GeneratedModuleError(
-        `tool ${tool.alias} (${tool.id}) has no ${typeof validators[tool.id] !== "function" ? "validator" : "dispatcher"}: the generated files come from different runs, run zcp gen`,
-      );
-    }
-  }
 }

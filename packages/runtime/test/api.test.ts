@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import workbench from "../../../fixtures/workbench/src/zcp.gen/index.js";
-import { renderApi } from "../src/api/index.js";
+import { renderApi } from "../src/definition/api/index.js";
 import { createRuntime, renderDeclarations, type ToolDefinition } from "../src/index.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");

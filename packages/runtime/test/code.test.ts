@@ -15,7 +15,7 @@ import {
   type ProgramHost,
   type View,
 } from "../src/index.js";
-import { parsePlannerLine } from "@zcp/runtime/codegen";
+import { parsePlannerLine } from "@zcp/runtime/definition";
 
 const aliases = (view: View) => view.tools.map((tool) => tool.alias);
 

@@ -15,7 +15,7 @@ import {
   type ArtifactEntries,
   type GeneratedModule,
 } from "@zcp/runtime";
-import { canonicalJson, combineToolHashes, sha12, type JsonValue } from "@zcp/runtime/codegen";
+import { canonicalJson, combineToolHashes, sha12, type JsonValue } from "@zcp/runtime/definition";
 
 const failure = (compose: () => unknown): string => {
   try {

@@ -17,7 +17,8 @@ import {
   type ToolDefinition,
   type ToolExecutor,
 } from "../src/index.js";
-import { HANDLE_BRAND, put, type DispatchTable } from "@zcp/runtime/codegen";
+import { HANDLE_BRAND } from "@zcp/runtime/definition";
+import { put, type DispatchTable } from "@zcp/runtime/codegen";
 
 const idOf = (generated: GeneratedModule, alias: string) =>
   generated.registry.tools.find((tool) => tool.alias === alias)!.id;

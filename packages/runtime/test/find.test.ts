@@ -17,8 +17,8 @@ import {
   type ToolDefinition,
   type View,
 } from "../src/index.js";
-import { FindSearch } from "../src/find/search.js";
-import { identifierTerms, tokenize } from "../src/find/tokenize.js";
+import { FindSearch } from "../src/definition/find/search.js";
+import { identifierTerms, tokenize } from "../src/definition/find/tokenize.js";
 
 /** A definition for the index: what it reads, on a fixture tool's other fields. */
 function tool(

@@ -8,7 +8,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { FORMAT_CHECKERS, isTime } from "../src/formats.js";
+import { FORMAT_CHECKERS, isTime } from "../src/codegen/formats.js";
 import { mulberry32 as random } from "../../../tools/test-random.js";
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, strictTuples: false });

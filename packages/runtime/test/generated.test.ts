@@ -6,8 +6,12 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
-import { createRuntime, GeneratedModuleError, type GeneratedModule } from "@zcp/runtime";
-import { RUNTIME_VERSION } from "@zcp/runtime/codegen";
+import {
+  createRuntime,
+  GeneratedModuleError,
+  RUNTIME_VERSION,
+  type GeneratedModule,
+} from "@zcp/runtime";
 
 const failure = (generated: unknown) => {
   try {

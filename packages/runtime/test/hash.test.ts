@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, combineToolHashes, sha12 } from "../src/hash.js";
+import { canonicalJson, combineToolHashes, sha12 } from "../src/definition/hash.js";
 
 describe("hashes", () => {
   it("canonical JSON sorts keys at every depth and has no white space", () => {

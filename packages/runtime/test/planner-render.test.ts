@@ -6,7 +6,7 @@ import {
   renderPlannerLine,
   renderType,
   SENTENCE_MAX,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 
 describe("planner type grammar", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePlannerLine, PlannerSyntaxError } from "@zcp/runtime/codegen";
+import { parsePlannerLine, PlannerSyntaxError } from "@zcp/runtime/definition";
 
 describe("parsePlannerLine", () => {
   it("reads names, types, optionality, defaults, mode, kind and deprecation", () => {

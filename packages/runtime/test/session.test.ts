@@ -8,14 +8,9 @@ import { describe, expect, it } from "vitest";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import kitchen from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import { createRuntime, withSummary, type GeneratedModule } from "../src/index.js";
-import {
-  combineToolHashes,
-  parsePlannerLine,
-  renderPlannerLine,
-  reviveDates,
-  type DispatchTable,
-} from "@zcp/runtime/codegen";
-import { handleTool } from "../src/handle-tool.js";
+import { combineToolHashes, parsePlannerLine, renderPlannerLine } from "@zcp/runtime/definition";
+import { reviveDates, type DispatchTable } from "@zcp/runtime/codegen";
+import { handleTool } from "../src/builtins/handle-tool.js";
 
 const idOf = (generated: GeneratedModule, alias: string) =>
   generated.registry.tools.find((tool) => tool.alias === alias)!.id;

@@ -22,9 +22,9 @@ import {
   type RuntimeOptions,
   type View,
 } from "../src/index.js";
-import { HANDLE_ID_PATTERN } from "@zcp/runtime/codegen";
+import { HANDLE_ID_PATTERN } from "@zcp/runtime/definition";
 import { formatReturn, parseReturn } from "../src/encoding/text-return.js";
-import { fixedFindTool } from "../src/find-tool.js";
+import { fixedFindTool } from "../src/builtins/find-tool.js";
 
 const DISCOVER = { exposure: { defaults: { "*": { profile: "discover" } } } } as const;
 const aliases = (view: View) => view.tools.map((tool) => tool.alias);

@@ -22,8 +22,8 @@ import {
   sameJson,
   toBoolean,
   toNumber,
-} from "../src/validator-helpers.js";
-import { canonicalJson } from "../src/hash.js";
+} from "../src/codegen/validator-helpers.js";
+import { canonicalJson } from "../src/definition/hash.js";
 import { mulberry32 as random } from "../../../tools/test-random.js";
 
 const HELPERS = [

@@ -19,7 +19,7 @@ import {
   renderPlannerLine,
   toolHash,
   type JsonSchema,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import {
   expandServer,
   upstream,

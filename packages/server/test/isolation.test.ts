@@ -17,7 +17,7 @@ import {
   type ToolContext,
   type ToolDefinition,
 } from "@zcp/runtime";
-import { CONTEXT_BRAND, HANDLE_BRAND, REGISTRY_FORMAT_VERSION } from "@zcp/runtime/codegen";
+import { CONTEXT_BRAND, HANDLE_BRAND, REGISTRY_FORMAT_VERSION } from "@zcp/runtime/definition";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";

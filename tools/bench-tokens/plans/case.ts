@@ -18,7 +18,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { GeneratedModule, JsonValue } from "@zcp/runtime";
-import { firstSentence } from "@zcp/runtime/codegen";
+import { firstSentence } from "@zcp/runtime/definition";
 import { PROGRAMS } from "./programs.ts";
 import { openSurface } from "../surfaces/open.ts";
 import { PROGRAM_FORMS } from "../surfaces/program-forms.ts";

@@ -25,7 +25,7 @@ import {
   providerName,
   REGISTRY_FORMAT_VERSION,
   toolHash,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import { loadCorpus, type McpTool } from "../../bench-listing/corpus.ts";
 import { plannerLine } from "../../bench-listing/listing.ts";
 

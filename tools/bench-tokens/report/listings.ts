@@ -3,7 +3,7 @@
  * surface opened once over the workbench (both catalogs) and the weather registry.
  */
 import type { GeneratedModule } from "@zcp/runtime";
-import { firstSentence } from "@zcp/runtime/codegen";
+import { firstSentence } from "@zcp/runtime/definition";
 import { weather as weatherRegistry, workbench as WORKBENCH } from "../plans/registries.ts";
 import { bareCompactInstructions } from "../surfaces/native.ts";
 import { openSurface } from "../surfaces/open.ts";

@@ -1,4 +1,4 @@
-import { providerName } from "@zcp/runtime/codegen";
+import { providerName } from "@zcp/runtime/definition";
 import { EXECUTE_FORM } from "./search-execute.ts";
 import type { CodeProtocol } from "./spec.ts";
 

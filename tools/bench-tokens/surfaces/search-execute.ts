@@ -24,7 +24,7 @@
  */
 import type { McpTool as Tool } from "./mcp-listing.ts";
 import type { Runtime } from "@zcp/runtime";
-import { firstSentence, providerName } from "@zcp/runtime/codegen";
+import { firstSentence, providerName } from "@zcp/runtime/definition";
 import type { Call } from "./spec.ts";
 
 /** The path of a tool's operation in the spec. */

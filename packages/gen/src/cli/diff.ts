@@ -5,7 +5,7 @@
  * (`diff/input.ts`).
  */
 import { parseArgs } from "node:util";
-import type { Registry } from "@zcp/runtime/codegen";
+import type { Registry } from "@zcp/runtime/definition";
 import { diffRegistries } from "../diff/index.js";
 import { readDiffInput } from "../diff/input.js";
 

@@ -132,8 +132,9 @@ export async function saveFastPath(config: Config, result: GenerateResult): Prom
 /**
  * Identifies the generator: its version, the pinned versions of what shapes the output
  * (TypeScript via ts-morph), and a hash of the code that runs: every file in the generator's
- * folder (the parent of this module's `cli/`) and in the folders of the @zcp/runtime entries the
- * generator imports (hashes and the registry contract come from there). These are `src/` under
+ * folder (the parent of this module's `cli/`) and in the folder of the @zcp/runtime entry, which
+ * holds the rooms of all its entries the generator imports (`codegen/`, `definition/`: hashes
+ * and the registry contract come from there). These are `src/` under
  * tsx and `dist/` when compiled; they are inputs of every run like the user's files: a changed
  * generator must not replay an old result.
  */
@@ -143,14 +144,7 @@ const GENERATOR_VERSION = (() => {
     version: string;
     dependencies: object;
   };
-  const folders = new Set([here]);
-  for (const entry of ["@zcp/runtime", "@zcp/runtime/codegen"]) {
-    try {
-      folders.add(path.dirname(fileURLToPath(import.meta.resolve(entry))));
-    } catch {
-      // Not exported by this version of the runtime.
-    }
-  }
+  const folders = new Set([here, path.dirname(fileURLToPath(import.meta.resolve("@zcp/runtime")))]);
   const sources = createHash("sha256");
   for (const folder of [...folders].sort()) {
     const files = fs

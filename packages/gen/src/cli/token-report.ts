@@ -34,7 +34,7 @@ import {
   type Registry,
   type StrictLimit,
   type StrictLimitProvider,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import type { ArtifactSets } from "../compile/index.js";
 
 const TOKENIZER = "o200k_base";

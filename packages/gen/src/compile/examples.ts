@@ -12,7 +12,8 @@
  * composition leave out included, as their warnings are said wherever the tool is.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { JsonSchema, JsonValue, ToolDefinition, Validator } from "@zcp/runtime/codegen";
+import type { JsonSchema, JsonValue, ToolDefinition } from "@zcp/runtime/definition";
+import type { Validator } from "@zcp/runtime/codegen";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import { exampleValues, type ExtractedTool } from "../extract/index.js";
 import { completeDefinition } from "../model/index.js";

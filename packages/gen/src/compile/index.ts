@@ -7,7 +7,7 @@
  * definitions completed with the examples kept (`examples.ts`, `compileExamples`). Everything
  * here is data: nothing is printed yet.
  */
-import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ToolDefinition } from "@zcp/runtime/definition";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ExtractedTool } from "../extract/index.js";
 import type { Site } from "../model/index.js";
@@ -22,7 +22,7 @@ import {
 
 export { checkExamples, withExamples, type CheckedExamples } from "./examples.js";
 export { artifactDiagnostics, artifactSets, type ArtifactSets } from "./providers/index.js";
-export { LEAN_DROPPED, leanSchema } from "@zcp/runtime/codegen";
+export { LEAN_DROPPED, leanSchema } from "@zcp/runtime/definition";
 export {
   compileSharedValidator,
   compileToolValidator,

@@ -3,7 +3,7 @@
  * an id or a provider name. Every collision is reported, naming every side, and every colliding
  * tool is left out: none wins silently.
  */
-import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ToolDefinition } from "@zcp/runtime/definition";
 import type { Config } from "../config.js";
 import { diagnostic, type Code, type Diagnostic } from "../diagnostics.js";
 import { entrySite } from "./site.js";

@@ -5,7 +5,7 @@
  * every colliding tool out (`collisions.ts`). What the generated module needs to reach each
  * package's validators and dispatchers is `ComposedPackage`.
  */
-import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ToolDefinition } from "@zcp/runtime/definition";
 import type { Config } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import { findCollisions } from "./collisions.js";

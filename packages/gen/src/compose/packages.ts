@@ -11,7 +11,7 @@ import {
   REGISTRY_FORMAT_VERSION,
   type Registry,
   type ToolDefinition,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import type { Config, RegistryEntry } from "../config.js";
 import { diagnostic, relativePath, type Code, type Diagnostic } from "../diagnostics.js";
 import { hashText, readSourceText } from "../scan/source-text.js";

@@ -9,7 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { JsonValue, Registry } from "@zcp/runtime/codegen";
+import type { JsonValue, Registry } from "@zcp/runtime/definition";
 import { ts } from "@ts-morph/common";
 
 /** Thrown for a file that is not a registry `zcp gen` wrote; the message names the file. */

@@ -3,7 +3,7 @@
  * callers. Tools are matched by alias; a tool whose alias changed but whose id did not is
  * renamed, otherwise it is removed and another added. Pure: registries in, changes out.
  */
-import type { Registry, ToolDefinition } from "@zcp/runtime/codegen";
+import type { Registry, ToolDefinition } from "@zcp/runtime/definition";
 import { TOOL_RULES, type Change } from "./rules.js";
 
 export type { Change } from "./rules.js";

@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { Registry } from "@zcp/runtime/codegen";
+import type { Registry } from "@zcp/runtime/definition";
 import { readRegistryFile, readRegistryText, RegistryReadError } from "../compose/read.js";
 import { resolvePackage, ZCP_EXPORT } from "../compose/resolve.js";
 

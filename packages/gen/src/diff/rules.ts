@@ -4,7 +4,7 @@
  * as the arguments callers send (narrowing breaks) and outputs as what consumers read (widening
  * breaks).
  */
-import type { JsonSchema, ToolDefinition } from "@zcp/runtime/codegen";
+import type { JsonSchema, ToolDefinition } from "@zcp/runtime/definition";
 import { compareSchema } from "./schema.js";
 
 /** One difference between two registries. */

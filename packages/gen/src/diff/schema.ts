@@ -4,7 +4,7 @@
  * values the schema allows. Whether an effect breaks depends on the side: an input (the
  * arguments callers send) must not narrow, an output (what consumers read) must not widen.
  */
-import { canonicalJson, type JsonSchema, type JsonValue } from "@zcp/runtime/codegen";
+import { canonicalJson, type JsonSchema, type JsonValue } from "@zcp/runtime/definition";
 
 /** Whether a change breaks an input schema and an output schema. */
 interface Effect {

@@ -6,8 +6,10 @@
  * before it dispatches; `Date` parameters are revived from their ISO strings here.
  */
 import path from "node:path";
-import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ToolDefinition } from "@zcp/runtime/definition";
 import type { ComposedPackage } from "../compose/index.js";
+import type { CodegenSymbol } from "@zcp/runtime/codegen/symbols";
+import { codegenImports } from "./codegen-imports.js";
 import {
   packageBindings,
   packageEntry,
@@ -66,18 +68,13 @@ export function dispatchFile(
         `import * as ${modules.get(file)!} from ${printString(importPath(root, outDir, file))};`,
     )
     .join("\n");
-  const helpers = [
-    ...(packages.length > 0 ? [CHECK] : []),
-    ...(own.some((tool) => tool.dates.length > 0) ? ["reviveDates"] : []),
-  ];
+  // A module whose tools all come from packages declares no function (noUnusedLocals).
+  const runtimeNames: CodegenSymbol[] =
+    own.length > 0 ? ["DispatchTable", "ToolArguments", "ToolContext"] : ["DispatchTable"];
+  if (packages.length > 0) runtimeNames.push(CHECK);
+  if (own.some((tool) => tool.dates.length > 0)) runtimeNames.push("reviveDates");
   const header = [
-    // A module whose tools all come from packages declares no function (noUnusedLocals).
-    own.length > 0
-      ? `import type { DispatchTable, ToolArguments, ToolContext } from "@zcp/runtime/codegen";`
-      : `import type { DispatchTable } from "@zcp/runtime/codegen";`,
-    ...(helpers.length > 0
-      ? [`import { ${helpers.join(", ")} } from "@zcp/runtime/codegen";`]
-      : []),
+    codegenImports(runtimeNames).trimEnd(),
     packageImports(bindings).trimEnd(),
     imports,
   ].filter(Boolean);

@@ -7,7 +7,8 @@
  */
 import { ts } from "@ts-morph/common";
 import * as codegen from "@zcp/runtime/codegen";
-import type { JsonSchema, ToolDefinition, Validator } from "@zcp/runtime/codegen";
+import type { JsonSchema, ToolDefinition } from "@zcp/runtime/definition";
+import type { Validator } from "@zcp/runtime/codegen";
 import { compileValidators } from "../compile/index.js";
 import { printPattern } from "./layout.js";
 import { validatorText } from "./validators.js";

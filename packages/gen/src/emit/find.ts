@@ -1,12 +1,13 @@
 /**
- * emit: `find.ts`, the registry's tool index (`buildFindIndex` of `@zcp/runtime/codegen`, the
+ * emit: `find.ts`, the registry's tool index (`buildFindIndex` of `@zcp/runtime/definition`, the
  * runtime's own implementation) as one compact JSON text parsed when the module loads, as
  * registry.ts holds each definition: plain data, deterministic bytes.
  */
-import { buildFindIndex, type Registry } from "@zcp/runtime/codegen";
+import { buildFindIndex, type Registry } from "@zcp/runtime/definition";
 import { printString } from "./print.js";
 import { parseStatement } from "./registry.js";
 import { tsFile, type EmitContext } from "./ts-file.js";
+import { codegenImports } from "./codegen-imports.js";
 
 export const FIND_FILE = "find.ts";
 
@@ -14,7 +15,7 @@ export const FIND_FILE = "find.ts";
 export function findFile(context: EmitContext, registry: Registry): string {
   const index = buildFindIndex(registry.tools);
   return tsFile(context, [
-    `import type { FindIndex } from "@zcp/runtime/codegen";\n`,
+    codegenImports(["FindIndex"]),
     `/** The tool index \`session.find\` ranks by (BM25F over aliases, titles, descriptions, parameters and groups). */\n${parseStatement("export const findIndex: FindIndex =", printString(JSON.stringify(index)))}`,
     "export default findIndex;\n",
   ]);

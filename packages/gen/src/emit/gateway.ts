@@ -5,10 +5,11 @@
  * server object is written as configured: `${NAME}` templates stay templates, expanded from the
  * environment when the run time connects, so no secret is written into generated code.
  */
-import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ToolDefinition } from "@zcp/runtime/definition";
 import type { Gateway } from "../upstream/index.js";
 import { Identifier, printStatement, printString } from "./print.js";
 import { comment, tsFile, type EmitContext } from "./ts-file.js";
+import { codegenImports } from "./codegen-imports.js";
 
 export function gatewayDispatchFile(
   context: EmitContext,
@@ -25,7 +26,7 @@ export function gatewayDispatchFile(
   );
   return tsFile(context, [
     [
-      `import type { DispatchTable } from "@zcp/runtime/codegen";`,
+      codegenImports(["DispatchTable"]).trimEnd(),
       `import { upstream } from "@zcp/server/gateway";`,
       "",
     ].join("\n"),

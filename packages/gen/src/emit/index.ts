@@ -7,7 +7,7 @@
  * `artifacts/<provider>.json`, beside the full definitions in `registry.json`) only with
  * `"jsonFiles": true`, for consumers that do not run TypeScript.
  */
-import { ARTIFACT_PROVIDERS, type Registry, type ToolDefinition } from "@zcp/runtime/codegen";
+import { ARTIFACT_PROVIDERS, type Registry, type ToolDefinition } from "@zcp/runtime/definition";
 import type { ArtifactSets, ValidatorCode, ValidatorSet } from "../compile/index.js";
 import type { ComposedPackage } from "../compose/index.js";
 import { dispatchFile } from "./dispatch.js";
@@ -22,6 +22,7 @@ import { emitContext, tsFile, type EmitContext } from "./ts-file.js";
 import { typesFile } from "./types.js";
 import type { Gateway } from "../upstream/index.js";
 import { VALIDATORS_FILE, validatorsFile, validatorText } from "./validators.js";
+import { codegenImports } from "./codegen-imports.js";
 
 export { validatorsFile } from "./validators.js";
 
@@ -121,7 +122,7 @@ export function emitFiles(
 function indexModule(context: EmitContext): string {
   return tsFile(context, [
     [
-      `import type { GeneratedModule } from "@zcp/runtime/codegen";`,
+      codegenImports(["GeneratedModule"]).trimEnd(),
       `import { dispatch } from "./dispatch.js";`,
       `import { findIndex } from "./find.js";`,
       `import { registry } from "./registry.js";`,

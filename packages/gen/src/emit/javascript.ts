@@ -9,6 +9,7 @@
 import { ts } from "@ts-morph/common";
 import type { GeneratedFile } from "./file.js";
 import { tsFile, type EmitContext } from "./ts-file.js";
+import { codegenImports } from "./codegen-imports.js";
 
 const OPTIONS: ts.TranspileOptions = {
   compilerOptions: {
@@ -47,7 +48,7 @@ export function asJavaScript(
 
 function indexDeclarations(context: EmitContext): string {
   return tsFile(context, [
-    `import type { GeneratedModule } from "@zcp/runtime/codegen";\n`,
+    codegenImports(["GeneratedModule"]),
     "export declare const generated: GeneratedModule;\n",
     "export default generated;\n",
   ]);

@@ -7,7 +7,7 @@
  * of the upstream listing it was generated from, for `--check` to detect drift. Loads nothing else: `write/` reads the previous manifest through
  * this module, not the entry.
  */
-import type { Registry } from "@zcp/runtime/codegen";
+import type { Registry } from "@zcp/runtime/definition";
 
 export const MANIFEST = "registry.json";
 

@@ -18,7 +18,7 @@
  * - Strings take double quotes unless they contain more double than single quotes.
  * - Keys are bare when they are identifier names, else quoted (`__proto__` is computed).
  */
-import { PRINT_WIDTH, printKey, printString, width, type JsonValue } from "@zcp/runtime/codegen";
+import { PRINT_WIDTH, printKey, printString, width, type JsonValue } from "@zcp/runtime/definition";
 
 // The string, key and width primitives are the runtime's, shared with its TypeScript type printer.
 export { PRINT_WIDTH, printString, width };

@@ -4,10 +4,15 @@
  * (`JSON.parse('…')`): the smallest text that is the definition, read by the JSON parser
  * instead of the JavaScript one.
  */
-import { REGISTRY_FORMAT_VERSION, type Registry, type ToolDefinition } from "@zcp/runtime/codegen";
+import {
+  REGISTRY_FORMAT_VERSION,
+  type Registry,
+  type ToolDefinition,
+} from "@zcp/runtime/definition";
 import { toolBaseName, toolNames } from "../model/index.js";
 import { Identifier, PRINT_WIDTH, printStatement, printString, width } from "./print.js";
 import { comment, tsFile, type EmitContext } from "./ts-file.js";
+import { codegenImports } from "./codegen-imports.js";
 
 /**
  * `statementOf` prints a tool's statement under its base name (`toolStatement(tool)`, cached by
@@ -21,7 +26,7 @@ export function registryFile(
 ): string {
   const names = toolNames(registry.tools);
   return tsFile(context, [
-    `import type { Registry, ToolDefinition } from "@zcp/runtime/codegen";\n`,
+    codegenImports(["Registry", "ToolDefinition"]),
     ...registry.tools.map((tool) =>
       names.get(tool) === toolBaseName(tool)
         ? statementOf(tool)

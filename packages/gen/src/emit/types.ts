@@ -16,7 +16,7 @@ import {
   TypePrinter,
   type SchemaNode as Node,
   type ToolDefinition,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import { RESERVED } from "./names.js";
 import { tsFile, type EmitContext } from "./ts-file.js";
 

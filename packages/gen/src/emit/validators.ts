@@ -14,14 +14,13 @@ import {
   packageToolIds,
 } from "./package-imports.js";
 import type { ValidatorCode, ValidatorSet } from "../compile/index.js";
-import { printFunction, printImport, printPattern } from "./layout.js";
+import { codegenImports, codegenSymbol } from "./codegen-imports.js";
+import { printFunction, printPattern } from "./layout.js";
 import { Identifier, printStatement } from "./print.js";
 import { tsFile, type EmitContext } from "./ts-file.js";
 
 /** The file `validatorsFile` renders, in the output folder. */
 export const VALIDATORS_FILE = "validators.ts";
-
-const CODEGEN = "@zcp/runtime/codegen";
 
 /** Names the file declares besides validators, patterns and helpers. */
 const FIXED_NAMES = ["ValidationResult", "ValidatorTable", "validators"];
@@ -65,12 +64,12 @@ export function validatorsFile(
   for (const [id, { pkg, id: own }] of packageToolIds(packages))
     setOwn(table, id, new Identifier(packageEntry(bindings.get(pkg.name)!, "validators", own)));
 
-  let head = printImport(
-    "import type",
-    set.tools.length > 0 ? ["ValidationResult", "ValidatorTable"] : ["ValidatorTable"],
-    CODEGEN,
-  );
-  if (imports.size > 0) head += printImport("import", [...imports].sort(), CODEGEN);
+  let head = codegenImports([
+    ...(set.tools.length > 0
+      ? (["ValidationResult", "ValidatorTable"] as const)
+      : (["ValidatorTable"] as const)),
+    ...[...imports].sort().map(codegenSymbol),
+  ]);
   head += packageImports(bindings);
   const statements = [head];
   if (patterns.size > 0) {

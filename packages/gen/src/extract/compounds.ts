@@ -5,7 +5,7 @@
  * intersections with arrays (`allOf`).
  */
 import { setOwn } from "@zcp/runtime";
-import { canonicalJson, type JsonValue } from "@zcp/runtime/codegen";
+import { canonicalJson, type JsonValue } from "@zcp/runtime/definition";
 import { ts } from "@ts-morph/common";
 import type { ConvertContext } from "./convert-host.js";
 import { symbolDoc } from "./jsdoc.js";

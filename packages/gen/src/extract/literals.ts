@@ -4,7 +4,7 @@
  */
 import { ts } from "@ts-morph/common";
 import { setOwn } from "@zcp/runtime";
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 import type { Code, Severity } from "../diagnostics.js";
 
 export const NOT_LITERAL = Symbol("not a literal");

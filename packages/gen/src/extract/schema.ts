@@ -7,4 +7,4 @@ export type Schema = { [keyword: string]: unknown };
  * order kept). Defined once in the runtime, which orders the provider entries it derives the
  * same way.
  */
-export { orderKeys } from "@zcp/runtime/codegen";
+export { orderKeys } from "@zcp/runtime/definition";

@@ -3,7 +3,7 @@
  * `@groups`/`@stages`/`@scopes` words, `@flags` and `@deprecated`, each checked (ZCP1301).
  */
 import type { ts } from "@ts-morph/common";
-import type { OutputMode, ToolFlag } from "@zcp/runtime/codegen";
+import type { OutputMode, ToolFlag } from "@zcp/runtime/definition";
 import type { Code } from "../diagnostics.js";
 import type { Tag } from "./jsdoc.js";
 

@@ -10,7 +10,7 @@ import {
   type JsonValue,
   type OutputMode,
   type ToolFlag,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../diagnostics.js";
 import { nodePosition, type ToolDeclaration } from "../scan/index.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";

@@ -7,7 +7,7 @@
  * order and type aliases contribute their JSDoc; otherwise the checker's resolved type is used.
  */
 import { setOwn } from "@zcp/runtime";
-import { CONTEXT_BRAND, HANDLE_BRAND } from "@zcp/runtime/codegen";
+import { CONTEXT_BRAND, HANDLE_BRAND } from "@zcp/runtime/definition";
 import { ts } from "@ts-morph/common";
 import type { Code, Severity } from "../diagnostics.js";
 import { applySchemaTags, withKeyConstraints, writtenAlias, type Diagnose } from "./annotations.js";

@@ -1,6 +1,6 @@
 /**
  * model: one tool's `ToolDefinition`: its documentation in short, its planner lines (with and
- * without docs, `renderPlannerLine` of `@zcp/runtime/codegen`) and its hash. A definition depends
+ * without docs, `renderPlannerLine` of `@zcp/runtime/definition`) and its hash. A definition depends
  * on its extracted tool, its alias, id and name, and the config's folder only. Its `examples` are
  * not here: they are checked by the tool's validator, and compile completes the definition with
  * them (`compile/examples.ts`).
@@ -11,7 +11,7 @@ import {
   SENTENCE_MAX,
   toolHash,
   type ToolDefinition,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import { relativePath } from "../diagnostics.js";
 import type { ExtractedTool } from "../extract/index.js";
 

@@ -6,7 +6,7 @@
  * definition, and so no emitted file, names a line, so that moving a tool in its file changes no
  * output.
  */
-import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ToolDefinition } from "@zcp/runtime/definition";
 import { diagnostic, relativePath, type Code, type Diagnostic } from "../diagnostics.js";
 import { snakeCase, type ExtractedTool } from "../extract/index.js";
 import { defineTool, type Draft } from "./define.js";

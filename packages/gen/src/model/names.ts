@@ -5,10 +5,10 @@
  * (or a stack trace) can tell which tool a line belongs to. Names depend on the tools only,
  * never on line numbers or hashes, and are resolved deterministically when two would be equal.
  */
-import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ToolDefinition } from "@zcp/runtime/definition";
 
 // Shared with `composeGenerated`, which derives them again for prefixed tools.
-export { deriveId, providerName } from "@zcp/runtime/codegen";
+export { deriveId, providerName } from "@zcp/runtime/definition";
 
 /**
  * The name part of a tool's generated identifiers, derived from its alias alone: `.` and `-`

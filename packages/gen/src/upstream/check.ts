@@ -8,7 +8,7 @@
  * validator does not check (`reduce`: keywords it does not compile) is a warning each: the tool
  * is generated, and the upstream enforces those keywords.
  */
-import type { JsonValue, ToolDefinition } from "@zcp/runtime/codegen";
+import type { JsonValue, ToolDefinition } from "@zcp/runtime/definition";
 import { compileValidators } from "../compile/index.js";
 import { reduce, type Dropped } from "../compile/validators/reduce.js";
 import { patternError } from "../pattern.js";

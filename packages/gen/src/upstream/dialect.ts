@@ -7,7 +7,7 @@
  * references to them stay as they are (a local reference is a JSON Pointer in every dialect).
  * Any other `$schema` is not read at all: the model leaves the tool out (ZCP1713).
  */
-import type { JsonSchema, JsonValue } from "@zcp/runtime/codegen";
+import type { JsonSchema, JsonValue } from "@zcp/runtime/definition";
 import { isSchema, type Schema } from "../compile/validators/schema.js";
 import { replaceSub, subschemas } from "../compile/validators/walk.js";
 

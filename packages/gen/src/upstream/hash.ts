@@ -7,7 +7,7 @@
  * read apart, so that no manifest drifts by an upgrade of zcp.
  */
 import { createHash } from "node:crypto";
-import { canonicalJson, type JsonValue } from "@zcp/runtime/codegen";
+import { canonicalJson, type JsonValue } from "@zcp/runtime/definition";
 import type { Listing } from "./list.js";
 
 export function listingHash(listing: Listing): string {

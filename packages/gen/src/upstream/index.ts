@@ -5,7 +5,7 @@
  * manifest) is the same as for TypeScript tools; the dispatch is the gateway's
  * (`emit/gateway.ts`).
  */
-import type { ToolDefinition } from "@zcp/runtime/codegen";
+import type { ToolDefinition } from "@zcp/runtime/definition";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Site } from "../model/index.js";
 import { listingHash } from "./hash.js";

@@ -16,7 +16,7 @@
  */
 import type { Client, StandardSchemaV1, Transport } from "@modelcontextprotocol/client";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
-import { expandServer, MissingVariableError, type UpstreamServer } from "@zcp/runtime/codegen";
+import { expandServer, MissingVariableError, type UpstreamServer } from "@zcp/runtime/definition";
 import { describeServer } from "./server.js";
 import { readTool, type MalformedTool, type UpstreamTool } from "./tool.js";
 

@@ -17,7 +17,7 @@ import {
   type JsonValue,
   type ToolDefinition,
   type ToolFlag,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import { DEFAULT_MAX_ARGUMENT_DEPTH, tooDeepAt } from "@zcp/runtime";
 import { diagnostic, type Code, type Diagnostic } from "../diagnostics.js";
 import { completeDefinition, shortDescription } from "../model/define.js";

@@ -3,7 +3,7 @@
  * every tool gets, and per upstream tool what MCP cannot say (alias, groups, stages, output
  * mode, scopes, flags) or that it is left out.
  */
-import type { OutputMode, ToolFlag } from "@zcp/runtime/codegen";
+import type { OutputMode, ToolFlag } from "@zcp/runtime/definition";
 import { upstreamServer, type UpstreamServer } from "./server.js";
 
 /** What the configuration adds to one upstream tool. */

@@ -4,7 +4,7 @@
  * time, whose `${NAME}` expansion is the runtime's too), its validation, how messages name it,
  * and the `--from-mcp` argument.
  */
-import type { UpstreamServer } from "@zcp/runtime/codegen";
+import type { UpstreamServer } from "@zcp/runtime/definition";
 
 export type { UpstreamServer };
 

@@ -10,7 +10,7 @@
  * Upstream strings reach a problem only JSON-quoted (a tool's or a property's name, a `type`
  * value); any other value of the wrong kind is named by its kind, never shown.
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 
 /** One tool of an upstream's `tools/list`, as listed (unknown fields are kept out). */
 export interface UpstreamTool {

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { combineToolHashes, type Registry } from "@zcp/runtime/codegen";
+import { combineToolHashes, type Registry } from "@zcp/runtime/definition";
 import * as prettier from "prettier";
 import { beforeAll, describe, expect, it } from "vitest";
 import { artifactSets } from "../../src/compile/index.js";

@@ -22,7 +22,7 @@ import {
   type Registry,
   type ToolDefinition,
 } from "@zcp/runtime";
-import { firstSentence } from "@zcp/runtime/codegen";
+import { firstSentence } from "@zcp/runtime/definition";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   ajv,

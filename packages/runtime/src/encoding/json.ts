@@ -7,8 +7,8 @@
  * hostile input cannot exhaust the stack; every character is looked at a bounded number of
  * times, so it runs in linear time.
  */
-import { setOwn } from "../own.js";
-import type { JsonValue } from "../registry.js";
+import { setOwn } from "../definition/own.js";
+import type { JsonValue } from "../definition/registry.js";
 
 /** A malformed line in the text protocol; `column` is 1-based. */
 export class TextProtocolError extends Error {

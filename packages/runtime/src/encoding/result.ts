@@ -9,7 +9,7 @@
  * No white space, keys always in this order (meta: kind, size, ttl, count when known), so the
  * same result is always the same text: a prompt cache sees identical bytes.
  */
-import type { CallResult, HandleMeta } from "../result.js";
+import type { CallResult, HandleMeta } from "../results/result.js";
 import { compactJson } from "./json.js";
 
 export interface EncodeOptions {

@@ -3,8 +3,8 @@
  * (`formatReturn`), and the reader a client or a test uses on them (`parseReturn`). The CALL
  * lines the model writes, and the line reader both directions share, are in text.ts.
  */
-import type { JsonValue } from "../registry.js";
-import type { CallResult } from "../result.js";
+import type { JsonValue } from "../definition/registry.js";
+import type { CallResult } from "../results/result.js";
 import { compactJson, isJsonNumber, isSpace, readJson, shown } from "./json.js";
 import {
   BARE_CODE,

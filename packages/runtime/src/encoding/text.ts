@@ -15,8 +15,8 @@
  * output, which may be hostile: it never throws, takes time linear in the message, and stops at
  * fixed limits (calls per message, characters per line, nesting depth) with an error.
  */
-import { setOwn } from "../own.js";
-import type { JsonValue } from "../registry.js";
+import { setOwn } from "../definition/own.js";
+import type { JsonValue } from "../definition/registry.js";
 import { compactJson, isJsonNumber, isSpace, readJson, shown, TextProtocolError } from "./json.js";
 
 export { TextProtocolError };

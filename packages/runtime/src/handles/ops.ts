@@ -9,8 +9,8 @@
  * operation) and a hint, never thrown. Hints quote the model's text and the value's keys only
  * in short, so that a hostile value or argument cannot blow up an error message.
  */
-import type { JsonValue } from "../registry.js";
-import { failure, type CallError } from "../result.js";
+import type { JsonValue } from "../definition/registry.js";
+import { failure, type CallError } from "../results/result.js";
 
 export const VIEW_DEFAULT_LIMIT = 10;
 export const VIEW_MAX_LIMIT = 100;

@@ -35,13 +35,13 @@
  * fits `sessionMaxBytes`, then the least recently used of all sessions until the runtime fits
  * `totalMaxBytes`. Each step is O(1) with the memory storage.
  */
-import { HANDLE_ID_PATTERN } from "../brands.js";
+import { HANDLE_ID_PATTERN } from "../definition/brands.js";
 import { Buffer } from "node:buffer";
 import { getRandomValues } from "node:crypto";
-import { clip } from "../clip.js";
-import { sha12 } from "../hash.js";
-import type { JsonValue } from "../registry.js";
-import { failure, type CallError } from "../result.js";
+import { clip } from "../results/clip.js";
+import { sha12 } from "../definition/hash.js";
+import type { JsonValue } from "../definition/registry.js";
+import { failure, type CallError } from "../results/result.js";
 import { MemoryHandleStorage } from "./memory.js";
 import {
   countValue,

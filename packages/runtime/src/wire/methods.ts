@@ -2,8 +2,8 @@
  * The native ZCP protocol's methods: the version `initialize` answers, the listing formats, and
  * each method's params and result as a client sends and reads them and a server answers them.
  */
-import type { JsonValue, ToolDefinition } from "../registry.js";
-import type { CallResult } from "../result.js";
+import type { JsonValue, ToolDefinition } from "../definition/registry.js";
+import type { CallResult } from "../results/result.js";
 
 /** The protocol version `initialize` answers. */
 export const NATIVE_PROTOCOL_VERSION = "zcp/1";

@@ -10,7 +10,7 @@ import {
   StreamableHTTPClientTransport,
   type PriorDiscovery,
 } from "@modelcontextprotocol/client";
-import { RUNTIME_VERSION } from "@zcp/runtime/codegen";
+import { RUNTIME_VERSION } from "@zcp/runtime";
 import { boundedFetch } from "./bounded-fetch.js";
 import { ChildTransport } from "./child-transport.js";
 import {

@@ -5,7 +5,7 @@
  */
 import type { ToolContext } from "@zcp/runtime";
 
-export type { HttpUpstream, StdioUpstream, UpstreamServer } from "@zcp/runtime/codegen";
+export type { HttpUpstream, StdioUpstream, UpstreamServer } from "@zcp/runtime/definition";
 
 export interface UpstreamOptions {
   /** How errors and logs name the upstream (default: its command's file name, or its URL's host). */

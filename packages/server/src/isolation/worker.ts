@@ -7,14 +7,9 @@
 import { inspect } from "node:util";
 import { receiveMessageOnPort, workerData } from "node:worker_threads";
 import { composeGenerated, jsonData, resultTooLarge, ToolError, type Handle } from "@zcp/runtime";
-import {
-  CONTEXT_BRAND,
-  HANDLE_BRAND,
-  unwrapSummary,
-  type DispatchTable,
-  type GeneratedModule,
-  type ToolContext,
-} from "@zcp/runtime/codegen";
+import { CONTEXT_BRAND, HANDLE_BRAND } from "@zcp/runtime/definition";
+import { unwrapSummary } from "@zcp/runtime";
+import type { DispatchTable, GeneratedModule, ToolContext } from "@zcp/runtime/codegen";
 import type {
   Abort,
   FromTool,

@@ -13,7 +13,7 @@ import {
   type Session,
   type View,
 } from "@zcp/runtime";
-import { CODE_TOOL_ALIAS } from "@zcp/runtime/codegen";
+import { CODE_TOOL_ALIAS } from "@zcp/runtime/definition";
 import {
   FIND_FORMATS,
   INVALID_PARAMS,

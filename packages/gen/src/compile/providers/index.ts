@@ -17,7 +17,7 @@ import {
   type ArtifactProvider,
   type Registry,
   type ToolDefinition,
-} from "@zcp/runtime/codegen";
+} from "@zcp/runtime/definition";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../../diagnostics.js";
 import type { Site } from "../../model/index.js";
 

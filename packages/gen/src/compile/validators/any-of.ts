@@ -4,7 +4,7 @@
  * the other values, one branch directly (its errors are the ones reported). Otherwise each branch
  * goes in a labelled block that a failed check leaves, and the error is at the `anyOf`'s path.
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 import { check, fail, type CompileKeyword, type Fail } from "./builder.js";
 import { coerces } from "./coercion.js";
 import { isNullSchema } from "./schema.js";

@@ -3,7 +3,7 @@
  * names, error paths and failures. The indentation it counts is only the nesting depth, which
  * decides where nested schemas move into functions of their own; how lines break is emit's.
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 import type { Block, If, Line, Part, Slot, Statement } from "./code.js";
 import type { Needs, Unit } from "./unit.js";
 

@@ -4,7 +4,7 @@
  * somewhere inside it. A validator that cannot coerce returns its input as it is, and its callers
  * need no copy on write.
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 import { isSchema, typeList, type Schema } from "./schema.js";
 import type { Unit } from "./unit.js";
 

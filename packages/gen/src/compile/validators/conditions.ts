@@ -6,7 +6,7 @@
  * since a coercion there would change which values pass (`"5"` passes `not: {type: "integer"}`
  * in JSON Schema). What applies after a test (`then`, `else`, a dependent schema) may coerce.
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 import {
   check,
   type CodeBuilder,

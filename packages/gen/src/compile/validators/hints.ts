@@ -3,7 +3,7 @@
  * `one of: a, b`, `Address object`, `string of 2-3 characters`), so that a model that broke a
  * constraint learns it from the refusal.
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 import { count, isSchema, keywordBits, KIND_BITS, KINDS, typeList, type Schema } from "./schema.js";
 import type { Unit } from "./unit.js";
 

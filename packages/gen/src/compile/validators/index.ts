@@ -27,7 +27,7 @@
  * `any-of.ts`, `conditions.ts` (each kind's keywords), `coercion.ts`, `hints.ts`, `shared.ts`,
  * `builder.ts`, `walk.ts` (where schemas hold schemas), `reduce.ts`.
  */
-import type { JsonValue, ToolDefinition } from "@zcp/runtime/codegen";
+import type { JsonValue, ToolDefinition } from "@zcp/runtime/definition";
 import { toolNames } from "../../model/index.js";
 import { CodeBuilder, ROOT, RETURN } from "./builder.js";
 import type { FunctionCode, ValidatorCode, ValidatorSet } from "./code.js";

@@ -5,7 +5,7 @@
  * types too, then the tests of the whole value as they left it (`oneOf`, `not`, `if`). Failures
  * of one node's own checks share its hint: one `if (a || b || c)`.
  */
-import { canonicalJson, type JsonValue } from "@zcp/runtime/codegen";
+import { canonicalJson, type JsonValue } from "@zcp/runtime/definition";
 import { anyOf } from "./any-of.js";
 import { arrayItems } from "./arrays.js";
 import {

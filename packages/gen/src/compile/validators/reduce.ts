@@ -9,7 +9,7 @@
  * applicator means what `additionalProperties` (`items`) means, and is compiled as that.
  * Every keyword left out is in `dropped`, for the upstream model's warning (ZCP1712).
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 import { isKnownKeyword, isSchema, type Schema } from "./schema.js";
 import { pointerPath, refsIn, replaceSub, resolveRef, subschemas } from "./walk.js";
 

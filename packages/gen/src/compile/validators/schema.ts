@@ -2,7 +2,7 @@
  * compile/validators: what the compiler knows about JSON Schema keywords, and the facts about a
  * schema that every schema kind asks (its type list, whether it constrains anything at all).
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 
 export type Schema = { readonly [keyword: string]: JsonValue };
 

@@ -3,7 +3,7 @@
  * function, with the functions outlined from it): what it needs from the file, its `$defs`, and
  * memos of facts about its schemas. Nothing outlives the compilation but its `ValidatorCode`.
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 import type { FunctionCode, ValidatorCode } from "./code.js";
 import type { Schema } from "./schema.js";
 

@@ -4,7 +4,7 @@
  * reduction to what it compiles, the upstream checks of patterns and dialects), so that no walk
  * misses a place the others see.
  */
-import type { JsonValue } from "@zcp/runtime/codegen";
+import type { JsonValue } from "@zcp/runtime/definition";
 import { isSchema, type Schema } from "./schema.js";
 
 /** Keywords whose value is a schema (`one`), a list of schemas, or a map of names to schemas. */

@@ -1,0 +1,16 @@
+import type { DispatchTable } from "./dispatch.js";
+import type { FindIndex } from "../definition/find/build.js";
+import type { Registry } from "../definition/registry.js";
+import type { ValidatorTable } from "./validate.js";
+
+/**
+ * What `zcp gen` generates, as its `index.ts` exports it. Provider artifacts are not part of it:
+ * the runtime derives them from the registry (`artifactSet`).
+ */
+export interface GeneratedModule {
+  readonly registry: Registry;
+  readonly validators: ValidatorTable;
+  readonly dispatch: DispatchTable;
+  /** The tool index `zcp gen` built (`find.ts`); without it the runtime builds one at first use. */
+  readonly find?: FindIndex;
+}
