@@ -216,7 +216,7 @@ describe("names in generated code", () => {
   it("names each tool's functions and constant after its alias", () => {
     const dispatch = out.get("dispatch.ts")!;
     expect(dispatch).toContain(
-      `/** weather.get_current */\nfunction call_weather_get_current(args: ToolArguments, _context: ToolContext): unknown {\n  return weather.getCurrent(args["value"] as Parameters<typeof weather.getCurrent>[0]);\n}\n`,
+      `/** weather.get_current */\nfunction call_weather_get_current(\n  args: ToolArgs["weather.get_current"],\n  _context: ToolContext,\n): unknown {\n  return weather.getCurrent(args.value);\n}\n`,
     );
     expect(dispatch).toContain("function call_api_list(");
     expect(dispatch).toContain("return api_tools.listItems(");
@@ -242,7 +242,7 @@ describe("names in generated code", () => {
 
   it("is formatted as prettier formats it, long names included", async () => {
     expect(out.get("dispatch.ts")).toContain(
-      "function call_weather_service_get_the_current_conditions_for_a_city(\n  args: ToolArguments,\n",
+      'function call_weather_service_get_the_current_conditions_for_a_city(\n  args: ToolArgs["weather_service.get_the_current_conditions_for_a_city"],\n',
     );
     for (const [file, content] of out)
       if (file.endsWith(".ts"))

@@ -63,7 +63,7 @@ export type {
   Selection,
 } from "./definition/view.js";
 export type { ToolContext } from "./codegen/context.js";
-export type { Handle, Integer } from "./handles/handle.js";
+export type { Handle, Integer } from "./definition/brands.js";
 export type {
   JsonSchema,
   JsonValue,

@@ -1,12 +1,15 @@
 /**
  * emit: `dispatch.ts`, a function per tool that calls the real tool function, statically
  * imported, with its arguments in declared order (or the whole object) and the context where
- * the function takes one. No reflection: the generated code names every argument. Arguments are
- * typed as the function's own parameter types, which the runtime guarantees by validating
- * before it dispatches; `Date` parameters are revived from their ISO strings here.
+ * the function takes one. No reflection: the generated code names every argument. Each
+ * dispatcher takes its tool's arguments as `types.ts` prints them from the input schema
+ * (`ToolArgs[alias]`, handles resolved) and reads them as plain properties, so that tsc checks
+ * each against the function's parameter: no cast. The runtime dispatches only validated
+ * arguments (`dispatchTable`, the one place that trusts it); `Date` parameters are revived
+ * from their ISO strings here.
  */
 import path from "node:path";
-import type { ToolDefinition } from "@zcp/runtime/definition";
+import type { SchemaNode as Node, ToolDefinition } from "@zcp/runtime/definition";
 import type { ComposedPackage } from "../compose/index.js";
 import type { CodegenSymbol } from "@zcp/runtime/codegen/symbols";
 import { codegenImports } from "./codegen-imports.js";
@@ -25,12 +28,13 @@ import { Identifier, PRINT_WIDTH, printStatement, printString } from "./print.js
 /** Names the file declares besides the tools' functions and the module namespaces. */
 const FIXED_NAMES = [
   "checkComposedPackage",
-  "DispatchTable",
-  "ToolArguments",
+  "dispatchTable",
+  "asDeclared",
+  "ToolArgs",
   "ToolContext",
+  "WithHandles",
   "reviveDates",
   "dispatch",
-  "Parameters",
   "args",
   "_args",
   "context",
@@ -69,14 +73,19 @@ export function dispatchFile(
     )
     .join("\n");
   // A module whose tools all come from packages declares no function (noUnusedLocals).
-  const runtimeNames: CodegenSymbol[] =
-    own.length > 0 ? ["DispatchTable", "ToolArguments", "ToolContext"] : ["DispatchTable"];
+  const runtimeNames: CodegenSymbol[] = [];
+  if (own.length > 0) runtimeNames.push("ToolContext");
+  if (own.some((tool) => Object.keys(tool.handleParams).length > 0))
+    runtimeNames.push("WithHandles");
+  if (own.some(declaresArguments)) runtimeNames.push("asDeclared");
   if (packages.length > 0) runtimeNames.push(CHECK);
+  runtimeNames.push("dispatchTable");
   if (own.some((tool) => tool.dates.length > 0)) runtimeNames.push("reviveDates");
   const header = [
     codegenImports(runtimeNames).trimEnd(),
     packageImports(bindings).trimEnd(),
     imports,
+    ...(own.length > 0 ? [`import type { ToolArgs } from "./types.js";`] : []),
   ].filter(Boolean);
   const entry = (tool: ToolDefinition): Identifier => {
     const composed = fromPackage.get(tool.id);
@@ -91,8 +100,9 @@ export function dispatchFile(
     ...(packages.length > 0 ? [packages.map((pkg) => packageCheck(pkg, bindings)).join("")] : []),
     ...own.map((tool) => dispatcher(tool, functions.get(tool)!, modules.get(tool.source.file)!)),
     printStatement(
-      "export const dispatch: DispatchTable = ",
+      "export const dispatch = dispatchTable(",
       Object.fromEntries(tools.map((tool) => [tool.id, entry(tool)])),
+      ")",
     ),
   ]);
 }
@@ -111,57 +121,113 @@ function packageCheck(pkg: ComposedPackage, bindings: ReadonlyMap<string, string
 
 function dispatcher(tool: ToolDefinition, name: string, module: string): string {
   // An export name that is not an identifier (`export { f as "a b" }`) is read as a string.
-  const plain = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(tool.source.export);
-  const key = printString(tool.source.export);
-  const fn = plain ? `${module}.${tool.source.export}` : `${module}[${key}]`;
-  const type = plain ? `typeof ${fn}` : `(typeof ${module})[${key}]`;
-  const typed = (value: string, index: number) => `${value} as Parameters<${type}>[${index}]`;
+  const fn = IDENTIFIER.test(tool.source.export)
+    ? `${module}.${tool.source.export}`
+    : `${module}[${printString(tool.source.export)}]`;
   const args: string[] = [];
+  const typed = (value: string, schema: unknown) =>
+    exact(schema) ? value : `asDeclared(${value})`;
   if (tool.call.kind === "object") {
-    // Through unknown: TypeScript refuses a direct cast from an index signature to an interface
-    // whose required properties it cannot see in it.
-    const value =
-      tool.dates.length > 0 ? `reviveDates(args, ${datesList(tool.dates)})` : "args as unknown";
-    args.push(typed(value, tool.call.context === 0 ? 1 : 0));
+    const value = tool.dates.length > 0 ? `reviveDates(args, ${datesList(tool.dates)})` : "args";
+    args.push(typed(value, tool.inputSchema));
   } else {
-    tool.call.params.forEach((param, index) => {
-      const position = tool.call.context !== null && index >= tool.call.context ? index + 1 : index;
+    for (const param of tool.call.params) {
       const own = tool.dates
         .filter((date) => date === param || date.startsWith(`${param}.`))
         .map((date) => date.slice(param.length + 1));
-      // Bracket access: `ToolArguments` is an index signature (noPropertyAccessFromIndexSignature).
-      const arg = `args[${printString(param)}]`;
+      const arg = IDENTIFIER.test(param) ? `args.${param}` : `args[${printString(param)}]`;
       const value = own.length > 0 ? `reviveDates(${arg}, ${datesList(own)})` : arg;
-      args.push(typed(value, position));
-    });
+      // A handle is a `Handle` of its kind whatever its id's schema: checked as it is.
+      args.push(
+        Object.hasOwn(tool.handleParams, param)
+          ? value
+          : typed(value, parameterSchema(tool, param)),
+      );
+    }
   }
   if (tool.call.context !== null) args.splice(tool.call.context, 0, "context");
   const usesContext = tool.call.context !== null;
   // A positional tool without parameters reads no arguments (noUnusedParameters).
   const usesArgs = tool.call.kind === "object" || tool.call.params.length > 0;
+  const type = argumentsType(tool);
   const params = [
-    `${usesArgs ? "" : "_"}args: ToolArguments`,
+    `${usesArgs ? "" : "_"}args: ${type.flat}`,
     `${usesContext ? "" : "_"}context: ToolContext`,
   ];
   const flatSignature = `function ${name}(${params.join(", ")}): unknown {`;
   const signature =
     flatSignature.length <= PRINT_WIDTH
       ? flatSignature
-      : `function ${name}(\n${params.map((param) => `  ${param},`).join("\n")}\n): unknown {`;
+      : `function ${name}(\n${brokenParameter(params[0]!, type)}\n  ${params[1]!},\n): unknown {`;
   const flat = `  return ${fn}(${args.join(", ")});`;
   const body =
     flat.length <= PRINT_WIDTH
       ? flat
-      : `  return ${fn}(\n${args.map(brokenArgument).join("\n")}\n  );`;
+      : `  return ${fn}(\n${args.map((arg) => `    ${arg},`).join("\n")}\n  );`;
   return `/** ${comment(tool.alias)} */\n${signature}\n${body}\n}\n`;
 }
 
-/** An argument on a line of its own; a cast too long for it breaks inside `Parameters<...>`, as prettier does. */
-function brokenArgument(arg: string): string {
-  const line = `    ${arg},`;
-  const cast = /^(.*) as Parameters<(\(?typeof .*)>(\[\d+\])$/.exec(arg);
-  if (line.length <= PRINT_WIDTH || !cast) return line;
-  return `    ${cast[1]} as Parameters<\n      ${cast[2]}\n    >${cast[3]},`;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * A tool's arguments as its dispatcher receives them: its `ToolArgs` entry of `types.ts`, with
+ * the handle parameters as `Handle`s of their kinds (`WithHandles`); dates stay strings until
+ * the dispatcher revives them. `kinds` are the members of the object type of those kinds.
+ */
+interface ArgumentsType {
+  readonly flat: string;
+  readonly sent: string;
+  readonly kinds: readonly string[];
+}
+
+function argumentsType(tool: ToolDefinition): ArgumentsType {
+  const sent = `ToolArgs[${printString(tool.alias)}]`;
+  const kinds = Object.entries(tool.handleParams).map(
+    ([param, kind]) =>
+      `${IDENTIFIER.test(param) ? param : printString(param)}: ${kind === "*" ? "string" : printString(kind)}`,
+  );
+  const flat = kinds.length > 0 ? `WithHandles<${sent}, { ${kinds.join("; ")} }>` : sent;
+  return { flat, sent, kinds };
+}
+
+/** The `args` parameter on a line of its own; a `WithHandles` too long for it breaks as prettier breaks it. */
+function brokenParameter(param: string, type: ArgumentsType): string {
+  const line = `  ${param},`;
+  if (line.length <= PRINT_WIDTH || type.kinds.length === 0) return line;
+  const name = param.slice(0, param.indexOf(":"));
+  const kinds = `    { ${type.kinds.join("; ")} },`;
+  const object =
+    kinds.length <= PRINT_WIDTH
+      ? kinds
+      : `    {\n${type.kinds.map((kind) => `      ${kind};\n`).join("")}    },`;
+  return `  ${name}: WithHandles<\n    ${type.sent},\n${object}\n  >,`;
+}
+
+/** Whether a tool's dispatcher calls `asDeclared`. */
+function declaresArguments(tool: ToolDefinition): boolean {
+  if (tool.call.kind === "object") return !exact(tool.inputSchema);
+  return tool.call.params.some(
+    (param) => !Object.hasOwn(tool.handleParams, param) && !exact(parameterSchema(tool, param)),
+  );
+}
+
+function parameterSchema(tool: ToolDefinition, param: string): unknown {
+  return (tool.inputSchema.properties as { readonly [name: string]: unknown })[param];
+}
+
+/**
+ * Whether the type `types.ts` prints from `schema` states the parameter's type exactly, so that
+ * tsc checks the argument as it is: a string, number or boolean without listed values or a
+ * pattern (a string enum, a template literal type). Anything else goes through `asDeclared`.
+ */
+function exact(schema: unknown): boolean {
+  const node = (schema ?? {}) as Node;
+  return (
+    ["string", "number", "integer", "boolean"].includes(node.type as string) &&
+    node.enum === undefined &&
+    node.const === undefined &&
+    node.pattern === undefined
+  );
 }
 
 function datesList(paths: readonly string[]): string {

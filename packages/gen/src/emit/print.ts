@@ -39,9 +39,12 @@ export class Identifier {
 export type Printable =
   JsonValue | Identifier | readonly Printable[] | { readonly [key: string]: Printable };
 
-/** `prefix` followed by `value` and `;`, e.g. `export const x: T = {...};`, with a final newline. */
-export function printStatement(prefix: string, value: Printable): string {
-  return `${prefix}${printValue(value, 0, width(prefix), 1)};\n`;
+/**
+ * `prefix` followed by `value`, `close` and `;`, e.g. `export const x: T = {...};` or
+ * `export const x = f({...});`, with a final newline.
+ */
+export function printStatement(prefix: string, value: Printable, close = ""): string {
+  return `${prefix}${printValue(value, 0, width(prefix), close.length + 1)}${close};\n`;
 }
 
 /**

@@ -298,7 +298,10 @@ describe("composing packages", () => {
     );
     // A package-only dispatch imports only what it uses (noUnusedLocals).
     const dispatch = result.files.find((file) => file.path === "dispatch.ts")!.content;
-    expect(dispatch).toContain('import type { DispatchTable } from "@zcp/runtime/codegen";\n');
+    expect(dispatch).toContain(
+      'import { checkComposedPackage, dispatchTable } from "@zcp/runtime/codegen";\n',
+    );
+    expect(dispatch).not.toContain("import type");
     expect(dispatch).not.toContain("function ");
   });
 });

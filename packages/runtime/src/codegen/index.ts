@@ -13,8 +13,8 @@ export type { Registry, ToolDefinition } from "../definition/registry.js";
 export type { FindIndex } from "../definition/find/build.js";
 export type { GeneratedModule } from "./module.js";
 export type { ToolContext } from "./context.js";
-export type { DispatchTable, Dispatcher, ToolArguments } from "./dispatch.js";
-export { reviveDates } from "./dispatch.js";
+export type { DispatchTable, Dispatcher, ToolArguments, WithHandles } from "./dispatch.js";
+export { asDeclared, dispatchTable, reviveDates } from "./dispatch.js";
 export type { ValidationResult, Validator, ValidatorTable } from "./validate.js";
 export { checkComposedPackage } from "./composed.js";
 export {

@@ -12,8 +12,10 @@ export const CODEGEN_MODULE = "@zcp/runtime/codegen";
 
 /** The entry's values: exactly `keyof typeof codegen` (the `satisfies` checks both ways). */
 const VALUES = {
+  asDeclared: "value",
   checkComposedPackage: "value",
   codePoints: "value",
+  dispatchTable: "value",
   duplicateAt: "value",
   invalid: "value",
   isDate: "value",
@@ -53,6 +55,7 @@ interface TypeExports {
   ValidationResult: codegen.ValidationResult;
   Validator: codegen.Validator;
   ValidatorTable: codegen.ValidatorTable;
+  WithHandles: codegen.WithHandles<object, { [name: string]: string }>;
 }
 
 const TYPES: { readonly [name in keyof TypeExports]: "type" } = {
@@ -67,6 +70,7 @@ const TYPES: { readonly [name in keyof TypeExports]: "type" } = {
   ValidationResult: "type",
   Validator: "type",
   ValidatorTable: "type",
+  WithHandles: "type",
 };
 
 /** A name of `@zcp/runtime/codegen`. */

@@ -1,7 +1,8 @@
 /**
  * The marks `zcp gen` and the runtime agree on: the brand properties by which the generator
  * recognises the runtime's `Handle` and `ToolContext` types (by property, not by import path,
- * so re-exports and aliases work), and the one wire form of a handle id.
+ * so re-exports and aliases work), the branded types tool authors declare (`Handle`,
+ * `Integer`), and the one wire form of a handle id.
  */
 
 /** Brand property of `Handle<K, T>`; its value is the expected kind. */
@@ -17,3 +18,25 @@ export const CONTEXT_BRAND = "~zcp.context";
  * handle parameter and of the handle tool, and what the handle store accepts.
  */
 export const HANDLE_ID_PATTERN = "^#[A-Z][1-9][0-9]{0,29}$";
+
+/**
+ * A handle reference parameter. The model passes a handle id such as `"#T1"`; before the call,
+ * the runtime looks the id up in the caller's session, checks its kind and expiry, and passes
+ * this resolved object to the tool. `zcp gen` recognises the type by its brand property and
+ * gives the parameter a handle-id string schema.
+ *
+ * @example
+ * export function sumColumn(rows: Handle<"table", Row[]>, column: string): number
+ */
+export interface Handle<K extends string = string, T = unknown> {
+  /** Brand that marks handle parameters for `zcp gen`: the expected kind. */
+  readonly [HANDLE_BRAND]: K;
+  readonly id: string;
+  readonly kind: K;
+  readonly value: T;
+}
+
+// A number that must be an integer: `zcp gen` emits `"type": "integer"` for it. (A line
+// comment on purpose: a type alias's JSDoc text becomes the description of every use.)
+/** @type integer */
+export type Integer = number;

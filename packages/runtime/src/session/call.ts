@@ -14,7 +14,7 @@ import { Pending, type CallOptions } from "./call-types.js";
 import { clip } from "../results/clip.js";
 import type { ToolContext } from "../codegen/context.js";
 import { tooDeepAt } from "./depth.js";
-import type { Handle } from "../handles/handle.js";
+import type { Handle } from "../definition/brands.js";
 import { jsonData } from "./json-data.js";
 import { DEFAULT_MAX_ARGUMENT_DEPTH, DEFAULT_MAX_RESULT_BYTES, resultTooLarge } from "./limits.js";
 import type { HandleIdForm } from "../handles/store.js";
