@@ -15,29 +15,34 @@
  * Figures (tarball contents and sizes, install sizes, the bundle's size) are printed after the
  * run; with USER_PATH_REPORT=1 they are also written to report.json and report.md beside this
  * file. USER_PATH_KEEP=1 keeps the temporary folder and prints its path.
+ *
+ * One describe, one setup: each step builds on the project the steps before it left. What the
+ * steps share is in helpers.ts; the add-ons' steps are in add-ons.ts.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { copyFile, cp, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { createClient } from "@redis/client";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  StdioClientTransport,
-  type StdioServerParameters,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
-import {
-  LoggingMessageNotificationSchema,
-  type CallToolResult,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFake } from "../../packages/agent/test/fake/server.js";
-import { functionCall, message, response } from "../../packages/agent/test/fake/openai.js";
-import { redisAvailable, startRedis } from "../redis-server.js";
+import { addOnTests } from "./add-ons.js";
+import {
+  checkMcp,
+  exportTargets,
+  type Figures,
+  folderSize,
+  installedPackages,
+  type PackageDir,
+  PACKAGES,
+  type Packed,
+  packageName,
+  readSection,
+  type Section,
+  STRICTEST,
+  TYPED_CLIENT_CHECK,
+  writeReport,
+} from "./helpers.js";
 import {
   DEV_TOOLS,
   NPM_FLAGS,
@@ -49,17 +54,8 @@ import {
   userTemp,
   WORKSPACE,
   type Ran,
-  type Tarball,
 } from "./packing.js";
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** In dependency order (@zcp/server's optional peers @zcp/code and @zcp/redis before it); the folder name under packages/. */
-const PACKAGES = ["runtime", "client", "code", "redis", "server", "gen", "agent"] as const;
-type PackageDir = (typeof PACKAGES)[number];
-/** The OpenAI SDK a user of @zcp/agent/openai installs beside it (its optional peer). */
-const OPENAI_SDK = "openai@6.49.0";
-/** Null when a real redis-server can run here, else why not (printed; under CI it throws instead). */
-const REDIS_MISSING = redisAvailable();
 /** Exact versions of the package linters. */
 const LINTERS = ["publint@0.3.25", "@arethetypeswrong/cli@0.18.5"];
 /** Nothing of this may reach a production install of @zcp/runtime + @zcp/server. */
@@ -79,261 +75,6 @@ const BUILD_ONLY_SCOPES = ["@esbuild/", "@typescript/"];
 const PLACEHOLDER = "/path/to/my-tools";
 const WRITE_REPORT = process.env.USER_PATH_REPORT === "1";
 const KEEP = process.env.USER_PATH_KEEP === "1";
-
-// ---------------------------------------------------------------------------------------------
-// Files
-
-/** Bytes under a folder (file sizes, symlinks not followed), and the number of files. */
-async function folderSize(folder: string): Promise<{ bytes: number; files: number }> {
-  let bytes = 0;
-  let files = 0;
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
-    const file = path.join(folder, entry.name);
-    if (entry.isDirectory()) {
-      const inner = await folderSize(file);
-      bytes += inner.bytes;
-      files += inner.files;
-    } else {
-      bytes += (await lstat(file)).size;
-      files += 1;
-    }
-  }
-  return { bytes, files };
-}
-
-/** The packages npm installed, by their node_modules path (from npm's hidden lockfile). */
-async function installedPackages(project: string): Promise<string[]> {
-  const lock = JSON.parse(
-    await readFile(path.join(project, "node_modules/.package-lock.json"), "utf8"),
-  ) as { packages: Record<string, unknown> };
-  return Object.keys(lock.packages).filter((key) => key.startsWith("node_modules/"));
-}
-
-/** The package name of a node_modules path (`node_modules/a/node_modules/@s/b` → `@s/b`). */
-function packageName(key: string): string {
-  return key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
-}
-
-/** Every target an `exports` map names (conditions and subpaths, nested). */
-function exportTargets(exports: unknown): string[] {
-  if (typeof exports === "string") return [exports];
-  if (exports === null || typeof exports !== "object") return [];
-  return Object.values(exports).flatMap(exportTargets);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The README section
-
-interface Section {
-  source: string;
-  text: string;
-  /** Blocks whose info string names a file: ```ts src/tools.ts */
-  files: Map<string, string>;
-  /** The unnamed JSON block with `mcpServers`. */
-  hosts: { mcpServers: Record<string, { command: string; args?: string[]; cwd?: string }> };
-}
-
-/** The getting-started page's section, with its named file blocks. */
-async function readSection(): Promise<Section> {
-  for (const source of ["docs/getting-started.md"]) {
-    const markdown = await readFile(path.join(WORKSPACE, source), "utf8");
-    const start = markdown.indexOf("## Use it in your project");
-    if (start < 0) continue;
-    const end = markdown.indexOf("\n## ", start + 1);
-    const text = markdown.slice(start, end < 0 ? undefined : end);
-    const files = new Map<string, string>();
-    let hosts: Section["hosts"] | undefined;
-    for (const match of text.matchAll(/^```(\w+)(?: +(\S+))?\n([\s\S]*?)^```$/gm)) {
-      const [, , name, body] = match as unknown as [string, string, string | undefined, string];
-      if (name !== undefined) files.set(name, body);
-      else if (body.includes('"mcpServers"')) hosts = JSON.parse(body) as Section["hosts"];
-    }
-    if (!files.has("src/tools.ts")) continue;
-    if (hosts === undefined)
-      throw new Error(`${source}: "Use it in your project" has no JSON block with "mcpServers"`);
-    return { source, text, files, hosts };
-  }
-  throw new Error(
-    'no "Use it in your project" section with a ```ts src/tools.ts block in docs/getting-started.md',
-  );
-}
-
-/** Written by the test only (not in the README): generated types reject wrong calls at compile time. */
-const TYPED_CLIENT_CHECK = `import type { ZcpClient } from "@zcp/client";
-import type { ToolArgs, ToolResults } from "./zcp.gen/types.js";
-
-export async function typedCalls(client: ZcpClient<ToolArgs, ToolResults>): Promise<number> {
-  const result = await client.call("orders.total", { lines: [{ sku: "tea", qty: 1, price: 350 }], discount: 5 });
-  await client.call("greet", { name: "Ada", tone: "formal" });
-  // @ts-expect-error tone is formal or casual
-  await client.call("greet", { name: "Ada", tone: "rude" });
-  // @ts-expect-error no such tool
-  await client.call("orders.cancel", {});
-  // @ts-expect-error lines are required
-  await client.call("orders.total", { discount: 5 });
-  // @ts-expect-error times is a number
-  await client.call("text.repeat", { text: "a", times: "2" });
-  return result.ok && "value" in result ? result.value.total + result.value.count : 0;
-}
-`;
-
-/** Flags of the strictest user tsconfigs (as in @tsconfig/strictest): generated code must compile under them too. */
-const STRICTEST = {
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  noPropertyAccessFromIndexSignature: true,
-  noImplicitReturns: true,
-  noImplicitOverride: true,
-  noUnusedLocals: true,
-  noUnusedParameters: true,
-  noFallthroughCasesInSwitch: true,
-  isolatedModules: true,
-  verbatimModuleSyntax: true,
-  noEmit: true,
-};
-
-// ---------------------------------------------------------------------------------------------
-// The MCP checks, the same for every way of starting the server
-
-const TOOL_NAMES = ["greet", "orders_total", "text_repeat"];
-
-interface McpRun {
-  tools: Tool[];
-  stderr: string;
-}
-
-async function checkMcp(server: StdioServerParameters, label: string): Promise<McpRun> {
-  const client = new Client({ name: "user-path", version: "1.0.0" });
-  const logs: string[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
-    logs.push(String(notification.params.data));
-  });
-  const transport = new StdioClientTransport({ env: USER_ENV, ...server, stderr: "pipe" });
-  let stderr = "";
-  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  try {
-    await client.connect(transport);
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort(), label).toEqual(TOOL_NAMES);
-    const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    const orders = byName.get("orders_total")!;
-    expect(Object.keys(orders.inputSchema.properties ?? {}), label).toEqual(["lines", "discount"]);
-    expect(orders.inputSchema.required, label).toEqual(["lines"]);
-    expect(
-      (orders.inputSchema.properties as Record<string, { default?: unknown }>).discount!.default,
-      label,
-    ).toBe(0);
-    expect(orders.outputSchema?.properties, label).toHaveProperty("total");
-    expect(orders.annotations, label).toMatchObject({ readOnlyHint: true, idempotentHint: true });
-    const greet = byName.get("greet")!;
-    expect((greet.inputSchema.properties as Record<string, unknown>).tone, label).toMatchObject({
-      enum: ["formal", "casual"],
-      default: "casual",
-    });
-    expect(byName.get("text_repeat")!.inputSchema.properties, label).not.toHaveProperty("context");
-
-    const call = async (name: string, args: Record<string, unknown>) =>
-      (await client.callTool({ name, arguments: args })) as CallToolResult;
-    const total = await call("orders_total", {
-      lines: [
-        { sku: "tea", qty: 2, price: 350 },
-        { sku: "cake", qty: 1, price: 500 },
-      ],
-      discount: 10,
-    });
-    expect(total.isError ?? false, label).toBe(false);
-    expect(total.structuredContent, label).toEqual({ total: 1080, count: 2 });
-    expect(total.content, label).toEqual([{ type: "text", text: '{"total":1080,"count":2}' }]);
-    expect(
-      (await call("orders_total", { lines: [{ sku: "tea", qty: 2, price: 350 }] }))
-        .structuredContent,
-      label,
-    ).toEqual({ total: 700, count: 1 });
-    expect((await call("greet", { name: "Ada" })).content, label).toEqual([
-      { type: "text", text: '"Hi Ada!"' },
-    ]);
-    expect((await call("greet", { name: "Ada", tone: "formal" })).content, label).toEqual([
-      { type: "text", text: '"Good day, Ada."' },
-    ]);
-    const rude = await call("greet", { name: "Ada", tone: "rude" });
-    expect(rude.isError, label).toBe(true);
-    expect(JSON.stringify(rude.content), label).toContain("invalid:$.tone");
-    expect((await call("text_repeat", { text: "ab", times: 3 })).content, label).toEqual([
-      { type: "text", text: '"ababab"' },
-    ]);
-    const fraction = await call("text_repeat", { text: "ab", times: 2.5 });
-    expect(fraction.isError, label).toBe(true);
-    expect(JSON.stringify(fraction.content), label).toContain("invalid:$.times");
-    expect(logs, label).toContain("repeating 3 times");
-    return { tools, stderr };
-  } catch (error) {
-    (error as Error).message += `\n--- ${label}: server stderr\n${stderr}`;
-    throw error;
-  } finally {
-    await client.close();
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// @zcp/agent: a user's script, and the loopback fake of the OpenAI Responses API it talks to
-
-/** Written by the test: the project's own registry served to a model through @zcp/agent/openai's loop. */
-const AGENT_SCRIPT = `import OpenAI from "openai";
-import { createRuntime } from "@zcp/runtime";
-import { runAgent } from "@zcp/agent/openai";
-import generated from "./zcp.gen/index.js";
-
-const client = new OpenAI({ baseURL: process.argv[2], apiKey: "not-needed-with-the-fake" });
-const result = await runAgent({
-  client,
-  session: createRuntime(generated).session(),
-  model: "gpt-test",
-  instructions: "You price orders with the tools you have.",
-  input: "What do two teas at 350 cents cost with a 10% discount?",
-});
-for (const outcome of result.outcomes)
-  console.log(\`\${outcome.call.name} \${outcome.call.arguments} -> \${outcome.text}\`);
-console.log(\`answer (\${result.stop}, \${result.turns} turns): \${result.text}\`);
-console.log(\`usage: \${JSON.stringify(result.usage)}; last response \${result.lastResponseId}\`);
-`;
-
-// ---------------------------------------------------------------------------------------------
-// @zcp/redis: what the test reads from Redis itself
-
-/** `KEYS <pattern>` on the Redis at `url`, sorted. */
-async function redisKeys(url: string, pattern: string): Promise<string[]> {
-  const client = createClient({ url });
-  await client.connect();
-  try {
-    return (await client.keys(pattern)).sort();
-  } finally {
-    await client.close();
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-
-interface Packed extends Tarball {
-  dir: PackageDir;
-}
-
-interface Figures {
-  node: string;
-  npm: string;
-  tarballs: Omit<Packed, "manifest" | "unpacked" | "tarball">[];
-  steps: Record<string, number>;
-  project?: { packages: number; bytes: number };
-  production?: {
-    packages: number;
-    bytes: number;
-    zcpBytes: number;
-    largest: { name: string; bytes: number }[];
-    names: string[];
-  };
-  bundle?: { bytes: number; minifiedBytes: number };
-  publint: Record<string, string>;
-  attw: Record<string, { problems: string[] }>;
-}
 
 describe("the user's path: packed tarballs, npm, a new project outside the workspace", () => {
   let tmp: string;
@@ -802,214 +543,5 @@ describe("the user's path: packed tarballs, npm, a new project outside the works
   }, 120_000);
 
   // The two steps below add dependencies to the project: they come after the production install, which checks its exact list.
-
-  it("npm install @zcp/agent openai: a script runs the project's tools through runAgent of @zcp/agent/openai", async () => {
-    const install = await ok("npm", ["install", ...NPM_FLAGS, tarball("agent"), OPENAI_SDK], {
-      cwd: project,
-    });
-    figures.steps[`npm install @zcp/agent ${OPENAI_SDK}`] = install.ms;
-    // A TypeScript file of the project: tsc checks @zcp/agent's declarations against the real SDK's (skipLibCheck off).
-    await writeFile(path.join(project, "src/agent.ts"), AGENT_SCRIPT);
-    const tsc = await run("npx", ["tsc"], { cwd: project });
-    expect({ code: tsc.code, output: tsc.stdout + ownStderr(tsc) }).toEqual({
-      code: 0,
-      output: "",
-    });
-    const fake = await startFake();
-    fake.script(
-      "/v1/responses",
-      {
-        json: response(
-          [
-            functionCall(
-              "call_1",
-              "orders_total",
-              '{"lines":[{"sku":"tea","qty":2,"price":350}],"discount":10}',
-            ),
-          ],
-          "resp_1",
-        ),
-      },
-      { json: response([message("630 cents for both.")], "resp_2") },
-    );
-    try {
-      const ran = await ok("node", ["dist/agent.js", `${fake.url}/v1`], {
-        cwd: project,
-        timeoutMs: 60_000,
-      });
-      figures.steps["node dist/agent.js (runAgent, 2 turns on a fake OpenAI)"] = ran.ms;
-      expect(ownStderr(ran)).toBe("");
-      expect(ran.stdout.trim().split("\n")).toEqual([
-        'orders_total {"lines":[{"sku":"tea","qty":2,"price":350}],"discount":10} -> {"ok":true,"value":{"total":630,"count":1}}',
-        "answer (answer, 2 turns): 630 cents for both.",
-        'usage: {"inputTokens":20,"outputTokens":10,"cachedInputTokens":0}; last response resp_2',
-      ]);
-      // The wire: the project's three tools in the first request, the call's output with previous_response_id in the second.
-      expect(fake.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
-        "POST /v1/responses",
-        "POST /v1/responses",
-      ]);
-      const [first, second] = fake.bodies("/v1/responses") as Record<string, unknown>[];
-      expect(first).toMatchObject({ model: "gpt-test" });
-      expect(
-        (first!.tools as { type: string; name: string }[]).map((tool) => tool.name).sort(),
-      ).toEqual(TOOL_NAMES);
-      expect(second).toMatchObject({
-        previous_response_id: "resp_1",
-        input: [
-          {
-            type: "function_call_output",
-            call_id: "call_1",
-            output: '{"ok":true,"value":{"total":630,"count":1}}',
-          },
-        ],
-      });
-    } finally {
-      await fake.close();
-    }
-  }, 180_000);
-
-  it.skipIf(REDIS_MISSING !== null)(
-    "npm install @zcp/redis: npx zcp-serve --store redis://… serves over HTTP with its sessions in a real redis-server",
-    async () => {
-      const install = await ok("npm", ["install", ...NPM_FLAGS, tarball("redis")], {
-        cwd: project,
-      });
-      figures.steps["npm install @zcp/redis"] = install.ms;
-      const redis = await startRedis();
-      const started = performance.now();
-      // Its own process group: npx runs the bin in a child, and the group is stopped together.
-      const child = spawn(
-        "npx",
-        [
-          "zcp-serve",
-          "--registry",
-          "dist/zcp.gen/index.js",
-          "--transport",
-          "http",
-          "--port",
-          "0",
-          "--store",
-          redis.url,
-        ],
-        { cwd: project, env: USER_ENV, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-      );
-      let stderr = "";
-      const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-      try {
-        // Port 0: the port the OS chose is in the log line.
-        const url = await new Promise<URL>((resolve, reject) => {
-          child.stderr.on("data", (chunk: Buffer) => {
-            stderr += chunk.toString("utf8");
-            const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-            if (match) resolve(new URL(match[1]!));
-          });
-          void exited.then((code) => reject(new Error(`zcp-serve exited (${code}): ${stderr}`)));
-        });
-        const ready = await fetch(new URL("/readyz", url));
-        expect({ status: ready.status, body: await ready.json() }).toEqual({
-          status: 200,
-          body: { status: "ready" },
-        });
-        const client = new Client({ name: "user-path", version: "1.0.0" });
-        await client.connect(new StreamableHTTPClientTransport(url));
-        try {
-          expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
-            TOOL_NAMES,
-          );
-          const total = (await client.callTool({
-            name: "orders_total",
-            arguments: { lines: [{ sku: "tea", qty: 2, price: 350 }], discount: 10 },
-          })) as CallToolResult;
-          expect(total.structuredContent).toEqual({ total: 630, count: 1 });
-          // The session's state is in Redis, not in the process.
-          expect(await redisKeys(redis.url, "zcp:session:*")).toHaveLength(1);
-        } finally {
-          await client.close();
-        }
-        figures.steps["zcp-serve --store redis://…: ready, MCP session over HTTP"] = Math.round(
-          performance.now() - started,
-        );
-      } catch (error) {
-        (error as Error).message += `\n--- zcp-serve stderr\n${stderr}`;
-        throw error;
-      } finally {
-        if (child.exitCode === null && child.signalCode === null)
-          process.kill(-child.pid!, "SIGTERM");
-        await exited;
-        await redis.stop();
-      }
-    },
-    180_000,
-  );
+  addOnTests(() => ({ project, figures, tarball }));
 });
-
-async function writeReport(figures: Figures): Promise<void> {
-  await writeFile(path.join(HERE, "report.json"), `${JSON.stringify(figures, null, 2)}\n`);
-  const kb = (bytes: number) =>
-    bytes >= 1024 * 1024
-      ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
-      : `${(bytes / 1024).toFixed(1)} KiB`;
-  const md = [
-    "# The user's path: figures",
-    "",
-    `Written by \`USER_PATH_REPORT=1 pnpm vitest run tools/user-path/\` (node ${figures.node}, npm ${figures.npm}).`,
-    "",
-    "## Tarballs (`pnpm pack`)",
-    "",
-    "| package | tarball | unpacked | files | of which .d.ts.map | publint | attw --profile esm-only: problems outside the profile |",
-    "| --- | ---: | ---: | ---: | ---: | --- | --- |",
-    ...figures.tarballs.map(
-      (t) =>
-        `| ${t.name}@${t.version} | ${t.bytes} B (${kb(t.bytes)}) | ${t.unpackedBytes} B (${kb(t.unpackedBytes)}) | ${t.files.length} | ${t.declarationMapBytes} B | ${figures.publint[t.name] ?? "-"} | ${figures.attw[t.name] ? (figures.attw[t.name]!.problems.length === 0 ? "none" : `${figures.attw[t.name]!.problems.length} ignored (node10, node16-cjs)`) : "-"} |`,
-    ),
-    "",
-    "## Installs and the bundle",
-    "",
-    "| what | packages | bytes |",
-    "| --- | ---: | ---: |",
-    ...(figures.project
-      ? [
-          `| the project (dependencies and dev tools) | ${figures.project.packages} | ${figures.project.bytes} (${kb(figures.project.bytes)}) |`,
-        ]
-      : []),
-    ...(figures.production
-      ? [
-          `| production, \`npm ci --omit=dev\` | ${figures.production.packages} | ${figures.production.bytes} (${kb(figures.production.bytes)}), of which @zcp ${figures.production.zcpBytes} |`,
-        ]
-      : []),
-    ...(figures.bundle
-      ? [
-          `| \`bundle/server.mjs\` (esbuild, one ESM file) | - | ${figures.bundle.bytes} (${kb(figures.bundle.bytes)}); ${figures.bundle.minifiedBytes} with --minify |`,
-        ]
-      : []),
-    "",
-    "## Steps (ms)",
-    "",
-    "| step | ms |",
-    "| --- | ---: |",
-    ...Object.entries(figures.steps).map(([step, ms]) => `| ${step} | ${ms} |`),
-    "",
-    "## Tarball contents",
-    "",
-    ...figures.tarballs.flatMap((t) => [
-      `### ${t.name}`,
-      "",
-      "```",
-      ...t.files.map((file) => `${String(file.bytes).padStart(8)}  ${file.path}`),
-      "```",
-      "",
-    ]),
-    ...(figures.production
-      ? [
-          "## Production install",
-          "",
-          `Largest packages: ${figures.production.largest.map((entry) => `${entry.name} ${kb(entry.bytes)}`).join(", ")}.`,
-          "",
-          `All ${figures.production.packages}: ${figures.production.names.join(", ")}.`,
-          "",
-        ]
-      : []),
-  ];
-  await writeFile(path.join(HERE, "report.md"), md.join("\n"));
-}

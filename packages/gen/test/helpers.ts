@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { Registry } from "@zcp/runtime/definition";
 import { readRegistryFile } from "../src/compose/read.js";
 
@@ -42,6 +42,29 @@ export function scratchProject(files: Record<string, string>): string {
   fs.mkdirSync(path.join(dir, "node_modules/@zcp"), { recursive: true });
   fs.symlinkSync(path.join(REPO, "packages/runtime"), path.join(dir, "node_modules/@zcp/runtime"));
   return dir;
+}
+
+/**
+ * Call at the top of a test file: `scratch(files)` is a `scratchProject` and `copyOf(name)` a
+ * `copyFixture` (a copy without its output, so that running `zcp gen` there writes nothing in
+ * the repository), each removed after the file's tests.
+ */
+export function temporaryProjects(): {
+  scratch: (files: Record<string, string>) => string;
+  copyOf: (name: string) => string;
+} {
+  const temporary: string[] = [];
+  afterAll(() => {
+    for (const dir of temporary) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const kept = (dir: string) => {
+    temporary.push(dir);
+    return dir;
+  };
+  return {
+    scratch: (files) => kept(scratchProject(files)),
+    copyOf: (name) => kept(copyFixture(name)),
+  };
 }
 
 /** The compiler options of a strict NodeNext scratch project. */

@@ -1,8 +1,8 @@
 /**
  * The layout of validator code (src/emit/layout.ts) on its own: hand-built statements of every
  * kind the compiler produces, at widths on both sides of prettier's line, printed and then given
- * to prettier, which must leave them exactly as they are. (validators.test.ts checks the same on
- * whole generated files.)
+ * to prettier, which must leave them exactly as they are. (validators/generated-file.test.ts
+ * checks the same on whole generated files.)
  */
 import * as prettier from "prettier";
 import { describe, expect, it } from "vitest";

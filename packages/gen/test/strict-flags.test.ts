@@ -9,7 +9,7 @@
  * imports the other generated modules, and dispatch.ts the tool sources). Only errors located in
  * generated files count: the fixtures' own sources are not written for these flags (enums fail
  * `erasableSyntaxOnly`), and the diagnostics fixture's are broken on purpose. The generated
- * validators of synthetic schemas get the same check in validators.test.ts.
+ * validators of synthetic schemas get the same check in validators/generated-file.test.ts.
  */
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";

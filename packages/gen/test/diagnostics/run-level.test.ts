@@ -1,239 +1,37 @@
 /**
- * Diagnostics of `zcp gen`:
- * - fixtures/diagnostics triggers every per-source code; its stderr is pinned by the golden
- *   expected-diagnostics.txt, for the text reporter and (field by field) the JSON reporter;
- * - the run-level codes (configuration, tsconfig, globs, no tools) in scratch projects;
- * - every code in CODES is produced by one of the two;
- * - a file that does not parse does not stop the other files' tools from being generated;
- * - command-line usage errors exit 2.
+ * The run-level diagnostics of `zcp gen` (configuration, tsconfig, globs, no tools) in scratch
+ * projects; and every code in CODES is produced by one of them or by fixtures/diagnostics
+ * (fixture.test.ts), or belongs to another test file.
  *
- * Each spawn of the binary costs about a second, so every block runs its commands once, before
- * its tests, and all blocks' runs share one pool of processes (see `runs`).
+ * Each spawn of the binary costs about a second, so every scenario runs its commands once,
+ * before the tests, in one pool of processes (see `runs`).
  */
 import fs from "node:fs";
 import path from "node:path";
-import { artifactSet, type ArtifactProvider } from "@zcp/runtime";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CODES } from "../src/diagnostics.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CODES } from "../../src/diagnostics.js";
 import {
   type CliResult,
-  FIXTURES,
-  generatedRegistry,
   oneJsonLine,
   runsTogether,
   runZcpAsync,
-  scratchProject,
   STRICT_TSCONFIG,
+  temporaryProjects,
+} from "../helpers.js";
+import {
+  GOLDEN_FILE,
+  type JsonDiagnostic,
+  type JsonReport,
+  parseText,
+  registryAliases,
+  TOOL,
 } from "./helpers.js";
 
 const runs = runsTogether();
-
-const DIR = path.join(FIXTURES, "diagnostics");
-const GOLDEN_FILE = path.join(DIR, "expected-diagnostics.txt");
-
-interface JsonDiagnostic {
-  severity: "error" | "warning";
-  code: string;
-  message: string;
-  file: string | null;
-  line: number;
-  column: number;
-}
-
-interface JsonReport {
-  ok: boolean;
-  tools: number;
-  hash: string | null;
-  diagnostics: JsonDiagnostic[];
-  check?: { stale: string[]; missing: string[]; extra: string[] };
-  written?: string[];
-  removed?: string[];
-  cached: boolean;
-}
-
-function formatJson(d: JsonDiagnostic): string {
-  return `${d.file === null ? "zcp" : `${d.file}:${d.line}:${d.column}`} - ${d.severity} ${d.code}: ${d.message}`;
-}
-
-/** The diagnostics of a text report on stderr (`where - severity CODE: message` lines). */
-function parseText(stderr: string): JsonDiagnostic[] {
-  return stderr
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => {
-      const match = /^(?:zcp|(.+):(\d+):(\d+)) - (error|warning) (ZCP\d{4}): (.+)$/.exec(line);
-      expect(match, `a diagnostic line: ${line}`).not.toBeNull();
-      const [, file, line_, column, severity, code, message] = match!;
-      return {
-        severity: severity as JsonDiagnostic["severity"],
-        code: code!,
-        message: message!,
-        file: file ?? null,
-        line: Number(line_ ?? 0),
-        column: Number(column ?? 0),
-      };
-    });
-}
-
-const TOOL = (alias: string, name: string) => `/**
- * The ${name} tool.
- *
- * @tool ${alias}
- */
-export function ${name}(value: string): string {
-  return value;
-}
-`;
+const { scratch } = temporaryProjects();
 
 /** Codes produced by the run-level scenarios below, for the coverage check. */
 const producedByRuns = new Set<string>();
-const scratchDirs: string[] = [];
-
-function scratch(files: Record<string, string>): string {
-  const dir = scratchProject(files);
-  scratchDirs.push(dir);
-  return dir;
-}
-
-afterAll(() => {
-  for (const dir of scratchDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-describe("fixtures/diagnostics", () => {
-  const golden = fs.readFileSync(GOLDEN_FILE, "utf8");
-  let text: CliResult;
-  let json: CliResult;
-  const started = runs(async () => {
-    if (!fs.existsSync(path.join(DIR, "node_modules/@zcp/runtime/package.json"))) {
-      throw new Error(
-        "fixtures/diagnostics/node_modules/@zcp/runtime is missing; run pnpm install",
-      );
-    }
-    return Promise.all([
-      runZcpAsync(DIR, ["gen", "--check", "--force"]),
-      runZcpAsync(DIR, ["gen", "--check", "--force", "--reporter", "json"]),
-    ]);
-  });
-
-  beforeAll(async () => {
-    [text, json] = await started();
-  });
-
-  it("text reporter: exits 1, stderr is exactly the golden, the checked-in output is up to date", () => {
-    expect(text.stderr).toBe(golden);
-    expect(text.status).toBe(1);
-    expect(text.stdout).not.toMatch(/^(stale|missing|extra):/m);
-    expect(text.stdout).toMatch(
-      /^zcp gen --check: 13 tools, registry [0-9a-f]{12}, \d+ error\(s\), 13 warning\(s\); up to date/m,
-    );
-  });
-
-  it("json reporter: ok is false, every diagnostic is complete and matches the golden, check is clean", () => {
-    expect(json.status).toBe(1);
-    expect(json.stderr).toBe("");
-    const report = oneJsonLine<JsonReport>(json);
-    expect(report.ok).toBe(false);
-    expect(report.tools).toBe(13);
-    expect(report.check).toEqual({ stale: [], missing: [], extra: [] });
-    for (const d of report.diagnostics) {
-      expect(Object.keys(d).sort()).toEqual([
-        "code",
-        "column",
-        "file",
-        "line",
-        "message",
-        "severity",
-      ]);
-      expect(["error", "warning"]).toContain(d.severity);
-      expect(Object.keys(CODES)).toContain(d.code);
-      expect(d.message).not.toBe("");
-      expect(d.file).toMatch(/^src\/[a-z-]+\.ts$/);
-      expect(d.line).toBeGreaterThan(0);
-      expect(d.column).toBeGreaterThan(0);
-    }
-    expect(
-      report.diagnostics
-        .map(formatJson)
-        .map((line) => `${line}\n`)
-        .join(""),
-    ).toBe(golden);
-  });
-
-  it("each theme file produces its code, and the valid file produces none", () => {
-    const THEMES: Record<string, string[]> = {
-      "syntax.ts": ["ZCP1101"],
-      "misplaced.ts": ["ZCP1102"],
-      "functions.ts": ["ZCP1201"],
-      "not-json.ts": ["ZCP1202"],
-      "unresolved.ts": ["ZCP1203"],
-      "untyped.ts": ["ZCP1204"],
-      "returns.ts": ["ZCP1207"],
-      "lossy.ts": ["ZCP1208"],
-      "forms.ts": ["ZCP1205"],
-      "nested.ts": ["ZCP1206"],
-      "tags.ts": ["ZCP1301"],
-      "constraints.ts": ["ZCP1302"],
-      "warnings.ts": ["ZCP1303", "ZCP1304", "ZCP1305"],
-      "providers.ts": ["ZCP1501", "ZCP1502", "ZCP1503"],
-      "duplicate-ids.ts": ["ZCP1401"],
-      "alias-a.ts": ["ZCP1402"],
-      "alias-b.ts": ["ZCP1402"],
-      "names.ts": ["ZCP1403", "ZCP1404"],
-    };
-    const byFile = new Map<string, Set<string>>();
-    for (const match of golden.matchAll(
-      /^src\/([^:]+):\d+:\d+ - (?:error|warning) (ZCP\d{4}): /gm,
-    )) {
-      byFile.set(match[1]!, (byFile.get(match[1]!) ?? new Set()).add(match[2]!));
-    }
-    expect([...byFile.keys()].sort()).toEqual(Object.keys(THEMES).sort());
-    for (const [file, codes] of Object.entries(THEMES)) {
-      for (const code of codes) expect(byFile.get(file), `${code} in ${file}`).toContain(code);
-    }
-    // The warnings are the only ones: every tool but the ZCP1305 one has a description, only
-    // two tools are hard for a provider (ZCP1501, ZCP1503) besides the two that take any value
-    // (ZCP1204, which also costs them strict mode and Gemini), one return type has no JSON form
-    // (ZCP1207), and one array type has members the schema leaves out (ZCP1208).
-    expect(golden.match(/ - warning /g)).toHaveLength(13);
-  });
-
-  it("still generates the tools without errors (and only those)", () => {
-    const registry = generatedRegistry(path.join(DIR, "src/zcp.gen"));
-    // A provider's problem (ZCP15xx) leaves only that provider's entry out, not the tool.
-    expect(registry.tools.map((tool) => tool.alias)).toEqual([
-      "demo.add",
-      "demo.greet",
-      "demo.shout",
-      "lossy.count",
-      "providers.deep",
-      "providers.open_map",
-      "providers.tree",
-      "returns.check",
-      "untyped.explicit",
-      "untyped.implicit",
-      "warnings.computed_default",
-      "warnings.extra_param",
-      "warnings.undescribed",
-    ]);
-    const idOf = (alias: string) => registry.tools.find((tool) => tool.alias === alias)!.id;
-    const artifact = (provider: ArtifactProvider) => artifactSet(registry, provider);
-    expect(artifact("openai-responses")[idOf("providers.deep")]).toBeUndefined();
-    expect(artifact("openai-responses")[idOf("providers.open_map")]).toMatchObject({
-      strict: false,
-    });
-    expect(artifact("gemini")[idOf("providers.tree")]).toBeUndefined();
-    expect(artifact("anthropic")[idOf("providers.deep")]).toBeDefined();
-    // ZCP1204: a value without a precise type is any JSON value; ZCP1207: no output schema.
-    const tool = (alias: string) => registry.tools.find((t) => t.alias === alias)!;
-    expect(tool("untyped.implicit").inputSchema.properties).toEqual({ value: {} });
-    expect(tool("untyped.explicit").inputSchema.properties).toEqual({ value: {} });
-    expect(tool("returns.check").outputSchema).toBeNull();
-    // ZCP1304: the parameter is optional, without a recorded default.
-    const computed = registry.tools.find((tool) => tool.alias === "warnings.computed_default")!;
-    expect(computed.inputSchema.required).toEqual([]);
-    expect(computed.defaults).toEqual({});
-  });
-});
 
 describe("run-level diagnostics", () => {
   const CONFIG = (config: unknown) => JSON.stringify(config);
@@ -616,145 +414,5 @@ describe("run-level diagnostics", () => {
       "ZCP1005",
     ]);
     expect([...golden].filter((code) => code < "ZCP1100")).toEqual([]);
-  });
-});
-
-function registryAliases(dir: string): string[] {
-  const registry = generatedRegistry(path.join(dir, "src/zcp.gen"));
-  return registry.tools.map((tool) => tool.alias);
-}
-
-describe("ZCP1005 and the no-change fast path", () => {
-  const started = runs(async () => {
-    const dir = scratch({
-      "zcp.config.json": "{}",
-      "tsconfig.json": STRICT_TSCONFIG,
-      "src/tools.ts": TOOL("scratch.echo", "echo"),
-    });
-    const first = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
-    const cached = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
-    // The package.json is an input of the run: dropping "type" must not replay the saved result.
-    fs.writeFileSync(path.join(dir, "package.json"), '{ "name": "now-commonjs" }\n');
-    const refused = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
-    return { first, cached, refused };
-  });
-
-  it("a change to the package.json is noticed", async () => {
-    const { first, cached, refused } = await started();
-    expect(oneJsonLine<JsonReport>(first)).toMatchObject({ ok: true, cached: false });
-    expect(oneJsonLine<JsonReport>(cached)).toMatchObject({ ok: true, cached: true });
-    const report = oneJsonLine<JsonReport>(refused);
-    expect(report).toMatchObject({ ok: false, cached: false, written: [] });
-    expect(report.diagnostics.map((d) => d.code)).toEqual(["ZCP1005"]);
-    expect(refused.status).toBe(1);
-  });
-});
-
-describe("a file that does not parse", () => {
-  let dir: string;
-  let result: CliResult;
-  const started = runs(async () => {
-    const project = scratch({
-      "zcp.config.json": "{}",
-      "tsconfig.json": STRICT_TSCONFIG,
-      "src/a-good.ts": TOOL("good.first", "first"),
-      "src/broken.ts": TOOL("broken.echo", "echo").replace("(value: string)", "(value: string"),
-      "src/z-good.ts": TOOL("good.last", "last"),
-    });
-    return [project, await runZcpAsync(project, ["gen", "--force"])] as const;
-  });
-
-  beforeAll(async () => {
-    [dir, result] = await started();
-  });
-
-  it("gives ZCP1101 and the tools of the other files are still generated", () => {
-    expect(result.status).toBe(1);
-    const lines = result.stderr.split("\n").filter(Boolean);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines)
-      expect(line).toMatch(/^src\/broken\.ts:\d+:\d+ - error ZCP1101: syntax error: .+/);
-    expect(lines[0]).toBe(
-      "src/broken.ts:6:35 - error ZCP1101: syntax error: ',' expected. (the tools of this file are left out)",
-    );
-    expect(registryAliases(dir)).toEqual(["good.first", "good.last"]);
-    expect(result.stdout).toMatch(
-      /^zcp gen: \d tools?, registry [0-9a-f]{12}, \d+ error\(s\); wrote .*registry\.ts/,
-    );
-  });
-});
-
-describe("command-line usage", () => {
-  let dir: string;
-  let results: Record<"unknownFlag" | "badReporter" | "checkWatch", CliResult>;
-  const started = runs(async () => {
-    const project = scratch({
-      "zcp.config.json": "{}",
-      "src/tools.ts": TOOL("usage.echo", "echo"),
-    });
-    const [unknownFlag, badReporter, checkWatch] = await Promise.all([
-      runZcpAsync(project, ["gen", "--frobnicate"]),
-      runZcpAsync(project, ["gen", "--reporter", "xml"]),
-      runZcpAsync(project, ["gen", "--check", "--watch"]),
-    ]);
-    return { project, results: { unknownFlag, badReporter, checkWatch } };
-  });
-
-  beforeAll(async () => {
-    ({ project: dir, results } = await started());
-  });
-
-  it("an unknown flag exits 2 with the usage on stderr", () => {
-    const { status, stdout, stderr } = results.unknownFlag;
-    expect(status).toBe(2);
-    expect(stdout).toBe("");
-    expect(stderr).toMatch(/^zcp: .*'--frobnicate'/);
-    expect(stderr).toContain("Usage: zcp gen [options]");
-    expect(stderr).toContain("--reporter <kind>");
-  });
-
-  it("--reporter xml exits 2", () => {
-    expect(results.badReporter).toEqual({
-      status: 2,
-      stdout: "",
-      stderr: 'zcp: --reporter must be text or json, got "xml"\n',
-    });
-  });
-
-  it("--check --watch exits 2", () => {
-    expect(results.checkWatch).toEqual({
-      status: 2,
-      stdout: "",
-      stderr: "zcp: --check and --watch cannot be combined\n",
-    });
-  });
-
-  it("nothing was generated by the refused runs", () => {
-    expect(fs.existsSync(path.join(dir, "src/zcp.gen"))).toBe(false);
-  });
-});
-
-describe("ZCP1404: the built-in tools' ids", () => {
-  it("refuses a tool that takes the id of zcp.handle (zh), zcp.find_tools (zf) or zcp.run (zr)", async () => {
-    const withId = (alias: string, name: string, id: string) =>
-      TOOL(alias, name).replace(` * @tool ${alias}`, ` * @tool ${alias}\n * @id ${id}`);
-    const dir = scratch({
-      "zcp.config.json": "{}",
-      "tsconfig.json": STRICT_TSCONFIG,
-      "src/tools.ts":
-        withId("my.handle", "handle", "zh") +
-        withId("my.find", "find", "zf") +
-        withId("my.run", "run", "zr"),
-    });
-    const result = await runZcpAsync(dir, ["gen", "--reporter", "json"]);
-    const report = JSON.parse(result.stdout) as { diagnostics: JsonDiagnostic[] };
-    expect(
-      report.diagnostics.filter((entry) => entry.code === "ZCP1404").map((entry) => entry.message),
-    ).toEqual([
-      `id "zh" is reserved for the runtime's built-in tools (the zcp. namespace); choose another`,
-      `id "zf" is reserved for the runtime's built-in tools (the zcp. namespace); choose another`,
-      `id "zr" is reserved for the runtime's built-in tools (the zcp. namespace); choose another`,
-    ]);
-    expect(result.status).toBe(1);
   });
 });

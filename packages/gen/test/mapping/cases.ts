@@ -1,36 +1,10 @@
 /**
- * The type → JSON Schema mapping of constructs that had bugs or gaps: numeric index signatures
- * beside named keys, flattened `Record<number | symbol, V>` roots, the empty tuple, `object`,
- * empty-object idioms, properties typed `undefined`/`never` (the XOR idiom), interfaces extending
- * arrays, intersections of arrays (`allOf`), and template literal types (`pattern`) and keys
- * (`patternProperties`). One scratch project holds every case (one
- * `zcp gen` run). Each case states the exact schema, and three oracles judge its values: tsc
- * (each value assigned to the type, the rejected ones under `@ts-expect-error`), Ajv (2020-12,
- * strict, meta-schema checked) on the tool's input schema, and the generated validator. The
- * validator's `patternProperties` and `allOf` are also checked on hand-written schemas beyond
- * what extract emits (several patterns, a pattern over a named key, open objects).
+ * The cases of the type → JSON Schema mapping (type-mapping.test.ts): the declarations they use,
+ * each case's type, its exact schema, and the values the oracles judge.
  */
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import type { JsonValue, ToolDefinition } from "@zcp/runtime";
-import type { ValidatorTable } from "@zcp/runtime/codegen";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileValidators } from "../src/compile/index.js";
-import { validatorsFile } from "../src/emit/index.js";
-import {
-  ajv,
-  type CliResult,
-  generatedRegistry,
-  REPO,
-  runZcp,
-  scratchProject,
-  STRICT_COMPILER_OPTIONS,
-} from "./helpers.js";
+import type { JsonValue } from "@zcp/runtime";
 
-type Schema = { readonly [keyword: string]: JsonValue };
+export type Schema = { readonly [keyword: string]: JsonValue };
 
 const NUMERIC_KEY = "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?$";
 /** `${number}` in a template literal pattern (extract/templates.ts). */
@@ -44,7 +18,7 @@ const CLOSED_EMPTY: Schema = {
   additionalProperties: false,
 };
 
-interface Case {
+export interface Case {
   readonly id: string;
   /** The type under test, written with the declarations of DECLARATIONS. */
   readonly type: string;
@@ -66,7 +40,7 @@ interface Case {
   readonly warning?: string;
 }
 
-const DECLARATIONS = `
+export const DECLARATIONS = `
 export enum Color { Red, Green }
 export interface Named { a: string; [k: number]: string }
 export type Xor = { a: string; b?: never } | { b: string; a?: never };
@@ -80,7 +54,7 @@ export type Px = \`\${number}px\`;
 export type User = \`user:\${string}\`;
 `;
 
-const CASES: readonly Case[] = [
+export const CASES: readonly Case[] = [
   {
     id: "b1_enum_object",
     type: "typeof Color",
@@ -484,219 +458,4 @@ const CASES: readonly Case[] = [
 ];
 
 /** A required `never` property: no value satisfies the object, so the tool is left out. */
-const REFUSED = { id: "g3_required_never", type: "{ a: string; b: never }" };
-
-function toolSource(c: { id: string; type: string; root?: boolean }): string {
-  const params = c.root ? `value: ${c.type}` : `value: ${c.type}, n: number`;
-  return `/** Case ${c.id}. @tool */\nexport function ${c.id}(${params}): void {}\n`;
-}
-
-/** The oracle file: every value assigned to its type, the ones TypeScript rejects under `@ts-expect-error`. */
-function oracleSource(): string {
-  const lines = [
-    `import type * as T from "../src/types.js";`,
-    `import { Color } from "../src/types.js";`,
-  ];
-  const qualified = (type: string) =>
-    type.replace(/\b(Named|Xor|Drop|Names|Scores|Labeled|Px|User)\b/g, "T.$1");
-  CASES.forEach((c) => {
-    const type = qualified(c.oracleType ?? c.type);
-    const ok = [...(c.accepts ?? []), ...(c.refusedAnyway ?? [])];
-    const no = [...(c.rejects ?? []), ...(c.acceptedAnyway ?? [])];
-    ok.forEach((value, i) =>
-      lines.push(`export const ${c.id}_ok${i}: ${type} = ${JSON.stringify(value)};`),
-    );
-    no.forEach((value, i) =>
-      lines.push(
-        "// @ts-expect-error",
-        `export const ${c.id}_no${i}: ${type} = ${JSON.stringify(value)};`,
-      ),
-    );
-  });
-  lines.push(`export const colors = Color;`);
-  return `${lines.join("\n")}\n`;
-}
-
-let dir: string;
-let result: CliResult;
-let tools: Map<string, ToolDefinition>;
-let validators: ValidatorTable;
-
-beforeAll(async () => {
-  dir = scratchProject({
-    "tsconfig.json": JSON.stringify({
-      compilerOptions: STRICT_COMPILER_OPTIONS,
-      include: ["src", "oracle"],
-    }),
-    "zcp.config.json": JSON.stringify({ include: ["src/**/*.ts"], outDir: "src/zcp.gen" }),
-    "src/types.ts": DECLARATIONS,
-    "src/tools.ts": `import type { Color, Named, Xor, Drop, Names, Scores, Labeled, Px, User } from "./types.js";\n\n${[
-      ...CASES,
-      REFUSED,
-    ]
-      .map(toolSource)
-      .join("\n")}`,
-    "oracle/values.ts": oracleSource(),
-  });
-  result = runZcp(dir, ["gen", "--force", "--reporter", "json"]);
-  const registry = generatedRegistry(path.join(dir, "src/zcp.gen"));
-  tools = new Map(registry.tools.map((tool) => [tool.alias, tool]));
-  validators = (
-    (await import(pathToFileURL(path.join(dir, "src/zcp.gen/validators.ts")).href)) as {
-      validators: ValidatorTable;
-    }
-  ).validators;
-});
-
-afterAll(() => {
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-interface JsonDiagnostic {
-  severity: string;
-  code: string;
-  message: string;
-  file: string;
-  line: number;
-}
-
-function diagnostics(): JsonDiagnostic[] {
-  return (JSON.parse(result.stdout.trim().split("\n").at(-1)!) as { diagnostics: JsonDiagnostic[] })
-    .diagnostics;
-}
-
-function caseLine(id: string): number {
-  const lines = fs.readFileSync(path.join(dir, "src/tools.ts"), "utf8").split("\n");
-  return lines.findIndex((line) => line.includes(`function ${id}(`)) + 1;
-}
-
-describe("type mapping", () => {
-  it("tsc agrees with every case's accepted and rejected values", () => {
-    const tsc = spawnSync(
-      path.join(REPO, "node_modules/.bin/tsc"),
-      ["-p", path.join(dir, "tsconfig.json"), "--noEmit", "--pretty", "false"],
-      { cwd: dir, encoding: "utf8" },
-    );
-    expect(`${tsc.stdout}${tsc.stderr}`).toBe("");
-    expect(tsc.status).toBe(0);
-  });
-
-  it("types.ts writes an intersection of arrays as the intersection of their types", () => {
-    // tsc checked the generated types.ts with the rest of the project (the test above).
-    const types = fs.readFileSync(path.join(dir, "src/zcp.gen/types.ts"), "utf8");
-    expect(types).toContain("[string, number] & (string | number)[]");
-    expect(types).toContain("[string, number] & string[]");
-  });
-
-  it("refuses a required never property (ZCP1202) and warns only where a case says so", () => {
-    const errors = diagnostics().filter((d) => d.severity === "error");
-    expect(errors.map((d) => [d.code, d.line])).toEqual([["ZCP1202", caseLine(REFUSED.id)]]);
-    expect(errors[0]!.message).toContain('required property "b" has type never');
-    expect(tools.has(REFUSED.id)).toBe(false);
-    const warned = diagnostics().filter((d) => d.code.startsWith("ZCP12"));
-    for (const c of CASES)
-      expect(
-        warned.filter((d) => d.line === caseLine(c.id)).map((d) => d.code),
-        c.id,
-      ).toEqual(c.warning ? [c.warning] : []);
-  });
-
-  for (const c of CASES) {
-    it(`${c.id}: ${c.type}`, () => {
-      const tool = tools.get(c.id);
-      expect(tool, `tool ${c.id}`).toBeDefined();
-      const input = tool!.inputSchema as Schema;
-      const properties = input.properties as { [name: string]: Schema };
-      expect(c.root ? input : properties.value).toEqual(c.schema);
-      // Ajv compiles against the 2020-12 meta-schema (`prefixItems: []` fails it).
-      const check = ajv().compile(input);
-      const wrap = (value: JsonValue): JsonValue => (c.root ? value : { value, n: 1 });
-      const validate = validators[tool!.id]!;
-      const verdicts = (values: readonly JsonValue[] | undefined) =>
-        (values ?? []).map((value) => {
-          const valid = check(wrap(value));
-          expect(validate(wrap(value)).ok, `validator on ${JSON.stringify(value)}`).toBe(valid);
-          return valid;
-        });
-      for (const valid of verdicts(c.accepts)) expect(valid).toBe(true);
-      for (const valid of verdicts(c.acceptedAnyway)) expect(valid).toBe(true);
-      for (const valid of verdicts(c.rejects)) expect(valid).toBe(false);
-      for (const valid of verdicts(c.refusedAnyway)) expect(valid).toBe(false);
-    });
-  }
-});
-
-/** Schemas the extract stage does not emit, for the validator's general `patternProperties` and `allOf`. */
-const KEYWORD_CASES: readonly { id: string; schema: Schema; values: readonly JsonValue[] }[] = [
-  {
-    id: "patterns_overlapping",
-    schema: {
-      type: "object",
-      properties: { a1: { type: "string" } },
-      required: [],
-      patternProperties: { "^a": { type: "string", minLength: 2 }, "1$": { type: "string" } },
-      additionalProperties: false,
-    },
-    values: [
-      {},
-      { a1: "xy" },
-      { a1: "x" },
-      { ab: "xy" },
-      { b1: "x" },
-      { b1: 2 },
-      { ab: 2 },
-      { c: "x" },
-    ],
-  },
-  {
-    id: "patterns_beside_open_object",
-    schema: {
-      type: "object",
-      properties: {},
-      required: [],
-      patternProperties: { "^[0-9]+$": { type: "string" } },
-      additionalProperties: { type: "boolean" },
-    },
-    values: [{}, { "1": "a" }, { "1": true }, { x: true }, { x: "a" }],
-  },
-  {
-    id: "patterns_without_closing",
-    schema: { type: "object", patternProperties: { "^x": { type: "string" } } },
-    values: [{}, { x: "a" }, { x: 1 }, { y: 1 }, []],
-  },
-  {
-    id: "all_of_objects",
-    schema: {
-      allOf: [
-        { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
-        { type: "object", properties: { b: { type: "string" } }, required: ["b"] },
-      ],
-    },
-    values: [{ a: "x", b: "y" }, { a: "x" }, { b: "y" }, { a: 1, b: "y" }, "x"],
-  },
-];
-
-describe("generated validators on patternProperties and allOf", () => {
-  it("give Ajv's verdict on every value", async () => {
-    const tools = KEYWORD_CASES.map(
-      (c) => ({ id: c.id, alias: c.id, inputSchema: c.schema }) as unknown as ToolDefinition,
-    );
-    const file = path.join(dir, "keywords.validators.ts");
-    fs.writeFileSync(
-      file,
-      validatorsFile(
-        { version: "0.0.0-test", config: "zcp.config.json" },
-        compileValidators(tools),
-      ),
-    );
-    const table = ((await import(pathToFileURL(file).href)) as { validators: ValidatorTable })
-      .validators;
-    // Strict, but a named property may match a pattern: both schemas apply to it.
-    const oracle = new Ajv2020({ strict: true, allowMatchingProperties: true });
-    for (const c of KEYWORD_CASES) {
-      const check = oracle.compile(c.schema);
-      for (const value of c.values)
-        expect(table[c.id]!(value).ok, `${c.id} on ${JSON.stringify(value)}`).toBe(check(value));
-    }
-  });
-});
+export const REFUSED = { id: "g3_required_never", type: "{ a: string; b: never }" };
