@@ -3,7 +3,7 @@
  * each on its own: hand-picked cases at the edges, then seeded random values against an
  * independent oracle (JSON.parse for numeric strings, the string iterator for code points, a
  * structural deep equality for unique items). What generated code does with them is tested in
- * packages/gen/test/validators.test.ts (Ajv as the oracle).
+ * packages/gen/test/validators/ajv.test.ts (Ajv as the oracle).
  */
 import { describe, expect, it } from "vitest";
 import * as codegen from "@zcp/runtime/codegen";

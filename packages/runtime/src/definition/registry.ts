@@ -74,7 +74,7 @@ export interface ToolDefinition {
   readonly deprecated: string | null;
   /**
    * The planner line with documentation: `TOOL @id alias(param:type "Doc.", ...) -> mode -- "Doc."`
-   * (each parameter's and the tool's first sentence, as JSON strings; grammar in the gen README).
+   * (each parameter's and the tool's first sentence, as JSON strings; grammar in docs/text-formats.md).
    */
   readonly planner: string;
   /** The same line without documentation: the bare signature `TOOL @id alias(param:type, ...) -> mode`. */

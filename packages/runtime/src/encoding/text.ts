@@ -11,7 +11,7 @@
  *     RET c2 #T1 summary="3 rows: sku, qty" kind=table size=120 ttl=10m count=3
  *     ERR c3 invalid:$.city hint="expected one of: Shanghai, Beijing"
  *
- * The grammar is documented in the runtime README ("Encodings"). `parseCalls` reads model
+ * The grammar is documented in docs/text-formats.md ("Encodings"). `parseCalls` reads model
  * output, which may be hostile: it never throws, takes time linear in the message, and stops at
  * fixed limits (calls per message, characters per line, nesting depth) with an error.
  */

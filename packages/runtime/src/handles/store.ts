@@ -509,7 +509,7 @@ const RANDOM_ID_DIGITS = 30;
 /**
  * The number part of a random id: `RANDOM_ID_DIGITS` digits from `crypto.getRandomValues`,
  * uniform (bytes of 250 and more are drawn again, so that no digit is likelier). Digits cost
- * the fewest o200k tokens per random bit of the alphabets measured (the README's "Handle ids"),
+ * the fewest o200k tokens per random bit of the alphabets measured (docs/sessions.md, "Handle ids"),
  * and the id stays within `HANDLE_ID_PATTERN`. No collision check: two equal ids among 2^99.5
  * are not a case to handle.
  */

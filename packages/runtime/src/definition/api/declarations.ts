@@ -1,7 +1,7 @@
 /**
  * The API text: the TypeScript declarations of a view's tools as a program calls them
  * (`tools.<alias>(args)`, nested by the alias's dots), for a model that writes code against the
- * tools (`zcp.run`). Layout and decisions are in the runtime README ("API text").
+ * tools (`zcp.run`). Layout and decisions are in docs/code-mode.md ("API text").
  */
 import { firstSentence } from "../planner/sentence.js";
 import type { SourceLocation, ToolDefinition } from "../registry.js";

@@ -3,7 +3,7 @@
  *
  *     TOOL @id alias(param:type "Doc.", other:type?, unit:celsius|fahrenheit=celsius) -> handle:table -- "Doc."
  *
- * The grammar is documented in packages/gen/README.md ("Planner lines"); `zcp gen` writes the
+ * The grammar is documented in docs/text-formats.md ("Planner lines"); `zcp gen` writes the
  * lines, this module reads them back. Types are kept as the exact text of the line: the parser
  * only has to find where each one ends, which it does by tracking quotes and brackets. The
  * documentation (JSON string literals) is read back as text.

@@ -1,5 +1,5 @@
 /**
- * Planner lines: one line per tool in the compact type grammar documented in the gen README
+ * Planner lines: one line per tool in the compact type grammar documented in docs/text-formats.md
  * ("Planner lines"). `parsePlannerLine` in @zcp/runtime reads them back.
  */
 import type { JsonValue, ToolDefinition } from "../registry.js";
