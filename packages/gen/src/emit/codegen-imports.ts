@@ -19,14 +19,3 @@ export function codegenImports(names: readonly CodegenSymbol[]): string {
     (values.length > 0 ? printImport("import", values, CODEGEN_MODULE) : "")
   );
 }
-
-/**
- * `name` as a symbol of the table: for names that reach the emitter as text (the helpers and
- * format checkers a compiled validator calls). Throws for one the runtime does not export, a
- * generator bug that must not become a generated file that fails to compile.
- */
-export function codegenSymbol(name: string): CodegenSymbol {
-  if (!Object.hasOwn(CODEGEN_SYMBOLS, name))
-    throw new Error(`@zcp/runtime/codegen exports no ${name}`);
-  return name as CodegenSymbol;
-}

@@ -5,6 +5,7 @@
  * outlined functions), the functions of named object types (shared by every use), and the
  * `validators` table by tool id.
  */
+import type { CodegenSymbol } from "@zcp/runtime/codegen/symbols";
 import { setOwn } from "@zcp/runtime";
 import type { ComposedPackage } from "../compose/index.js";
 import {
@@ -14,7 +15,7 @@ import {
   packageToolIds,
 } from "./package-imports.js";
 import type { ValidatorCode, ValidatorSet } from "../compile/index.js";
-import { codegenImports, codegenSymbol } from "./codegen-imports.js";
+import { codegenImports } from "./codegen-imports.js";
 import { printFunction, printPattern } from "./layout.js";
 import { Identifier, printStatement } from "./print.js";
 import { tsFile, type EmitContext } from "./ts-file.js";
@@ -42,7 +43,7 @@ export function validatorsFile(
   packages: readonly ComposedPackage[] = [],
 ): string {
   const units = [...set.tools.map((tool) => tool.code), ...set.shared.values()];
-  const imports = new Set<string>();
+  const imports = new Set<CodegenSymbol>();
   const patterns = new Map<string, string>();
   for (const code of units) {
     for (const helper of code.helpers) imports.add(helper);
@@ -68,7 +69,7 @@ export function validatorsFile(
     ...(set.tools.length > 0
       ? (["ValidationResult", "ValidatorTable"] as const)
       : (["ValidatorTable"] as const)),
-    ...[...imports].sort().map(codegenSymbol),
+    ...[...imports].sort(),
   ]);
   head += packageImports(bindings);
   const statements = [head];

@@ -5,6 +5,7 @@
  * statement that prettier may break (a condition list, a call, a property read, an enum test) is
  * a node of its own; everything else is a line of code.
  */
+import type { CodegenSymbol } from "@zcp/runtime/codegen/symbols";
 import type { Schema } from "./schema.js";
 
 /** A string literal in generated code: emit prints it with prettier's choice of quotes. */
@@ -84,9 +85,9 @@ export interface ValidatorCode {
   /** Function name → schema of the shared types it calls. */
   readonly shared: ReadonlyMap<string, Schema>;
   /** The helpers of `@zcp/runtime/codegen` it calls (`invalid`, `isObject`...). */
-  readonly helpers: ReadonlySet<string>;
+  readonly helpers: ReadonlySet<CodegenSymbol>;
   /** The format checkers of `@zcp/runtime/codegen` it calls (`isDate`...). */
-  readonly formats: ReadonlySet<string>;
+  readonly formats: ReadonlySet<CodegenSymbol>;
   /** Name of a module-level RegExp → pattern source. */
   readonly patterns: ReadonlyMap<string, string>;
 }

@@ -3,6 +3,7 @@
  * `format`), of numbers (bounds, `multipleOf`) and an array's length: conditions on the value that
  * join the node's other failures under its hint.
  */
+import type { CodegenSymbol } from "@zcp/runtime/codegen/symbols";
 import { patternError } from "../../pattern.js";
 import { sha256 } from "./shared.js";
 import type { CodeBuilder } from "./builder.js";
@@ -10,7 +11,7 @@ import { numberText } from "./code.js";
 import { count, type Kind, type Schema } from "./schema.js";
 
 /** The format checkers of `@zcp/runtime/codegen`, by format name. */
-const FORMAT_FUNCTIONS: { readonly [format: string]: string } = {
+const FORMAT_FUNCTIONS: { readonly [format: string]: CodegenSymbol } = {
   date: "isDate",
   "date-time": "isDateTime",
   duration: "isDuration",

@@ -3,6 +3,7 @@
  * function, with the functions outlined from it): what it needs from the file, its `$defs`, and
  * memos of facts about its schemas. Nothing outlives the compilation but its `ValidatorCode`.
  */
+import type { CodegenSymbol } from "@zcp/runtime/codegen/symbols";
 import type { JsonValue } from "@zcp/runtime/definition";
 import type { FunctionCode, ValidatorCode } from "./code.js";
 import type { Schema } from "./schema.js";
@@ -10,8 +11,8 @@ import type { Schema } from "./schema.js";
 /** The needs of a compilation, collected as it goes. */
 export interface Needs {
   readonly shared: Map<string, Schema>;
-  readonly helpers: Set<string>;
-  readonly formats: Set<string>;
+  readonly helpers: Set<CodegenSymbol>;
+  readonly formats: Set<CodegenSymbol>;
   readonly patterns: Map<string, string>;
 }
 
