@@ -10,6 +10,10 @@ export default defineConfig({
   test: {
     include: ["packages/server/test/faults/**/*.test.ts"],
     fileParallelism: false,
+    // Latency and memory bounds are samples on a shared 2-core machine: a test fails when it
+    // misses its bound twice in a row (a regression misses it every time), not on one slow
+    // scheduling turn. Until issue 32 makes the suite hold beside a CPU hog.
+    retry: 1,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
