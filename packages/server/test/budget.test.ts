@@ -137,7 +137,7 @@ describe("response budgets of MCP over stdio", () => {
     await served.done;
     expect(out.lines).toHaveLength(2);
     const [first, second] = out.lines;
-    expect(first.result.content[0].text).toHaveLength(BYTES + 2);
+    expect(first.result.content[0].text).toHaveLength(BYTES);
     expect(second).toEqual({
       jsonrpc: "2.0",
       id: 7,

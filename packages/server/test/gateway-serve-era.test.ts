@@ -64,7 +64,7 @@ const FAILED = {
 /** What zcp-serve answers in front of an upstream serving era `era`. */
 const answers = (era: string) => ({
   names: expect.arrayContaining(["era_echo", "era_fail"]) as unknown,
-  echo: [{ type: "text", text: JSON.stringify(`${era} hi`) }],
+  echo: [{ type: "text", text: `${era} hi` }],
   fail: FAILED,
 });
 

@@ -79,7 +79,7 @@ describe("Mcp-Param-* headers of a tool that declares x-mcp-header", () => {
 
   /** What the route tool answers for `args`: its arguments, through the gateway. */
   const routed = (args: object) => ({
-    content: [{ type: "text", text: JSON.stringify(JSON.stringify(args)) }],
+    content: [{ type: "text", text: JSON.stringify(args) }],
     resultType: "complete",
     _meta: { "io.modelcontextprotocol/serverInfo": { name: "zcp", version: "0.1.0" } },
   });
@@ -344,7 +344,7 @@ describe("the 2026-07-28 era on zcp-serve: what the SDK gives", () => {
         line("Tool execution completed"),
       ]);
       expect(debug.messages[3]?.result?.content).toEqual([
-        { type: "text", text: JSON.stringify("Tool with logging executed successfully") },
+        { type: "text", text: "Tool with logging executed successfully" },
       ]);
       for (const answer of [await logged("warning"), await logged()]) {
         expect(answer.messages.map((message) => message.method ?? "result")).toEqual(["result"]);

@@ -3,7 +3,8 @@
  * the runtime derives from the registry once; paginated), `tools/call` runs the runtime's call pipeline and shapes its `CallResult` as a
  * `CallToolResult`, `logging/setLevel` sets the level of the calls' log lines.
  *
- * - value   → text: the value's compact JSON; `structuredContent`: the value when it is a plain object
+ * - value   → text: a string as it is, any other value as its compact JSON; `structuredContent`:
+ *             the value when it is a plain object
  * - handle  → text: `encodeResult(result)` (id, summary, meta) + a `resource_link` to `zcp://handle/%23T1`
  * - error   → `isError: true`, text: `encodeResult(result)` (`{"ok":false,"error":"invalid:$.city","hint":"…"}`)
  * - unknown tool → JSON-RPC error -32602 (a protocol error in MCP's terms, not a tool result)
@@ -154,9 +155,11 @@ function toCallToolResult(result: CallResult, handles: IssuedHandles): CallToolR
     ];
     return { content };
   }
-  const out: CallToolResult = {
-    content: [{ type: "text", text: JSON.stringify(result.value) ?? "null" }],
-  };
+  // A string is the text itself, as a plain MCP server returns it: quoting it as JSON would cost
+  // the model its quotes and escapes (a `\n` per line break), and nests text inside text.
+  const text =
+    typeof result.value === "string" ? result.value : (JSON.stringify(result.value) ?? "null");
+  const out: CallToolResult = { content: [{ type: "text", text }] };
   if (isRecord(result.value)) out.structuredContent = result.value;
   return out;
 }
