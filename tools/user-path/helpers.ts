@@ -194,16 +194,16 @@ export async function checkMcp(server: StdioServerParameters, label: string): Pr
       label,
     ).toEqual({ total: 700, count: 1 });
     expect((await call("greet", { name: "Ada" })).content, label).toEqual([
-      { type: "text", text: '"Hi Ada!"' },
+      { type: "text", text: "Hi Ada!" },
     ]);
     expect((await call("greet", { name: "Ada", tone: "formal" })).content, label).toEqual([
-      { type: "text", text: '"Good day, Ada."' },
+      { type: "text", text: "Good day, Ada." },
     ]);
     const rude = await call("greet", { name: "Ada", tone: "rude" });
     expect(rude.isError, label).toBe(true);
     expect(JSON.stringify(rude.content), label).toContain("invalid:$.tone");
     expect((await call("text_repeat", { text: "ab", times: 3 })).content, label).toEqual([
-      { type: "text", text: '"ababab"' },
+      { type: "text", text: "ababab" },
     ]);
     const fraction = await call("text_repeat", { text: "ab", times: 2.5 });
     expect(fraction.isError, label).toBe(true);
