@@ -2,7 +2,8 @@
  * Provider artifacts are derived from the registry by the runtime: each set must be exactly
  * (byte for byte, as `JSON.stringify(set, null, 2)`) what `zcp gen` wrote into
  * `artifacts/<provider>.json` before the rules moved here, kept under `test/golden/` (weather's
- * `anthropic.json` since with the `input_examples` of its tool's `@example`; lean entries have none).
+ * `anthropic.json` since with the `input_examples` of its tool's `@example`; lean entries have none;
+ * the MCP entries since without the repeated `annotations.title` and empty `_meta` fields).
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -514,12 +514,11 @@ describe("MCP checker", () => {
     },
     outputSchema: { type: "object", properties: { ok: { type: "boolean" } } },
     annotations: {
-      title: "Update person",
       readOnlyHint: false,
       destructiveHint: true,
       idempotentHint: true,
     },
-    _meta: { groups: ["people"], stages: [] },
+    _meta: { groups: ["people"] },
   };
 
   it("accepts a valid entry, which the MCP SDK accepts too", () => {
@@ -562,17 +561,25 @@ describe("MCP checker", () => {
     ]);
   });
 
-  it("reports unknown annotations, non-boolean hints and a malformed _meta", () => {
+  it("reports unknown annotations, non-boolean hints, a second title and a malformed _meta", () => {
     const entry = {
       ...valid,
-      annotations: { readOnlyHint: "yes", openWorldHint: true },
-      _meta: { groups: "people" },
+      annotations: { readOnlyHint: "yes", openWorldHint: true, title: "Update person" },
+      _meta: { groups: "people", stages: [] },
     };
     expectViolations(checkMcp, entry, [
       ["$.annotations.readOnlyHint", "readOnlyHint must be a boolean"],
       ["$.annotations.openWorldHint", 'unexpected key "openWorldHint"'],
-      ["$._meta", 'missing required key "stages"'],
+      ["$.annotations.title", 'unexpected key "title"'],
       ["$._meta.groups", "groups must be a list of strings"],
+      ["$._meta.stages", "stages must be a list of strings, left out when empty"],
     ]);
+    expectViolations(checkMcp, { ...valid, _meta: {} }, [
+      ["$._meta", "must be left out when it has no field"],
+    ]);
+    const withoutMeta = Object.fromEntries(
+      Object.entries(valid).filter(([key]) => key !== "_meta"),
+    );
+    expect(checkMcp(withoutMeta, "t1")).toEqual([]);
   });
 });

@@ -75,8 +75,7 @@ export function builtinEntries(
       title: definition.title!,
       description,
       inputSchema: schemas.mcp as ArtifactEntries["mcp"]["inputSchema"],
-      annotations: { title: definition.title!, ...annotations },
-      _meta: { groups: [], stages: [] },
+      annotations,
     },
   };
 }

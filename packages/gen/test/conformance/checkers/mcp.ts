@@ -1,7 +1,8 @@
 /**
  * MCP `tools/list` entries: the listed fields only, a SEP-986 name, object input and output
  * schemas, `$ref` only into the root's `$defs` (which exist only for recursion), the standard
- * annotations, and zcp's groups and stages in `_meta`.
+ * hints (the title only once, as the entry's own), and zcp's groups and stages in `_meta`, each
+ * only when the tool has some.
  */
 import {
   checkKeys,
@@ -28,8 +29,8 @@ export const checkMcp: Checker = (entry, toolId) => {
       report,
       entry,
       "$",
-      ["name", "description", "inputSchema", "_meta"],
-      ["title", "outputSchema", "annotations"],
+      ["name", "description", "inputSchema"],
+      ["title", "outputSchema", "annotations", "_meta"],
     )
   )
     return report.violations;
@@ -38,10 +39,7 @@ export const checkMcp: Checker = (entry, toolId) => {
   if ("title" in entry) checkString(report, entry.title, "$.title", "title");
   checkSchema(report, entry.inputSchema, "$.inputSchema");
   if ("outputSchema" in entry) checkSchema(report, entry.outputSchema, "$.outputSchema");
-  if (
-    "annotations" in entry &&
-    checkKeys(report, entry.annotations, "$.annotations", [], [...HINTS, "title"])
-  ) {
+  if ("annotations" in entry && checkKeys(report, entry.annotations, "$.annotations", [], HINTS)) {
     for (const hint of HINTS) {
       if (hint in entry.annotations && typeof entry.annotations[hint] !== "boolean")
         report.add(
@@ -49,15 +47,15 @@ export const checkMcp: Checker = (entry, toolId) => {
           `${hint} must be a boolean, got ${describe(entry.annotations[hint])}`,
         );
     }
-    if ("title" in entry.annotations)
-      checkString(report, entry.annotations.title, "$.annotations.title", "title");
   }
-  if (checkKeys(report, entry._meta, "$._meta", ["groups", "stages"])) {
-    for (const key of ["groups", "stages"])
-      if (!isStringArray(entry._meta[key]))
+  if ("_meta" in entry && checkKeys(report, entry._meta, "$._meta", [], ["groups", "stages"])) {
+    const keys = Object.keys(entry._meta);
+    if (keys.length === 0) report.add("$._meta", "must be left out when it has no field");
+    for (const key of keys)
+      if (!isStringArray(entry._meta[key]) || entry._meta[key].length === 0)
         report.add(
           join("$._meta", key),
-          `${key} must be a list of strings, got ${describe(entry._meta[key])}`,
+          `${key} must be a list of strings, left out when empty, got ${describe(entry._meta[key])}`,
         );
   }
   return report.violations;

@@ -1,7 +1,10 @@
 /**
  * MCP `tools/list` entries. The input schema is the canonical one (inlined, `$defs` only for
  * recursion); the output schema is listed only for scalar tools whose result is an object (MCP
- * requires `structuredContent` to match it, and a handle result is not the value). Flags become the standard annotations; groups and stages go in `_meta`.
+ * requires `structuredContent` to match it, and a handle result is not the value). Flags become
+ * the standard annotations; the title is the entry's own `title` only (MCP reads it before
+ * `annotations.title`: a second copy costs the model its tokens again); groups and stages go in
+ * `_meta`, each only when the tool has some, and no `_meta` when it has neither.
  */
 import type { ToolDefinition } from "../registry.js";
 import type { McpTool } from "./types.js";
@@ -12,7 +15,6 @@ export function mcpTool(tool: ToolDefinition): McpTool {
       McpTool["annotations"]
     >[K];
   } = {};
-  if (tool.title) annotations.title = tool.title;
   if (tool.flags.includes("readonly")) annotations.readOnlyHint = true;
   if (tool.flags.includes("destructive")) annotations.destructiveHint = true;
   if (tool.flags.includes("idempotent")) annotations.idempotentHint = true;
@@ -27,6 +29,13 @@ export function mcpTool(tool: ToolDefinition): McpTool {
       ? { outputSchema: output as McpTool["outputSchema"] }
       : {}),
     ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
-    _meta: { groups: tool.groups, stages: tool.stages },
+    ...meta(tool),
   };
+}
+
+/** `_meta` with the tool's groups and stages, each only when it has some; nothing when neither. */
+function meta(tool: ToolDefinition): Pick<McpTool, "_meta"> {
+  const groups = tool.groups.length > 0 ? { groups: tool.groups } : {};
+  const stages = tool.stages.length > 0 ? { stages: tool.stages } : {};
+  return tool.groups.length + tool.stages.length > 0 ? { _meta: { ...groups, ...stages } } : {};
 }

@@ -49,12 +49,12 @@ export interface McpTool {
   readonly inputSchema: JsonSchema & { readonly type: "object" };
   readonly outputSchema?: JsonSchema & { readonly type: "object" };
   readonly annotations?: {
-    readonly title?: string;
     readonly readOnlyHint?: boolean;
     readonly destructiveHint?: boolean;
     readonly idempotentHint?: boolean;
   };
-  readonly _meta: { readonly groups: readonly string[]; readonly stages: readonly string[] };
+  /** zcp's groups and stages of the tool, each present only when it has some. */
+  readonly _meta?: { readonly groups?: readonly string[]; readonly stages?: readonly string[] };
 }
 
 export interface ArtifactEntries {
