@@ -204,6 +204,31 @@ describe("zcp-serve over stdio", () => {
 });
 
 describe("zcp-serve over HTTP", () => {
+  it("says at start-up when the semantic-workflow profile serves every tool (no workflow tool)", async () => {
+    const weather = await startHttp([
+      "--registry",
+      WEATHER,
+      "--view",
+      "flows?profile=semantic-workflow",
+    ]);
+    const warning = (surface: string) =>
+      `zcp-serve: warning: profile semantic-workflow on surface ${surface}: no tool is in the "workflow" group, so it serves every tool the other options keep`;
+    expect(weather.stderr()).toContain(warning("mcp/flows"));
+    expect(weather.stderr()).not.toContain(warning("mcp"));
+    weather.child.kill("SIGTERM");
+    expect(await weather.exited).toBe(0);
+
+    const workbench = await startHttp([
+      "--registry",
+      "fixtures/workbench/src/zcp.gen/index.ts",
+      "--profile",
+      "semantic-workflow",
+    ]);
+    expect(workbench.stderr()).not.toContain("warning: profile semantic-workflow");
+    workbench.child.kill("SIGTERM");
+    expect(await workbench.exited).toBe(0);
+  });
+
   it("checks the bearer token, hides and refuses tools whose scopes are not granted, stops on SIGTERM", async () => {
     const served = await startHttp([
       "--registry",

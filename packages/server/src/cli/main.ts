@@ -40,10 +40,15 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   if ("failure" in served || "usage" in served) await store?.close();
   if ("failure" in served) return fail(2, served.failure);
   if ("usage" in served) return usage(served.usage);
-  for (const { surface, tools, hidden } of served.exposed)
+  for (const { surface, tools, hidden, workflowFallback } of served.exposed) {
     log(
       `${tools} tools on surface ${surface}${hidden > 0 ? ` (${hidden} hidden by --profile, --groups, --exclude-groups or --scopes)` : ""}`,
     );
+    if (workflowFallback)
+      log(
+        `warning: profile semantic-workflow on surface ${surface}: no tool is in the "workflow" group, so it serves every tool the other options keep`,
+      );
+  }
   log(served.isolation);
 
   const signal = stopSignal();

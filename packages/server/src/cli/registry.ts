@@ -9,6 +9,8 @@ import {
   createRuntime,
   GeneratedModuleError,
   SelectionError,
+  SEMANTIC_WORKFLOW,
+  WORKFLOW_GROUP,
   type GeneratedModule,
   type HandleStoreOptions,
   type Runtime,
@@ -88,6 +90,11 @@ export interface Served {
     readonly surface: string;
     readonly tools: number;
     readonly hidden: number;
+    /**
+     * The surface's profile is `semantic-workflow` and none of its tools is in the `workflow`
+     * group: it serves them all (the seed's fallback), which the log says at start-up.
+     */
+    readonly workflowFallback: boolean;
   }[];
   /** Where the tools (and, with `--code`, the programs) run, for the log. */
   readonly isolation: string;
@@ -189,7 +196,8 @@ export async function serveRuntime(
     throw error;
   }
   const exposed = [];
-  for (const { surface } of surfaces) {
+  const noWorkflow = !tools.some((tool) => tool.groups.includes(WORKFLOW_GROUP));
+  for (const { surface, profile } of surfaces) {
     let count: number;
     try {
       count = runtime.exposedFor(surface).length;
@@ -200,7 +208,12 @@ export async function serveRuntime(
         });
       throw error;
     }
-    exposed.push({ surface, tools: count, hidden: tools.length - count });
+    exposed.push({
+      surface,
+      tools: count,
+      hidden: tools.length - count,
+      workflowFallback: profile === SEMANTIC_WORKFLOW && noWorkflow,
+    });
   }
   return {
     runtime,
