@@ -3,14 +3,14 @@
  * `@groups`/`@stages`/`@scopes` words, `@flags` and `@deprecated`, each checked (ZCP1301).
  */
 import type { ts } from "@ts-morph/common";
-import type { OutputMode, ToolFlag } from "@zcp/runtime/definition";
+import { TOOL_FLAGS, type OutputMode, type ToolFlag } from "@zcp/runtime/definition";
 import type { Code } from "../diagnostics.js";
 import type { Tag } from "./jsdoc.js";
 
 const OUTPUT_MODES = new Set<OutputMode>(["scalar", "handle", "auto"]);
 /** Tags that say one thing; a second one is a mistake, not an override. */
 const ONCE = new Set(["tool", "id", "title", "output", "handleKind", "deprecated"]);
-const FLAGS = new Set<ToolFlag>(["readonly", "idempotent", "destructive", "approval"]);
+const FLAGS = new Set<ToolFlag>(TOOL_FLAGS);
 const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 const ID = /^[A-Za-z0-9_]{1,32}$/;
 const WORD = /^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$/;
@@ -129,6 +129,11 @@ export function readToolTags(
             "ZCP1301",
             `@flags: unknown flag "${unknown[0]}" (known: ${[...FLAGS].join(", ")})`,
           );
+        else {
+          const both = flags.find((flag) => flags.includes(`!${flag}`));
+          if (both !== undefined)
+            diagnose(tag.node, "ZCP1301", `@flags: ${both} and !${both} contradict each other`);
+        }
         options.flags = [
           ...new Set(flags.filter((flag): flag is ToolFlag => FLAGS.has(flag as ToolFlag))),
         ].sort();

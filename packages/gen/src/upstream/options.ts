@@ -3,7 +3,7 @@
  * every tool gets, and per upstream tool what MCP cannot say (alias, groups, stages, output
  * mode, scopes, flags) or that it is left out.
  */
-import type { OutputMode, ToolFlag } from "@zcp/runtime/definition";
+import { TOOL_FLAGS, type OutputMode, type ToolFlag } from "@zcp/runtime/definition";
 import { upstreamServer, type UpstreamServer } from "./server.js";
 
 /** What the configuration adds to one upstream tool. */
@@ -31,7 +31,6 @@ export interface FromMcp {
 const KEYS = ["server", "name", "groups", "tools"];
 const TOOL_KEYS = ["alias", "groups", "stages", "output", "scopes", "flags", "exclude"];
 const OUTPUTS: readonly OutputMode[] = ["auto", "handle", "scalar"];
-const FLAGS: readonly ToolFlag[] = ["readonly", "idempotent", "destructive", "approval"];
 /** What the runtime takes as an alias (letters, digits, `_`, `.`, `-`; not starting with a digit, `.` or `-`). */
 const ALIAS = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 /** An alias prefix: one segment, no `.`. */
@@ -81,9 +80,9 @@ function toolOverride(value: unknown, at: string): string | null {
     return `${at}: "output" must be one of ${OUTPUTS.join(", ")}, got ${JSON.stringify(output)}`;
   if (
     flags !== undefined &&
-    !(Array.isArray(flags) && flags.every((flag) => FLAGS.includes(flag as ToolFlag)))
+    !(Array.isArray(flags) && flags.every((flag) => TOOL_FLAGS.includes(flag as ToolFlag)))
   )
-    return `${at}: "flags" must be an array of ${FLAGS.join(", ")}`;
+    return `${at}: "flags" must be an array of ${TOOL_FLAGS.join(", ")}`;
   if (exclude !== undefined && exclude !== true) return `${at}: "exclude" must be true when given`;
   for (const key of ["groups", "stages", "scopes"]) {
     const problem = strings(record[key], `${at}: "${key}"`);

@@ -564,12 +564,12 @@ describe("MCP checker", () => {
   it("reports unknown annotations, non-boolean hints, a second title and a malformed _meta", () => {
     const entry = {
       ...valid,
-      annotations: { readOnlyHint: "yes", openWorldHint: true, title: "Update person" },
+      annotations: { readOnlyHint: "yes", fastHint: true, title: "Update person" },
       _meta: { groups: "people", stages: [] },
     };
     expectViolations(checkMcp, entry, [
       ["$.annotations.readOnlyHint", "readOnlyHint must be a boolean"],
-      ["$.annotations.openWorldHint", 'unexpected key "openWorldHint"'],
+      ["$.annotations.fastHint", 'unexpected key "fastHint"'],
       ["$.annotations.title", 'unexpected key "title"'],
       ["$._meta.groups", "groups must be a list of strings"],
       ["$._meta.stages", "stages must be a list of strings, left out when empty"],

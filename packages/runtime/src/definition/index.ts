@@ -16,7 +16,7 @@ export type {
   ToolDefinition,
   ToolFlag,
 } from "./registry.js";
-export { REGISTRY_FORMAT_VERSION } from "./registry.js";
+export { HINT_FLAGS, REGISTRY_FORMAT_VERSION, TOOL_FLAGS } from "./registry.js";
 export { CONTEXT_BRAND, HANDLE_BRAND, HANDLE_ID_PATTERN } from "./brands.js";
 export { canonicalJson, combineToolHashes, sha12, toolHash } from "./hash.js";
 export { deriveId, providerName } from "./names.js";

@@ -14,8 +14,28 @@ export type JsonValue =
 /** How a tool's result reaches the model: inline, as a handle, or inline only when small. */
 export type OutputMode = "scalar" | "handle" | "auto";
 
-/** Behaviour hints from `@flags`; `approval` makes the runtime ask before calling. */
-export type ToolFlag = "readonly" | "idempotent" | "destructive" | "approval";
+/**
+ * The MCP annotation hint each behaviour flag states: `readonly` sets it true, `!readonly` false.
+ * A false is worth stating where MCP's default is true: a tool that is not read-only is taken as
+ * destructive and as reaching an open world unless it says otherwise.
+ */
+export const HINT_FLAGS = {
+  readonly: "readOnlyHint",
+  destructive: "destructiveHint",
+  idempotent: "idempotentHint",
+  openworld: "openWorldHint",
+} as const;
+
+type HintFlag = keyof typeof HINT_FLAGS;
+
+/** Behaviour hints from `@flags` (each hint true, or false with `!`); `approval` makes the runtime ask before calling. */
+export type ToolFlag = HintFlag | `!${HintFlag}` | "approval";
+
+/** Every flag `@flags` takes, in the order messages list them. */
+export const TOOL_FLAGS: readonly ToolFlag[] = [
+  ...(Object.keys(HINT_FLAGS) as HintFlag[]).flatMap((flag) => [flag, `!${flag}` as const]),
+  "approval",
+];
 
 /**
  * How the generated dispatch table calls the tool function.

@@ -20,7 +20,7 @@ import {
 } from "./shared.js";
 
 export const MCP_NAME = /^[A-Za-z0-9._-]{1,128}$/;
-const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint"];
+const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
 
 export const checkMcp: Checker = (entry, toolId) => {
   const report = new Report(toolId);

@@ -6,7 +6,7 @@
  * `annotations.title`: a second copy costs the model its tokens again); groups and stages go in
  * `_meta`, each only when the tool has some, and no `_meta` when it has neither.
  */
-import type { ToolDefinition } from "../registry.js";
+import { HINT_FLAGS, type ToolDefinition } from "../registry.js";
 import type { McpTool } from "./types.js";
 
 export function mcpTool(tool: ToolDefinition): McpTool {
@@ -15,9 +15,10 @@ export function mcpTool(tool: ToolDefinition): McpTool {
       McpTool["annotations"]
     >[K];
   } = {};
-  if (tool.flags.includes("readonly")) annotations.readOnlyHint = true;
-  if (tool.flags.includes("destructive")) annotations.destructiveHint = true;
-  if (tool.flags.includes("idempotent")) annotations.idempotentHint = true;
+  for (const [flag, hint] of Object.entries(HINT_FLAGS) as [keyof typeof HINT_FLAGS, string][]) {
+    if (tool.flags.includes(flag)) annotations[hint as keyof typeof annotations] = true;
+    else if (tool.flags.includes(`!${flag}`)) annotations[hint as keyof typeof annotations] = false;
+  }
   const output = tool.outputSchema;
   return {
     name: tool.name,

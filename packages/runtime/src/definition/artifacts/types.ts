@@ -52,6 +52,7 @@ export interface McpTool {
     readonly readOnlyHint?: boolean;
     readonly destructiveHint?: boolean;
     readonly idempotentHint?: boolean;
+    readonly openWorldHint?: boolean;
   };
   /** zcp's groups and stages of the tool, each present only when it has some. */
   readonly _meta?: { readonly groups?: readonly string[]; readonly stages?: readonly string[] };
