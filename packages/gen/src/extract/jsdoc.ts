@@ -89,7 +89,13 @@ function tagText(tag: ts.JSDocTag): string {
   if (ts.isJSDocTypeTag(tag)) return tag.typeExpression.type.getText().trim();
   let text = ts.getTextOfJSDocComment(tag.comment) ?? "";
   if (ts.isJSDocParameterTag(tag)) text = text.replace(/^\s*-\s*/, "");
-  return text.trim();
+  return commentEnds(text).trim();
+}
+
+// A comment cannot hold the two characters that end it, so JSDoc text writes them with a
+// backslash (a glob `**\/*.ts`); the text a model reads has the backslash taken out.
+function commentEnds(text: string): string {
+  return text.includes("*\\/") ? text.replaceAll("*\\/", "*/") : text;
 }
 
 /** Name of the parameter a `@param` tag documents (`opts.city` for nested names). */
@@ -106,7 +112,8 @@ function entityName(name: ts.EntityName): string {
  * the line break before a Markdown list item (`- a`, `* a`, `+ a`, `1. a`), which joined to the
  * line before would no longer read as a list.
  */
-function normalizeText(text: string): string {
+function normalizeText(written: string): string {
+  const text = commentEnds(written);
   // Most texts are one line with single spaces: nothing to collapse or split, only the ends to trim.
   if (!/\s\s|[^\S ]/.test(text)) return text.trim();
   return text

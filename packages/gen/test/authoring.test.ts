@@ -1,6 +1,8 @@
 /**
- * `@flags`: every MCP annotation hint, true (`readonly`) or false (`!readonly`), reaches the
- * tool's definition and its MCP entry; a hint both stated and denied is refused (ZCP1301).
+ * Authoring details (issue 30, item 6). `@flags`: every MCP annotation hint, true (`readonly`)
+ * or false (`!readonly`), reaches the tool's definition and its MCP entry; a hint both stated
+ * and denied is refused (ZCP1301). The end of a comment, which JSDoc text writes with a
+ * backslash (`*\/`), reaches the model without it.
  */
 import path from "node:path";
 import { artifactSet, type Registry } from "@zcp/runtime";
@@ -30,6 +32,15 @@ export function read(url: string): string {
  */
 export function count(rows: number[]): number {
   return rows.length;
+}
+
+/**
+ * Find files by a glob such as \`src/**\\/*.ts\`.
+ * @tool files.find
+ * @param glob A glob, e.g. "**\\/*.md".
+ */
+export function find(glob: string): string[] {
+  return [glob];
 }
 
 /**
@@ -78,6 +89,21 @@ describe("@flags", () => {
     expect(gen.stderr).toMatch(
       /tools\.ts:\d+:\d+ - error ZCP1301: @flags: destructive and !destructive contradict each other/,
     );
-    expect(registry.tools.map((tool) => tool.alias).sort()).toEqual(["rows.count", "web.read"]);
+    expect(registry.tools.map((tool) => tool.alias).sort()).toEqual([
+      "files.find",
+      "rows.count",
+      "web.read",
+    ]);
+  });
+});
+
+describe("a comment's end in JSDoc text", () => {
+  it("is written with a backslash and read without it, in descriptions and @param texts", () => {
+    const find = registry.tools.find((tool) => tool.alias === "files.find")!;
+    expect(find.description).toBe("Find files by a glob such as `src/**/*.ts`.");
+    expect(
+      (find.inputSchema as { properties: { glob: { description: string } } }).properties.glob
+        .description,
+    ).toBe('A glob, e.g. "**/*.md".');
   });
 });
