@@ -223,8 +223,12 @@ describe("zcp-serve over HTTP", () => {
       "fixtures/workbench/src/zcp.gen/index.ts",
       "--profile",
       "semantic-workflow",
+      "--view",
+      "primitive?profile=semantic-workflow&groups=primitive",
     ]);
-    expect(workbench.stderr()).not.toContain("warning: profile semantic-workflow");
+    expect(workbench.stderr()).not.toContain(warning("mcp"));
+    // The view's groups keep no workflow tool: the profile falls back, and says so.
+    expect(workbench.stderr()).toContain(warning("mcp/primitive"));
     workbench.child.kill("SIGTERM");
     expect(await workbench.exited).toBe(0);
   });

@@ -15,6 +15,7 @@ import {
   type HandleStoreOptions,
   type Runtime,
   type RuntimeOptions,
+  type ToolDefinition,
 } from "@zcp/runtime";
 import { closeUpstreams } from "../gateway/upstream.js";
 import { gatewayExecutor, isGatewayTool } from "../gateway/serve.js";
@@ -196,11 +197,10 @@ export async function serveRuntime(
     throw error;
   }
   const exposed = [];
-  const noWorkflow = !tools.some((tool) => tool.groups.includes(WORKFLOW_GROUP));
   for (const { surface, profile } of surfaces) {
-    let count: number;
+    let served: readonly ToolDefinition[];
     try {
-      count = runtime.exposedFor(surface).length;
+      served = runtime.exposedFor(surface);
     } catch (error) {
       if (error instanceof SelectionError)
         return refused({
@@ -210,9 +210,12 @@ export async function serveRuntime(
     }
     exposed.push({
       surface,
-      tools: count,
-      hidden: tools.length - count,
-      workflowFallback: profile === SEMANTIC_WORKFLOW && noWorkflow,
+      tools: served.length,
+      hidden: tools.length - served.length,
+      // What the profile kept has no workflow tool: it kept everything the other fields keep.
+      workflowFallback:
+        profile === SEMANTIC_WORKFLOW &&
+        !served.some((tool) => tool.groups.includes(WORKFLOW_GROUP)),
     });
   }
   return {
