@@ -10,14 +10,10 @@ import { HINT_FLAGS, type ToolDefinition } from "../registry.js";
 import type { McpTool } from "./types.js";
 
 export function mcpTool(tool: ToolDefinition): McpTool {
-  const annotations: {
-    -readonly [K in keyof NonNullable<McpTool["annotations"]>]: NonNullable<
-      McpTool["annotations"]
-    >[K];
-  } = {};
-  for (const [flag, hint] of Object.entries(HINT_FLAGS) as [keyof typeof HINT_FLAGS, string][]) {
-    if (tool.flags.includes(flag)) annotations[hint as keyof typeof annotations] = true;
-    else if (tool.flags.includes(`!${flag}`)) annotations[hint as keyof typeof annotations] = false;
+  const annotations: { -readonly [K in keyof NonNullable<McpTool["annotations"]>]?: boolean } = {};
+  for (const flag of Object.keys(HINT_FLAGS) as (keyof typeof HINT_FLAGS)[]) {
+    if (tool.flags.includes(flag)) annotations[HINT_FLAGS[flag]] = true;
+    else if (tool.flags.includes(`!${flag}`)) annotations[HINT_FLAGS[flag]] = false;
   }
   const output = tool.outputSchema;
   return {
