@@ -52,7 +52,7 @@ const EXPECTED_GAPS: Record<Requirements, Record<string, string>> = {
   "2026-07-28": {},
 };
 
-const REGISTRY = "tools/conformance/src/zcp.gen/index.ts";
+const REGISTRY = "fixtures/conformance/src/zcp.gen/index.ts";
 
 /** `scenario:check` for every check the reference passes and zcp does not (absent included). */
 function gaps(reference: SuiteResult, zcp: SuiteResult): string[] {
@@ -72,7 +72,7 @@ it("serves a registry zcp gen keeps up to date (zcp gen --check)", () => {
       "gen",
       "--check",
       "--config",
-      "tools/conformance/zcp.config.json",
+      "fixtures/conformance/zcp.config.json",
     ],
     { cwd: ROOT, encoding: "utf8" },
   );

@@ -1,5 +1,5 @@
 /**
- * The four scenario tools zcp serves (`src/conformance-tools.ts`), as the reference servers
+ * The four scenario tools zcp serves (`fixtures/conformance/src/conformance-tools.ts`), as the reference servers
  * register them: one table, so that the 2025 reference (SDK v1) and the 2026-07-28 reference
  * (SDK v2) answer alike, each through its own SDK's logging and progress API.
  */

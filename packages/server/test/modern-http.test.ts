@@ -28,7 +28,7 @@ import {
 import { writeGatewayModule } from "./gateway-module.js";
 import { MODERN, modern, modernBody, modernHeaders } from "./modern-wire.js";
 
-const CONFORMANCE = "tools/conformance/src/zcp.gen/index.ts";
+const CONFORMANCE = "fixtures/conformance/src/zcp.gen/index.ts";
 const PARAM_UPSTREAM = fileURLToPath(new URL("./param-upstream.ts", import.meta.url));
 /** tsx's loader by its path: the upstream runs under zcp-serve, wherever `tsx` resolves. */
 const TSX = fileURLToPath(new URL("../../../node_modules/tsx/dist/loader.mjs", import.meta.url));
