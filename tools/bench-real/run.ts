@@ -1,0 +1,102 @@
+/**
+ * `pnpm bench:real`: real MCP servers against their zcp ports. For each server (servers.ts) and
+ * each client era (connect.ts), the server's call script (scripts/) runs on:
+ *
+ * - `original`: the npm package over stdio;
+ * - `gateway`: `zcp gen --from-mcp` in front of the original, served plainly (every result whole);
+ * - `port`: the fixture's port served plainly (every result whole, every tool listed);
+ * - `port+discovery`: the port's discover view (zcp's tool search; drive.ts says how it is driven);
+ * - `port+handles`: the port with the runtime's default handle rule (a result over 512 bytes
+ *   becomes a handle, read back when the agent needs it whole);
+ * - `port+discovery+handles`: both.
+ *
+ * Token budgets (issue 30 item 2) are not in zcp yet: reported as not measured. Each run starts
+ * from the same state. Writes report.json and report.md beside this file (report.ts).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { closeUpstreams } from "@zcp/server/gateway";
+import type { RuntimeOptions } from "@zcp/runtime";
+import {
+  connectModule,
+  connectOriginal,
+  ERAS,
+  generateGateway,
+  type Connection,
+  WHOLE,
+  type Era,
+} from "./connect.ts";
+import { drive, type DriveOptions, type RunRecord } from "./drive.ts";
+import { writeReport, type ServerReport } from "./report.ts";
+import { realServers } from "./servers.ts";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-bench-real-"));
+
+const DISCOVER = { exposure: { defaults: { mcp: { profile: "discover" } } } } as const;
+
+interface Config {
+  readonly name: string;
+  /** The runtime options of a port's server (absent: the original or the gateway). */
+  readonly runtime?: RuntimeOptions;
+  readonly drive: DriveOptions;
+}
+
+const PORT_CONFIGS: readonly Config[] = [
+  { name: "port", runtime: WHOLE, drive: {} },
+  { name: "port+discovery", runtime: { ...WHOLE, ...DISCOVER }, drive: { discover: true } },
+  { name: "port+handles", runtime: {}, drive: { handles: true } },
+  {
+    name: "port+discovery+handles",
+    runtime: DISCOVER,
+    drive: { discover: true, handles: true },
+  },
+];
+
+const servers = realServers(TMP);
+const reports: ServerReport[] = [];
+for (const server of servers) {
+  Object.assign(process.env, server.portEnv);
+  server.reset();
+  process.stdout.write(`${server.name}: zcp gen --from-mcp\n`);
+  const gateway = await generateGateway(server.original, path.join(TMP, `gateway-${server.name}`));
+  const runs: Record<string, Partial<Record<Era, RunRecord>>> = {};
+  const record = async (
+    name: string,
+    era: Era,
+    connect: () => Promise<Connection>,
+    options: DriveOptions,
+  ) => {
+    server.reset();
+    const connection = await connect();
+    try {
+      (runs[name] ??= {})[era] = await drive(connection, server.script, options);
+    } finally {
+      await connection.close();
+    }
+  };
+  for (const era of ERAS) {
+    process.stdout.write(`${server.name}: ${era} client\n`);
+    await record("original", era, () => connectOriginal(server.original, era), {});
+    await record("gateway", era, () => connectModule(gateway, era, WHOLE), {});
+    for (const config of PORT_CONFIGS)
+      await record(
+        config.name,
+        era,
+        () => connectModule(server.port, era, config.runtime),
+        config.drive,
+      );
+  }
+  await closeUpstreams();
+  reports.push({
+    server: server.name,
+    package: server.original.package,
+    calls: server.script.steps.map((step) => step.tool),
+    runs,
+  });
+}
+writeReport(HERE, reports);
+fs.rmSync(TMP, { recursive: true, force: true });
+process.stdout.write(fs.readFileSync(path.join(HERE, "report.md"), "utf8"));

@@ -1,0 +1,55 @@
+/**
+ * The servers `pnpm bench:real` and the ports' behaviour tests run: each original (an npm
+ * package started over stdio), its port (a fixture's generated module), the call script, and how
+ * a run starts from the same state on every server (`reset`: an empty knowledge graph, the
+ * project folder written afresh). The port runs in this process and reads its configuration
+ * from the environment (`portEnv`), as the original reads its own from its command line or
+ * environment.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { GeneratedModule } from "@zcp/runtime";
+import { generated as filesystemPort } from "@zcp-fixtures/real-filesystem/src/zcp.gen/index.ts";
+import { generated as memoryPort } from "@zcp-fixtures/real-memory/src/zcp.gen/index.ts";
+import type { Original } from "./connect.ts";
+import type { Script } from "./drive.ts";
+import { filesystemScript, seedProject } from "./scripts/filesystem.ts";
+import { memoryScript } from "./scripts/memory.ts";
+
+export interface RealServer {
+  readonly name: string;
+  readonly original: Original;
+  readonly port: GeneratedModule;
+  readonly portEnv: Readonly<Record<string, string>>;
+  readonly script: Script;
+  readonly reset: () => void;
+}
+
+/** The servers, with their state in `dir` (a temporary folder of the caller's). */
+export function realServers(dir: string): RealServer[] {
+  const root = fs.realpathSync(dir);
+  const memoryFile = path.join(root, "memory.jsonl");
+  const project = path.join(root, "project");
+  return [
+    {
+      name: "memory",
+      original: {
+        package: "@modelcontextprotocol/server-memory",
+        args: [],
+        env: { MEMORY_FILE_PATH: memoryFile },
+      },
+      port: memoryPort,
+      portEnv: { MEMORY_FILE_PATH: memoryFile },
+      script: memoryScript,
+      reset: () => fs.rmSync(memoryFile, { force: true }),
+    },
+    {
+      name: "filesystem",
+      original: { package: "@modelcontextprotocol/server-filesystem", args: [project] },
+      port: filesystemPort,
+      portEnv: { FILESYSTEM_ALLOWED_DIRECTORIES: project },
+      script: filesystemScript(project),
+      reset: () => seedProject(project),
+    },
+  ];
+}
