@@ -65,6 +65,8 @@ interface TurnRecord {
 
 export interface RunRecord {
   readonly era: string;
+  /** How many tools the first request listed. */
+  readonly tools: number;
   /** The tokens of the tool definitions each request carried: the first request's, and the largest. */
   readonly listingFirst: number;
   readonly listingMax: number;
@@ -79,7 +81,7 @@ const CALL = "zcp_call_tool";
 const HANDLE = "zcp_handle";
 
 /** What the model sees of a `CallToolResult`. */
-export function seenText(answer: { readonly [key: string]: unknown }): string {
+function seenText(answer: { readonly [key: string]: unknown }): string {
   const blocks = (answer["content"] ?? []) as { type: string; text?: string }[];
   return blocks
     .map((block) => (block.type === "text" ? (block.text ?? "") : JSON.stringify(block)))
@@ -168,6 +170,7 @@ export async function drive(
   const sizes = listings.map((tools) => tokensOf(tools));
   return {
     era: connection.era,
+    tools: listings[0]!.length,
     listingFirst: sizes[0] ?? 0,
     listingMax: Math.max(...sizes),
     requests: listings.length,

@@ -54,14 +54,14 @@ function serverMarkdown(report: ServerReport): string[] {
     lines.push(
       `### ${era === "2026" ? "2026-07-28 client" : "2025 client"}`,
       "",
-      "| configuration | era | listing per request (first / largest) | requests | result tokens | total | total with cache | total vs original |",
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| configuration | era | tools listed | listing per request (first / largest) | requests | result tokens | total | total with cache | total vs original |",
+      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const [config, byEra] of Object.entries(report.runs)) {
       const run = byEra[era]!;
       const results = run.turns.reduce((sum, turn) => sum + turn.resultTokens, 0);
       lines.push(
-        `| ${config} | ${run.era} | ${run.listingFirst} / ${run.listingMax} | ${run.requests} | ${results} | ${run.totals.tokens} | ${Math.round(run.totals.cached)} | ${ratio(original.totals.tokens, run.totals.tokens)}x |`,
+        `| ${config} | ${run.era} | ${run.tools} | ${run.listingFirst} / ${run.listingMax} | ${run.requests} | ${results} | ${run.totals.tokens} | ${Math.round(run.totals.cached)} | ${ratio(original.totals.tokens, run.totals.tokens)}x |`,
       );
     }
     lines.push("", "| call | original | gateway | port |", "| --- | ---: | ---: | ---: |");
@@ -101,7 +101,8 @@ export function writeReport(dir: string, reports: readonly ServerReport[]): void
   });
   fs.writeFileSync(
     path.join(dir, "report.json"),
-    `${JSON.stringify({ aims, servers: reports }, null, 2)}\n`,
+    // The texts stay out: the figures are the report (a text may hold a path of this machine).
+    `${JSON.stringify({ aims, servers: reports }, (key, value: unknown) => (key === "text" ? undefined : value), 2)}\n`,
   );
   const aimLines = aims.flatMap((aim) => [
     `- **${aim.server}**: results never more than the original's: ${aim.resultsNeverMore ? "met" : "missed"}${aim.resultChecks

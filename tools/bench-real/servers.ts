@@ -9,10 +9,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { GeneratedModule } from "@zcp/runtime";
+import { generated as everythingPort } from "@zcp-fixtures/real-everything/src/zcp.gen/index.ts";
 import { generated as filesystemPort } from "@zcp-fixtures/real-filesystem/src/zcp.gen/index.ts";
 import { generated as memoryPort } from "@zcp-fixtures/real-memory/src/zcp.gen/index.ts";
 import type { Original } from "./connect.ts";
 import type { Script } from "./drive.ts";
+import { everythingScript } from "./scripts/everything.ts";
 import { filesystemScript, seedProject } from "./scripts/filesystem.ts";
 import { memoryScript } from "./scripts/memory.ts";
 
@@ -50,6 +52,15 @@ export function realServers(dir: string): RealServer[] {
       portEnv: { FILESYSTEM_ALLOWED_DIRECTORIES: project },
       script: filesystemScript(project),
       reset: () => seedProject(project),
+    },
+    {
+      name: "everything",
+      original: { package: "@modelcontextprotocol/server-everything", args: [] },
+      port: everythingPort,
+      portEnv: {},
+      script: everythingScript,
+      // Its tools keep no state between calls that the script relies on.
+      reset: () => {},
     },
   ];
 }
