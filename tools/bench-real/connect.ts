@@ -34,6 +34,8 @@ const own = createRequire(path.join(HERE, "package.json"));
 /** An original server: its npm package, started over stdio with these arguments and environment. */
 export interface Original {
   readonly package: string;
+  /** Node's own options, before the entry (a preload). */
+  readonly nodeArgs?: readonly string[];
   readonly args: readonly string[];
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -44,7 +46,10 @@ function originalCommand(original: Original): { command: string; args: string[] 
     path.dirname(own.resolve(`${original.package}/package.json`)),
     "dist/index.js",
   );
-  return { command: process.execPath, args: [entry, ...original.args] };
+  return {
+    command: process.execPath,
+    args: [...(original.nodeArgs ?? []), entry, ...original.args],
+  };
 }
 
 export interface Connection {

@@ -10,10 +10,15 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectModule, connectOriginal, WHOLE, type Connection } from "./connect.ts";
 import type { Step } from "./drive.ts";
+import { startFakeGitHub } from "./github/fake-api.ts";
 import { realServers, type RealServer } from "./servers.ts";
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-real-ports-"));
-afterAll(() => fs.rmSync(TMP, { recursive: true, force: true }));
+const github = await startFakeGitHub();
+afterAll(async () => {
+  fs.rmSync(TMP, { recursive: true, force: true });
+  await github.close();
+});
 
 /** A time of day (everything's resources are stamped with one) as `TIME`. */
 const timeless = (text: string) => text.replace(/\d{1,2}:\d{2}:\d{2}( [AP]M)?/g, "TIME");
@@ -49,10 +54,15 @@ function said(answer: { readonly [key: string]: unknown }): unknown[] {
 
 async function answers(connection: Connection, steps: readonly Step[]) {
   try {
-    const out: { isError: boolean; value: unknown[] }[] = [];
+    const out: ({ isError: boolean; value: unknown[] } | { protocolError: string })[] = [];
     for (const step of steps) {
-      const answer = await connection.client.callTool({ name: step.tool, arguments: step.args });
-      out.push({ isError: answer["isError"] === true, value: said(answer) });
+      // server-github (on SDK 1.0.1's low-level server) answers a failure as a JSON-RPC error.
+      out.push(
+        await connection.client.callTool({ name: step.tool, arguments: step.args }).then(
+          (answer) => ({ isError: answer["isError"] === true, value: said(answer) }),
+          (error: Error) => ({ protocolError: error.message }),
+        ),
+      );
     }
     return out;
   } finally {
@@ -69,11 +79,17 @@ async function both(server: RealServer, steps: readonly Step[]) {
   return { original, port };
 }
 
-const [memory, filesystem, everything] = realServers(TMP) as [RealServer, RealServer, RealServer];
+const [memory, filesystem, everything, githubServer] = realServers(TMP, github) as [
+  RealServer,
+  RealServer,
+  RealServer,
+  RealServer,
+];
 
-describe.each([memory, filesystem, everything])("the $name port", (server) => {
+describe.each([memory, filesystem, everything, githubServer])("the $name port", (server) => {
   it("answers the call script as the original does", async () => {
     const { original, port } = await both(server, server.script.steps);
+    expect(original.filter((answer) => !("isError" in answer) || answer.isError)).toEqual([]);
     expect(port).toEqual(original);
   });
 });
@@ -89,6 +105,20 @@ describe("refusals", () => {
     const { original, port } = await both(memory, steps);
     const message = "Entity with name Nobody not found";
     expect(original).toEqual([{ isError: true, value: [message] }]);
+    expect(port).toEqual([
+      { isError: true, value: [{ ok: false, error: "not_found", hint: message }] },
+    ]);
+  });
+
+  it("github: an issue the API does not have fails with the original's message, as a tool error", async () => {
+    const steps = [
+      { tool: "get_issue", args: { owner: "acme", repo: "invoice-kit", issue_number: 999 } },
+    ];
+    const { original, port } = await both(githubServer, steps);
+    const message = "Not Found: Resource not found: Not Found";
+    // The original throws from its handler: the client gets a JSON-RPC error, which a
+    // host shows the model as a failed call; the port answers a tool error the model can read.
+    expect(original).toEqual([{ protocolError: message }]);
     expect(port).toEqual([
       { isError: true, value: [{ ok: false, error: "not_found", hint: message }] },
     ]);

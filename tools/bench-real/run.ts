@@ -30,6 +30,7 @@ import {
 } from "./connect.ts";
 import { drive, type DriveOptions, type RunRecord } from "./drive.ts";
 import { writeReport, type ServerReport } from "./report.ts";
+import { startFakeGitHub } from "./github/fake-api.ts";
 import { realServers } from "./servers.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -55,7 +56,8 @@ const PORT_CONFIGS: readonly Config[] = [
   },
 ];
 
-const servers = realServers(TMP);
+const github = await startFakeGitHub();
+const servers = realServers(TMP, github);
 const reports: ServerReport[] = [];
 for (const server of servers) {
   Object.assign(process.env, server.portEnv);
@@ -97,6 +99,7 @@ for (const server of servers) {
     runs,
   });
 }
+await github.close();
 writeReport(HERE, reports);
 fs.rmSync(TMP, { recursive: true, force: true });
 process.stdout.write(fs.readFileSync(path.join(HERE, "report.md"), "utf8"));

@@ -8,14 +8,18 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { GeneratedModule } from "@zcp/runtime";
 import { generated as everythingPort } from "@zcp-fixtures/real-everything/src/zcp.gen/index.ts";
+import { generated as githubPort } from "@zcp-fixtures/real-github/src/zcp.gen/index.ts";
 import { generated as filesystemPort } from "@zcp-fixtures/real-filesystem/src/zcp.gen/index.ts";
 import { generated as memoryPort } from "@zcp-fixtures/real-memory/src/zcp.gen/index.ts";
 import type { Original } from "./connect.ts";
+import type { FakeGitHub } from "./github/fake-api.ts";
 import type { Script } from "./drive.ts";
 import { everythingScript } from "./scripts/everything.ts";
 import { filesystemScript, seedProject } from "./scripts/filesystem.ts";
+import { githubScript } from "./scripts/github.ts";
 import { memoryScript } from "./scripts/memory.ts";
 
 export interface RealServer {
@@ -27,8 +31,11 @@ export interface RealServer {
   readonly reset: () => void;
 }
 
-/** The servers, with their state in `dir` (a temporary folder of the caller's). */
-export function realServers(dir: string): RealServer[] {
+/** server-github's requests go to the fake through this preload (github/redirect.mjs). */
+const REDIRECT = fileURLToPath(new URL("github/redirect.mjs", import.meta.url));
+
+/** The servers, with their state in `dir` (a temporary folder of the caller's) and GitHub's API faked by `github`. */
+export function realServers(dir: string, github: FakeGitHub): RealServer[] {
   const root = fs.realpathSync(dir);
   const memoryFile = path.join(root, "memory.jsonl");
   const project = path.join(root, "project");
@@ -61,6 +68,19 @@ export function realServers(dir: string): RealServer[] {
       script: everythingScript,
       // Its tools keep no state between calls that the script relies on.
       reset: () => {},
+    },
+    {
+      name: "github",
+      original: {
+        package: "@modelcontextprotocol/server-github",
+        nodeArgs: ["--import", REDIRECT],
+        args: [],
+        env: { GITHUB_API_URL: github.url },
+      },
+      port: githubPort,
+      portEnv: { GITHUB_API_URL: github.url },
+      script: githubScript,
+      reset: () => github.reset(),
     },
   ];
 }
