@@ -7,7 +7,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { listAllTools, type McpTool } from "../bench-tokens/surfaces/mcp-listing.ts";
 import { connectModule, connectOriginal, WHOLE, type Connection } from "./connect.ts";
 import type { Step } from "./drive.ts";
 import { startFakeGitHub } from "./github/fake-api.ts";
@@ -91,6 +95,97 @@ describe.each([memory, filesystem, everything, githubServer])("the $name port", 
     const { original, port } = await both(server, server.script.steps);
     expect(original.filter((answer) => !("isError" in answer) || answer.isError)).toEqual([]);
     expect(port).toEqual(original);
+  });
+});
+
+/**
+ * An input schema as far as a port promises it: without `$schema`, `additionalProperties` and
+ * the titles zcp gives named types, an empty `required`, and the order of keys, `required` and
+ * `anyOf` members (zod and zcp write them in different orders).
+ */
+function schemaOf(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(schemaOf);
+  if (schema === null || typeof schema !== "object") return schema;
+  const entries = Object.entries(schema as Record<string, unknown>)
+    .filter(
+      ([key, value]) =>
+        !["$schema", "additionalProperties", "title"].includes(key) &&
+        !(key === "required" && Array.isArray(value) && value.length === 0),
+    )
+    .map(([key, value]): [string, unknown] => {
+      if (key === "required") return [key, [...(value as string[])].sort()];
+      if (key === "anyOf")
+        return [
+          key,
+          (value as unknown[])
+            .map(schemaOf)
+            .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+        ];
+      return [key, schemaOf(value)];
+    });
+  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+const ZCP_SERVE = fileURLToPath(
+  new URL("../../packages/server/dist/bin/zcp-serve.js", import.meta.url),
+);
+
+/** The port served by `zcp-serve` over stdio (tsx loads its TypeScript registry), as a host starts it. */
+async function servedPort(server: RealServer, fixture: string): Promise<McpTool[]> {
+  const client = new Client({ name: "ports-test", version: "0.1.0" });
+  const registry = fileURLToPath(
+    new URL(`../../fixtures/${fixture}/src/zcp.gen/index.ts`, import.meta.url),
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", ZCP_SERVE, "--registry", registry],
+      env: { PATH: process.env["PATH"] ?? "", ...server.portEnv },
+      stderr: "ignore",
+    }),
+  );
+  try {
+    return await listAllTools(client);
+  } finally {
+    await client.close();
+  }
+}
+
+const entryOf = (tool: McpTool & { title?: string; annotations?: unknown }) => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  annotations: tool.annotations,
+  inputSchema: schemaOf(tool.inputSchema),
+});
+
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+
+// Concurrent: each starts two processes, most of its time spent waiting for them.
+describe.concurrent.each([
+  [memory, "real-memory", 9],
+  [filesystem, "real-filesystem", 14],
+  [everything, "real-everything", 9],
+  [githubServer, "real-github", 26],
+] as const)("zcp-serve on the $1 port", (server, fixture, tools) => {
+  it("lists the original's tools: names, titles, descriptions, hints and parameters", async ({
+    expect,
+  }) => {
+    const connection = await connectOriginal(server.original, "2025");
+    const original = await listAllTools(connection.client).finally(() => connection.close());
+    // zcp's own tools (`zcp_handle`, listed since the ports' results may become handles) aside.
+    const port = (await servedPort(server, fixture))
+      .filter((tool) => !tool.name.startsWith("zcp_"))
+      .map(entryOf)
+      .sort(byName);
+    expect(port).toHaveLength(tools);
+    const names = new Set(port.map((tool) => tool.name));
+    expect(port).toEqual(
+      original
+        .map(entryOf)
+        .filter((tool) => names.has(tool.name))
+        .sort(byName),
+    );
   });
 });
 
