@@ -6,8 +6,10 @@
  *
  * The two clients: "2026" is the official v2 client that speaks 2026-07-28 (`mode: "auto"`
  * against an original over stdio, which probes with `server/discover` and falls back to
- * 2025-11-25 when the server is a 2025 one, as every original here is; pinned against a port);
- * "2025" is the same client in its default `legacy` mode (the 2025 `initialize` handshake).
+ * 2025-11-25 when the server is a 2025 one, as every original here is; pinned against a port,
+ * over zcp's web-standard handler); "2025" is the official SDK's 1.x client (1.32.2, the
+ * `initialize` handshake, up to 2025-11-25), what hosts of 2025 run, over stdio to an original
+ * and in memory to zcp's MCP server.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -16,9 +18,13 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as V1StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { createRuntime, type GeneratedModule, type RuntimeOptions } from "@zcp/runtime";
 import type { McpClient } from "../bench-tokens/surfaces/mcp-listing.ts";
-import { connectLegacy, connectModern } from "../bench-tokens/surfaces/mcp.ts";
+import { createMcpServer } from "@zcp/server";
+import { connectModern } from "../bench-tokens/surfaces/mcp.ts";
 
 export type Era = "2026" | "2025";
 
@@ -59,20 +65,41 @@ export interface Connection {
   readonly close: () => Promise<void>;
 }
 
+const CLIENT_INFO = { name: "bench-real", version: "0.1.0" };
+
 /** The original over stdio, with the era's client. */
 export async function connectOriginal(original: Original, era: Era): Promise<Connection> {
-  const client = new Client(
-    { name: "bench-real", version: "0.1.0" },
-    { versionNegotiation: { mode: era === "2026" ? "auto" : "legacy" } },
-  );
-  await client.connect(
-    new StdioClientTransport({
-      ...originalCommand(original),
-      env: { PATH: process.env["PATH"] ?? "", ...original.env },
-      stderr: "ignore",
-    }),
-  );
+  const spawn = {
+    ...originalCommand(original),
+    env: { PATH: process.env["PATH"] ?? "", ...original.env },
+    stderr: "ignore" as const,
+  };
+  if (era === "2025") {
+    const { client, era: agreed } = await connectV1(new V1StdioClientTransport(spawn));
+    return { client, era: agreed, close: () => client.close() };
+  }
+  const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: "auto" } });
+  await client.connect(new StdioClientTransport(spawn));
   return { client, era: client.getNegotiatedProtocolVersion() ?? "?", close: () => client.close() };
+}
+
+/**
+ * A 1.x client connected over `transport`, and the version it agreed on: the client has no
+ * getter for it, but hands it to `transport.setProtocolVersion` (which HTTP transports use for
+ * their header), so the transport is given one that keeps it.
+ */
+async function connectV1(
+  transport: Parameters<V1Client["connect"]>[0],
+): Promise<{ client: V1Client; era: string }> {
+  let era = "?";
+  const previous = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version: string) => {
+    era = version;
+    previous?.(version);
+  };
+  const client = new V1Client(CLIENT_INFO);
+  await client.connect(transport);
+  return { client, era };
 }
 
 /** A generated module (a port or a gateway) served by zcp's MCP server, with the era's client. */
@@ -82,9 +109,22 @@ export async function connectModule(
   options: RuntimeOptions = {},
 ): Promise<Connection> {
   const runtime = createRuntime(generated, options);
-  const { client, close } = await (era === "2026" ? connectModern : connectLegacy)(runtime);
-  const negotiated = (client as Client).getNegotiatedProtocolVersion() ?? "?";
-  return { client, era: negotiated, close };
+  if (era === "2026") {
+    const { client, close } = await connectModern(runtime);
+    return { client, era: (client as Client).getNegotiatedProtocolVersion() ?? "?", close };
+  }
+  const server = createMcpServer(runtime);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.server.connect(serverSide);
+  const { client, era: agreed } = await connectV1(clientSide);
+  return {
+    client,
+    era: agreed,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }
 
 /**

@@ -211,9 +211,9 @@ describe("refusals", () => {
     ];
     const { original, port } = await both(githubServer, steps);
     const message = "Not Found: Resource not found: Not Found";
-    // The original throws from its handler: the client gets a JSON-RPC error, which a
+    // The original throws from its handler: the client gets a JSON-RPC error (-32603), which a
     // host shows the model as a failed call; the port answers a tool error the model can read.
-    expect(original).toEqual([{ protocolError: message }]);
+    expect(original).toEqual([{ protocolError: `MCP error -32603: ${message}` }]);
     expect(port).toEqual([
       { isError: true, value: [{ ok: false, error: "not_found", hint: message }] },
     ]);
