@@ -17,8 +17,10 @@ import {
   ListRootsRequestSchema,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Processes, type HttpServed } from "./faults/harness.js";
+import { Processes, post, type HttpServed } from "./faults/harness.js";
+import { modernBody, modernHeaders } from "./modern-wire.js";
 
 const REGISTRY = "fixtures/conformance/src/zcp.gen/index.ts";
 const EVERYTHING = { elicitation: {}, sampling: {}, roots: {} };
@@ -239,5 +241,36 @@ describe("the 2026-07-28 era, the v2 client", () => {
     });
     expect(textOf(result)).toBe("Hello there! Alice (1 roots)");
     expect(rounds).toEqual(["What is your name?"]);
+  });
+
+  it("takes a round's state on a replica sharing the secret (ZCP_SERVE_SECRET)", async () => {
+    const env = { ZCP_SERVE_SECRET: randomBytes(32).toString("base64") };
+    const [one, two] = await Promise.all([
+      processes.http(["--registry", REGISTRY, "--isolation", "none"], { env }),
+      processes.http(["--registry", REGISTRY, "--isolation", "none"], { env }),
+    ]);
+    const tool = "test_input_required_result_request_state";
+    const round = (served: HttpServed, params: object) => {
+      const body = modernBody("tools/call", { name: tool, arguments: {}, ...params }) as {
+        params: { _meta: { [key: string]: unknown } };
+      };
+      body.params._meta["io.modelcontextprotocol/clientCapabilities"] = EVERYTHING;
+      return post(served.mcp, body, modernHeaders("tools/call", tool));
+    };
+    const first = (await round(one, {})).messages[0].result;
+    expect(first.resultType).toBe("input_required");
+    const second = await round(two, {
+      inputResponses: { confirm: { action: "accept", content: { ok: true } } },
+      requestState: first.requestState,
+    });
+    expect(second.messages[0].result.content).toEqual([
+      { type: "text", text: "state-ok: confirmed" },
+    ]);
+    // A server with its own random key refuses it.
+    const stranger = await round(http, {
+      inputResponses: { confirm: { action: "accept", content: { ok: true } } },
+      requestState: first.requestState,
+    });
+    expect(stranger.messages[0].error.message).toBe("Invalid or expired requestState");
   });
 });
