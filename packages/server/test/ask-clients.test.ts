@@ -10,6 +10,7 @@ import {
   StreamableHTTPClientTransport as HttpV2,
 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CreateMessageRequestSchema,
@@ -19,7 +20,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Processes, post, type HttpServed } from "./faults/harness.js";
+import { Processes, post, ROOT, type HttpServed } from "./faults/harness.js";
 import { modernBody, modernHeaders } from "./modern-wire.js";
 
 const REGISTRY = "fixtures/conformance/src/zcp.gen/index.ts";
@@ -125,6 +126,31 @@ describe("the 2025 era, the v1 SDK client", () => {
       "roots/list",
       "sampling/createMessage",
     ]);
+  });
+
+  it("asks over stdio too", async () => {
+    const client = new Client({ name: "ask-test", version: "1.0.0" }, { capabilities: EVERYTHING });
+    client.setRequestHandler(ListRootsRequestSchema, () => ANSWERS.roots());
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          "--import",
+          "tsx",
+          `${ROOT}packages/server/dist/bin/zcp-serve.js`,
+          "--registry",
+          REGISTRY,
+        ],
+        cwd: ROOT,
+        stderr: "ignore",
+      }),
+    );
+    processes.defer(() => client.close());
+    const result = await client.callTool({
+      name: "test_input_required_result_list_roots",
+      arguments: {},
+    });
+    expect(textOf(result)).toBe("Roots: file:///work");
   });
 
   it("answers unsupported:<kind> for what the client did not declare", async () => {
