@@ -214,4 +214,32 @@ describe("a tool that asks, on the 2026-07-28 era", () => {
     });
     expect(answered.result.content).toEqual([{ type: "text", text: "Hello, Alice!" }]);
   });
+
+  it("keeps in the state only what the question asked, and at most 64 KiB of it", async () => {
+    const served = handler();
+    const tool = "test_input_required_result_multi_round";
+    const first = await call(served, tool);
+    const junk = "x".repeat(100_000);
+    const step1 = { action: "accept", content: { name: "Alice", junk }, junk };
+    const second = await call(served, tool, {
+      inputResponses: { step1 },
+      requestState: first.result.requestState,
+    });
+    expect(second.result.resultType).toBe("input_required");
+    expect(second.result.requestState.length).toBeLessThan(1_000);
+    // A name of 70,000 characters is an answer, but not one the state can carry.
+    const long = await call(served, tool, {
+      inputResponses: { step1: { action: "accept", content: { name: "y".repeat(70_000) } } },
+      requestState: first.result.requestState,
+    });
+    expect(long.result).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: '{"ok":false,"error":"too_large:answers","hint":"the answers of earlier rounds are over 65536 characters; ask for less"}',
+        },
+      ],
+    });
+  });
 });

@@ -37,14 +37,16 @@ export interface CallInput {
   /** What the client declared it answers; a question it does not is refused before `ask`. */
   readonly offers: ClientOffers;
   /**
-   * Puts `request` to the client under `key` (unique within the call) and resolves with an answer
-   * `fits` accepts, or rejects (a `ToolError` reaches the model as it is). `signal` aborts when
-   * the call ends (time limit, cancellation, session closed).
+   * Puts `request` to the client under `key` (unique within the call) and resolves with its
+   * answer, or rejects (a `ToolError` reaches the model as it is). `check` gives an answer as MCP
+   * writes it with only what the question asked (fields a form does not have dropped), or
+   * undefined when it does not fit: a surface that keeps answers keeps that. `signal` aborts
+   * when the call ends (time limit, cancellation, session closed).
    */
   ask(
     key: string,
     request: InputRequest,
-    fits: (answer: unknown) => boolean,
+    check: (answer: unknown) => unknown,
     signal: AbortSignal,
   ): Promise<unknown>;
 }
@@ -74,7 +76,7 @@ export function askMethods(input: CallInput | undefined, signal: AbortSignal): A
     capability: keyof ClientOffers,
     options: AskOptions | undefined,
     request: InputRequest,
-    parse: (answer: unknown) => T | undefined,
+    check: (answer: unknown) => T | undefined,
   ): Promise<T> => {
     if (!input || !offers[capability])
       throw new ToolError(
@@ -95,14 +97,13 @@ export function askMethods(input: CallInput | undefined, signal: AbortSignal): A
         `ToolContext.${kind}: the request is over ${MAX_REQUEST_CHARS} characters`,
       );
     keys.add(key);
-    const answer = await input.ask(key, request, (raw) => parse(raw) !== undefined, signal);
-    const parsed = parse(answer);
-    if (parsed === undefined)
+    const checked = check(await input.ask(key, request, check, signal));
+    if (checked === undefined)
       throw new ToolError(
-        `invalid:answer`,
+        "invalid:answer",
         `the client's answer to ${key} does not fit the request`,
       );
-    return parsed;
+    return checked;
   };
   return {
     clientOffers: offers,
@@ -125,8 +126,9 @@ export function askMethods(input: CallInput | undefined, signal: AbortSignal): A
         { method: "sampling/createMessage", params: request },
         sampleAnswer,
       ),
-    roots: (options) =>
-      ask("roots", "roots", options, { method: "roots/list", params: {} }, rootsAnswer),
+    roots: async (options) =>
+      (await ask("roots", "roots", options, { method: "roots/list", params: {} }, rootsAnswer))
+        .roots,
   };
 }
 
@@ -180,7 +182,7 @@ function fieldFits(field: ElicitField, value: unknown): boolean {
   }
 }
 
-/** A sampling answer: the assistant's message (its content as the client sent it) and its model. */
+/** A sampling answer: the assistant's message (text as text; other content as it came) and its model. */
 function sampleAnswer(answer: unknown): SampleResult | undefined {
   if (!isRecord(answer)) return undefined;
   const { role, content, model, stopReason } = answer;
@@ -190,14 +192,17 @@ function sampleAnswer(answer: unknown): SampleResult | undefined {
   if (stopReason !== undefined && typeof stopReason !== "string") return undefined;
   return {
     role,
-    content: content as SampleResult["content"],
+    content:
+      content.type === "text"
+        ? { type: "text", text: content.text as string }
+        : (content as SampleResult["content"]),
     model,
     ...(stopReason !== undefined ? { stopReason } : {}),
   };
 }
 
 /** A roots answer: its roots, each a URI and maybe a name. */
-function rootsAnswer(answer: unknown): readonly Root[] | undefined {
+function rootsAnswer(answer: unknown): { readonly roots: readonly Root[] } | undefined {
   if (!isRecord(answer) || !Array.isArray(answer.roots)) return undefined;
   const roots: Root[] = [];
   for (const root of answer.roots as unknown[]) {
@@ -205,5 +210,5 @@ function rootsAnswer(answer: unknown): readonly Root[] | undefined {
     if (root.name !== undefined && typeof root.name !== "string") return undefined;
     roots.push(root.name === undefined ? { uri: root.uri } : { uri: root.uri, name: root.name });
   }
-  return roots;
+  return { roots };
 }

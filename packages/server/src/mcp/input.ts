@@ -75,7 +75,7 @@ function offersOf(capabilities: ClientCapabilities | undefined): ClientOffers {
 export function sessionInput(server: Server, extra: ServerContext): CallInput {
   return {
     offers: offersOf(server.getClientCapabilities()),
-    async ask(key, request, _fits, signal) {
+    async ask(key, request, _check, signal) {
       // The SDK checks the answer against the method's result schema; the runtime checks the rest.
       const send = extra.mcpReq.send as (r: InputRequest, o: RequestOptions) => Promise<unknown>;
       try {
@@ -95,7 +95,7 @@ export function sessionInput(server: Server, extra: ServerContext): CallInput {
 class RoundInput implements CallInput {
   /** Questions asked and not answered (or answered with what does not fit): `inputRequests`. */
   readonly asked: { [key: string]: InputRequest } = {};
-  /** Answers the run used: carried to the next round in the state. */
+  /** Answers the run used, as checked (what the question did not ask left out): the next round's state. */
   readonly used: { [key: string]: unknown } = {};
 
   constructor(
@@ -103,9 +103,9 @@ class RoundInput implements CallInput {
     private readonly answers: { readonly [key: string]: unknown },
   ) {}
 
-  ask(key: string, request: InputRequest, fits: (answer: unknown) => boolean): Promise<unknown> {
-    const answer = Object.hasOwn(this.answers, key) ? this.answers[key] : undefined;
-    if (answer !== undefined && fits(answer)) {
+  ask(key: string, request: InputRequest, check: (answer: unknown) => unknown): Promise<unknown> {
+    const answer = Object.hasOwn(this.answers, key) ? check(this.answers[key]) : undefined;
+    if (answer !== undefined) {
       this.used[key] = answer;
       return Promise.resolve(answer);
     }
