@@ -63,6 +63,24 @@ export type {
   Selection,
 } from "./definition/view.js";
 export type { ToolContext } from "./codegen/context.js";
+export type {
+  AskOptions,
+  ClientOffers,
+  ElicitBooleanField,
+  ElicitChoicesField,
+  ElicitContent,
+  ElicitField,
+  ElicitNumberField,
+  ElicitResult,
+  ElicitSchema,
+  ElicitStringField,
+  ElicitValue,
+  Root,
+  SampleMessage,
+  SampleRequest,
+  SampleResult,
+} from "./codegen/input.js";
+export type { CallInput, InputRequest } from "./session/input.js";
 export type { Handle, Integer } from "./definition/brands.js";
 export type {
   JsonSchema,

@@ -49,6 +49,10 @@ function context(signal = new AbortController().signal) {
     signal,
     progress: (...args) => reported.push(["progress", ...args]),
     log: (...args) => reported.push(["log", ...args]),
+    clientOffers: { elicitation: false, sampling: false, roots: false },
+    elicit: () => Promise.reject(new Error("no client")),
+    sample: () => Promise.reject(new Error("no client")),
+    roots: () => Promise.reject(new Error("no client")),
   };
   return { ctx, reported };
 }

@@ -280,14 +280,18 @@ describe("the secret", () => {
     expect(
       parsed([...base, "--store", "redis://127.0.0.1:6379"], { ZCP_SERVE_SECRET: key }),
     ).toEqual({ secret: key });
-    // MCP only, or stdio: no native tokens over HTTP; the flag is an error, the environment ignored.
+    // MCP over HTTP takes it (it signs requestState) but does not need it; stdio: an error, the
+    // environment ignored.
     const mcp = ["--registry", "r.js", "--transport", "http"];
     expect(parsed([...mcp, "--store", "redis://127.0.0.1:6379"])).toEqual({ secret: undefined });
-    expect(parsed(mcp, { ZCP_SERVE_SECRET: key })).toEqual({ secret: undefined });
+    expect(parsed(mcp, { ZCP_SERVE_SECRET: key })).toEqual({ secret: key });
+    expect(
+      parsed(["--registry", "r.js", "--surface", "native"], { ZCP_SERVE_SECRET: key }),
+    ).toEqual({ secret: undefined });
     expect(parsed(["--registry", "r.js", "--surface", "native", "--secret", key])).toEqual({
       kind: "usage",
       message:
-        "--secret applies to the native surface over --transport http only (it signs native session tokens)",
+        "--secret applies to --transport http only (it signs native session tokens and MCP requestState)",
     });
   });
 

@@ -1,4 +1,13 @@
 import type { CONTEXT_BRAND } from "../definition/brands.js";
+import type {
+  AskOptions,
+  ClientOffers,
+  ElicitResult,
+  ElicitSchema,
+  Root,
+  SampleRequest,
+  SampleResult,
+} from "./input.js";
 
 /**
  * The context a tool receives when one of its parameters is typed `ToolContext`. `zcp gen`
@@ -16,4 +25,21 @@ export interface ToolContext {
   progress(done: number, total?: number, message?: string): void;
   /** Writes a log line for the client, when the surface supports it. */
   log(level: "debug" | "info" | "warning" | "error", message: string): void;
+  /** Which of `elicit`, `sample` and `roots` the call's client answers (each throws when it does not). */
+  readonly clientOffers: ClientOffers;
+  /**
+   * Asks the user to fill in a form (MCP elicitation). Throws a `ToolError`
+   * `unsupported:elicitation` when the client does not offer it. On the 2026-07-28 era the
+   * call answers the client's question first and runs again from the start once it is
+   * answered: see docs/runtime.md, "Asking the client".
+   */
+  elicit<S extends ElicitSchema>(
+    message: string,
+    schema: S,
+    options?: AskOptions,
+  ): Promise<ElicitResult<S>>;
+  /** Asks the client's model for a completion (MCP sampling); `unsupported:sampling` without it. */
+  sample(request: SampleRequest, options?: AskOptions): Promise<SampleResult>;
+  /** The roots (folders) the client offers (MCP roots); `unsupported:roots` without them. */
+  roots(options?: AskOptions): Promise<readonly Root[]>;
 }

@@ -4,6 +4,7 @@
  * host.ts, which therefore need not import the pipeline (nor it them).
  */
 import type { CallResult } from "../results/result.js";
+import type { CallInput } from "./input.js";
 
 export interface CallOptions {
   /** Cancels the call: it answers `cancelled`, and the tool's context signal aborts. */
@@ -30,6 +31,11 @@ export interface CallOptions {
    * that error) or put it off (a promise) before the value is read.
    */
   readonly reserve?: (bytes: number) => void | Promise<void>;
+  /**
+   * How the tool's questions (`ToolContext.elicit`, `sample`, `roots`) reach the call's client;
+   * none: each refuses with `unsupported:<kind>`.
+   */
+  readonly input?: CallInput;
 }
 
 /**

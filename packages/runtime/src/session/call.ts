@@ -24,6 +24,7 @@ import type { JsonValue, ToolDefinition } from "../definition/registry.js";
 import { failure, type CallError, type CallResult, type HandleMeta } from "../results/result.js";
 import { defaultSummary, unwrapSummary } from "./summary.js";
 import { toolErrorOf } from "./tool-error.js";
+import { askMethods } from "./input.js";
 import type { ValidationResult, Validator } from "../codegen/validate.js";
 
 export const DEFAULT_INLINE_MAX_BYTES = 512;
@@ -286,6 +287,7 @@ export class CallPipeline {
       signal,
       progress: (done, total, message) => options.onProgress?.(done, total, message),
       log: (level, message) => options.onLog?.(level, message),
+      ...askMethods(options.input, signal),
     };
   }
 
@@ -483,12 +485,14 @@ class TimeLimitStart {
 }
 
 /** What a dispatcher gets for a tool that takes no context: it cannot be read. */
+const IDLE_SIGNAL = new AbortController().signal;
 const IDLE_CONTEXT: ToolContext = Object.freeze({
   [CONTEXT_BRAND]: true as const,
   sessionId: "",
-  signal: new AbortController().signal,
+  signal: IDLE_SIGNAL,
   progress: () => {},
   log: () => {},
+  ...askMethods(undefined, IDLE_SIGNAL),
 });
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -37,7 +37,8 @@ Options:
                         serves any request of a session (needs @zcp/redis); or set
                         ZCP_SERVE_STORE to it, which keeps the password out of the
                         process list
-  --secret <key>        http, native surface: the key that signs native session tokens,
+  --secret <key>        http: the key that signs native session tokens and the
+                        2026-07-28 MCP requestState of tools that ask their client,
                         at least 32 random bytes as hex or base64 (openssl rand -base64
                         32); replicas serving the same clients share it; or set
                         ZCP_SERVE_SECRET, which keeps it out of the process list.
@@ -337,18 +338,19 @@ function secretOf(
   | { readonly ok: true; readonly secret: string }
   | { readonly ok: false; readonly message: string }
   | undefined {
-  const applies = transport === "http" && surface !== "mcp";
+  // MCP over HTTP signs the requestState of tools that ask (stdio: one process asks and answers).
+  const applies = transport === "http";
   if (given !== undefined && !applies)
     return {
       ok: false,
       message:
-        "--secret applies to the native surface over --transport http only (it signs native session tokens)",
+        "--secret applies to --transport http only (it signs native session tokens and MCP requestState)",
     };
   // The environment's only where it applies: a server that has no use for it ignores what it inherits.
   const secret = given ?? (applies ? env["ZCP_SERVE_SECRET"] || undefined : undefined);
   const option = given === undefined ? "ZCP_SERVE_SECRET" : "--secret";
   if (secret === undefined) {
-    if (store === undefined || store === "memory" || !applies) return undefined;
+    if (store === undefined || store === "memory" || surface === "mcp") return undefined;
     return {
       ok: false,
       message:

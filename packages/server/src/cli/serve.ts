@@ -11,6 +11,7 @@ import { LOOPBACK } from "../http/guards.js";
 import { serveHttp } from "../node/server.js";
 import { serveStdio } from "../mcp/stdio.js";
 import { serveNativeStdio } from "../native/stdio.js";
+import { parseSecret } from "../native/token.js";
 import { viewSurface } from "./registry.js";
 import type { ServeArgs } from "./args.js";
 import { fail, log } from "./log.js";
@@ -114,7 +115,9 @@ export async function serveOnHttp(
         ]),
       ),
       mcp: surfaces.includes("mcp"),
-      // Native session tokens are signed with --secret (a random key per process without it).
+      // Native session tokens and MCP requestState are signed with --secret (a random key per
+      // process without it; checked by parseServeArgs).
+      ...(args.secret !== undefined ? { secret: parseSecret(args.secret) as Buffer } : {}),
       native:
         surfaces.includes("native") && (args.secret === undefined ? true : { secret: args.secret }),
       host,

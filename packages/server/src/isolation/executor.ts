@@ -24,6 +24,7 @@ import {
 } from "@zcp/runtime";
 import type {
   Abort,
+  Answer,
   FromTool,
   PlainHandle,
   PlainToolError,
@@ -141,7 +142,8 @@ export function createWorkerExecutor(options: WorkerExecutorOptions): WorkerExec
             message.summary === null ? message.done : withSummary(message.done, message.summary),
         };
       else if ("progress" in message) context.progress(...message.progress);
-      else context.log(...message.log);
+      else if ("log" in message) context.log(...message.log);
+      else ask(context, message.ask, (answer) => port1.postMessage(answer));
     };
     port1.on("message", receive);
     const stop = new AbortController();
@@ -163,6 +165,7 @@ export function createWorkerExecutor(options: WorkerExecutorOptions): WorkerExec
           handles,
           sessionId: context.sessionId,
           maxResultBytes,
+          offers: context.clientOffers,
           port: port2,
         },
         { transferList: [port2], signal: stop.signal },
@@ -191,6 +194,30 @@ function fileUrl(module: string | URL): string {
   return module instanceof URL || module.startsWith("file:")
     ? String(module)
     : pathToFileURL(module).href;
+}
+
+/**
+ * A question of the tool's context, put to the call's client by the server thread's context
+ * (which checks the answer); its answer or refusal goes back to the worker as plain data. One
+ * that settles after the call ended is dropped with the closed port.
+ */
+function ask(
+  context: ToolContext,
+  { id, kind, args }: Extract<FromTool, { ask: unknown }>["ask"],
+  reply: (answer: Answer) => void,
+): void {
+  const asked = (context[kind] as (...args: unknown[]) => Promise<unknown>).apply(context, args);
+  asked.then(
+    (value) => reply({ answer: id, value }),
+    (error: unknown) =>
+      reply({
+        answer: id,
+        error:
+          error instanceof ToolError
+            ? { name: "ToolError", code: error.code, message: error.message }
+            : { message: error instanceof Error ? error.message : String(error) },
+      }),
+  );
 }
 
 /** Handles as plain data (`{ id, kind, value }`): the worker brands them again. */

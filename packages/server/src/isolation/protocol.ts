@@ -5,6 +5,7 @@
  * re-branded in the worker.
  */
 import type { MessagePort } from "node:worker_threads";
+import type { ClientOffers } from "@zcp/runtime";
 
 /**
  * The pool's `workerData`: which generated module the workers import, or which modules they
@@ -32,7 +33,9 @@ export interface WorkerTask {
    * runtime's `exec:too_large`, so that it never crosses to the server's thread.
    */
   readonly maxResultBytes: number;
-  /** The call's channel: an `Abort` may come in, `FromTool` messages go out. */
+  /** What the call's client answers: the worker's context refuses the rest at once. */
+  readonly offers: ClientOffers;
+  /** The call's channel: `ToTool` messages come in, `FromTool` messages go out. */
   readonly port: MessagePort;
 }
 
@@ -46,6 +49,20 @@ export interface PlainHandle {
 export interface Abort {
   readonly abort: string;
 }
+
+/** The context's questions a tool asks its client, asked again in the server's thread. */
+export type AskKind = "elicit" | "sample" | "roots";
+
+/**
+ * The answer to the tool's question `id` (an `Ask`): the context's checked value, or what it
+ * threw (a ToolError as plain data, an Error's message).
+ */
+export type Answer =
+  | { readonly answer: number; readonly value: unknown }
+  | { readonly answer: number; readonly error: PlainToolError | { readonly message: string } };
+
+/** What the server's thread sends a running tool. */
+export type ToTool = Abort | Answer;
 
 /**
  * What a running tool sends its caller: progress and log lines, and last what it returned (on
@@ -62,7 +79,9 @@ export type FromTool =
         message: string | undefined,
       ];
     }
-  | { readonly log: readonly ["debug" | "info" | "warning" | "error", string] };
+  | { readonly log: readonly ["debug" | "info" | "warning" | "error", string] }
+  /** A question of the tool's context, which the server's thread puts to the client. */
+  | { readonly ask: { readonly id: number; readonly kind: AskKind; readonly args: unknown[] } };
 
 /** A `ToolError` as it crosses back (the class does not survive the clone). */
 export interface PlainToolError {

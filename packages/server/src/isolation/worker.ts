@@ -12,9 +12,11 @@ import { unwrapSummary } from "@zcp/runtime";
 import type { DispatchTable, GeneratedModule, ToolContext } from "@zcp/runtime/codegen";
 import type {
   Abort,
+  AskKind,
   FromTool,
   PlainHandle,
   PlainToolError,
+  ToTool,
   WorkerData,
   WorkerTask,
 } from "./protocol.js";
@@ -73,14 +75,21 @@ async function run(dispatch: DispatchTable, task: WorkerTask): Promise<void> {
   // An abort sent while the task waited for a worker is on the port already.
   const early = receiveMessageOnPort(port);
   if (early !== undefined) onAbort(early.message as Abort);
-  port.on("message", onAbort);
   const send = (message: FromTool) => port.postMessage(message);
+  const asking = new Questions(send, controller.signal);
+  const onMessage = (message: ToTool) =>
+    "abort" in message ? onAbort(message) : asking.answered(message);
+  port.on("message", onMessage);
   const context: ToolContext = {
     [CONTEXT_BRAND]: true,
     sessionId: task.sessionId,
     signal: controller.signal,
     progress: (done, total, message) => send({ progress: [done, total, message] }),
     log: (level, message) => send({ log: [level, message] }),
+    clientOffers: task.offers,
+    elicit: ((...args: unknown[]) => asking.ask("elicit", args)) as ToolContext["elicit"],
+    sample: ((...args: unknown[]) => asking.ask("sample", args)) as ToolContext["sample"],
+    roots: ((...args: unknown[]) => asking.ask("roots", args)) as ToolContext["roots"],
   };
   try {
     if (controller.signal.aborted) throw new Error("the call was aborted before it started");
@@ -99,7 +108,55 @@ async function run(dispatch: DispatchTable, task: WorkerTask): Promise<void> {
   } catch (error) {
     throw crossing(error);
   } finally {
-    port.off("message", onAbort);
+    port.off("message", onMessage);
+  }
+}
+
+/**
+ * The context's questions, asked in the server's thread (where the call's client is) and
+ * answered on the port; those still waiting when the tool's signal aborts reject with its reason.
+ */
+class Questions {
+  #next = 0;
+  readonly #waiting = new Map<
+    number,
+    { resolve(value: unknown): void; reject(error: Error): void }
+  >();
+
+  constructor(
+    private readonly send: (message: FromTool) => void,
+    private readonly signal: AbortSignal,
+  ) {
+    signal.addEventListener("abort", () => {
+      for (const { reject } of this.#waiting.values()) reject(signal.reason as Error);
+      this.#waiting.clear();
+    });
+  }
+
+  ask(kind: AskKind, args: unknown[]): Promise<unknown> {
+    if (this.signal.aborted) return Promise.reject(this.signal.reason as Error);
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      try {
+        this.send({ ask: { id, kind, args } });
+      } catch (error) {
+        // A schema that cannot be cloned (a function in it) is the tool's mistake.
+        this.#waiting.delete(id);
+        reject(error as Error);
+      }
+    });
+  }
+
+  answered(message: Exclude<ToTool, Abort>): void {
+    const waiting = this.#waiting.get(message.answer);
+    if (!waiting) return;
+    this.#waiting.delete(message.answer);
+    if (!("error" in message)) return waiting.resolve(message.value);
+    const { error } = message;
+    waiting.reject(
+      "code" in error ? new ToolError(error.code, error.message) : new Error(error.message),
+    );
   }
 }
 

@@ -51,6 +51,12 @@ export interface McpServerOptions extends ResponseLimits {
    * granted per caller): their `cacheScope` is then `private`, else `public` (default false).
    */
   readonly privateLists?: boolean;
+  /**
+   * The key the 2026-07-28 era's `requestState` is signed with (tools that ask their client:
+   * input.ts); replicas that share it take each other's states. Default: a random key per
+   * process, so a retry must reach the process that asked.
+   */
+  readonly secret?: Uint8Array;
 }
 
 /** `createMcpServer`'s options: the server's, and the runtime session to serve when there is one. */
@@ -83,11 +89,13 @@ export interface ZcpMcpServer {
 /**
  * The SDK server only validates elicitation answers with its JSON Schema validator, and builds
  * an Ajv instance per server when given none (about 0.25 ms and 30 KB per MCP session). This
- * surface never elicits, so it gets a validator that refuses to be used.
+ * surface sends its questions with `send`, not `elicitInput`, and checks the answers itself
+ * (the runtime's session/input.ts, the same in both eras), so it gets a validator that refuses
+ * to be used.
  */
 const NO_ELICITATION: jsonSchemaValidator = {
   getValidator() {
-    throw new Error("zcp: this server does not elicit, so it validates no elicitation answers");
+    throw new Error("zcp: elicitation answers are checked by the runtime, not the SDK");
   },
 };
 
@@ -132,6 +140,7 @@ class ZcpServer extends Server {
 export function sdkServer(
   options: McpServerOptions,
   tools: { readonly listChanged: boolean } = { listChanged: true },
+  verifyState?: (state: string, context: ServerContext) => Promise<unknown>,
 ): Server {
   const list: CacheHint = {
     ttlMs: options.listTtlMs ?? DEFAULT_LIST_TTL_MS,
@@ -150,6 +159,7 @@ export function sdkServer(
         "resources/read": { ttlMs: 0, cacheScope: "private" },
       },
       ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      ...(verifyState ? { requestState: { verify: verifyState } } : {}),
     },
   );
 }

@@ -26,6 +26,7 @@ import { bindBudget, SessionBudget, type RequestBudget } from "../budget.js";
 import { IssuedHandles, serveHandleResources } from "./resources.js";
 import { pageSizeOf, sdkServer, type McpServerOptions } from "./server.js";
 import { RunningCalls, serveTools } from "./tools.js";
+import { InputRounds } from "./input.js";
 
 /** What a request sees: a surface of the exposure policy, in a stage. */
 export interface McpView {
@@ -75,6 +76,8 @@ export class StatelessMcp {
   readonly #pageSize: number;
   /** Every server's running calls, for a graceful stop. */
   readonly #calls = new RunningCalls();
+  /** How calls ask their clients, and the key their `requestState` is signed with. */
+  readonly #rounds: InputRounds;
 
   constructor(
     private readonly runtime: Runtime,
@@ -82,6 +85,7 @@ export class StatelessMcp {
     private readonly maxLoaded = DEFAULT_MAX_LOADED,
   ) {
     this.#pageSize = pageSizeOf(options);
+    this.#rounds = new InputRounds(options.secret);
   }
 
   /**
@@ -138,9 +142,9 @@ export class StatelessMcp {
 
   #server(session: Session): Server {
     // Nothing it lists changes while the process runs: no list_changed to offer.
-    const server = sdkServer(this.options, { listChanged: false });
+    const server = sdkServer(this.options, { listChanged: false }, this.#rounds.verify);
     const handles = new IssuedHandles(false);
-    serveTools(server, session, handles, this.#pageSize, false, this.#calls);
+    serveTools(server, session, handles, this.#pageSize, false, this.#calls, this.#rounds);
     serveHandleResources(server, this.runtime, session, handles, this.#pageSize);
     return server;
   }

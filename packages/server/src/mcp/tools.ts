@@ -21,9 +21,11 @@
  */
 import {
   LOG_LEVEL_META_KEY,
+  MissingRequiredClientCapabilityError,
   ProtocolErrorCode as ErrorCode,
   type CallToolResult,
   type ContentBlock,
+  type InputRequiredResult,
   type ListToolsResult,
   type LoggingLevel,
   type Resource,
@@ -36,6 +38,7 @@ import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 import { reserveFor } from "../budget.js";
 import { handleUri, type IssuedHandles } from "./resources.js";
+import { sessionInput, type InputRounds } from "./input.js";
 
 /** Running `tools/call` requests: of one session, or of every server that shares the count. */
 export class RunningCalls {
@@ -82,7 +85,8 @@ const LOG_LEVELS: readonly LoggingLevel[] = [
 
 /**
  * Registers `logging/setLevel`, `tools/list` and `tools/call` for the session; `persist`: the
- * session's state is saved to the session store after each call (the 2025 era's sessions).
+ * session's state is saved to the session store after each call (the 2025 era's sessions);
+ * `rounds`: how a 2026-07-28 call asks its client (input.ts; without it, it cannot).
  */
 export function serveTools(
   server: Server,
@@ -91,6 +95,7 @@ export function serveTools(
   pageSize: number,
   persist: boolean,
   calls = new RunningCalls(),
+  rounds?: InputRounds,
 ): RunningCalls {
   // Log lines of a call go out on that call's stream, at or above the level the client set.
   let logLevel: LoggingLevel = "debug";
@@ -110,19 +115,40 @@ export function serveTools(
     return result;
   });
 
-  const callTool = async (params: CallToolParams, extra: Extra): Promise<CallToolResult> => {
+  const callTool = async (
+    params: CallToolParams,
+    extra: Extra,
+  ): Promise<CallToolResult | InputRequiredResult> => {
     const name = params.name;
     const args = params.arguments ?? {};
     // `zcp.handle` reserves what it reads from this request's response budget (budget.ts).
     const reserve = reserveFor(server, extra.mcpReq.id);
+    // A 2026-07-28 request carries its envelope; a 2025 session's questions go to its client.
+    const round =
+      extra.mcpReq.envelope !== undefined ? rounds?.open(extra, name, args, session.id) : undefined;
+    const input = extra.mcpReq.envelope !== undefined ? round : sessionInput(server, extra);
     let result: CallResult = await calls.count(() =>
       session.call(name, args, {
         ...callOptions(name, extra, () => levelOf(extra, logLevel)),
         ...(reserve ? { reserve } : {}),
+        ...(input ? { input } : {}),
       }),
     );
     if (!result.ok && result.error === `unknown:${clip(name)}`)
       throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${clip(name)}`);
+    // A 2026-07-28 tool that needed what the client did not declare (and did not do without).
+    const missing = round && !result.ok && /^unsupported:(\w+)$/.exec(result.error)?.[1];
+    if (missing && Object.hasOwn(round.offers, missing))
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: { [missing]: {} } },
+        `${clip(name)} needs the client's ${missing} capability`,
+      );
+    // Whatever the run answered (a tool may catch the refusal), its open questions come first.
+    if (round?.asking) {
+      const next = await rounds!.inputRequired(round, extra, name, args, session.id);
+      if ("asked" in next) return next.asked;
+      result = next.refused;
+    }
     // A 2025 session's state lives in the store; a stateless (2026-07-28) one has none to save.
     if (persist)
       try {
