@@ -18,8 +18,12 @@
  * - handles (`handles: true`): a result past the server's inline limit comes back as a handle;
  *   when the step says the agent needs the whole result (`needs: "all"`), the agent reads it
  *   with `zcp_handle` (`op: "read"`), one more turn.
+ * - code (`code: true`, `zcp-serve --code`): every tool listed and `zcp_run`; the script runs as
+ *   its programs (programs.ts), one `zcp_run` call each: the program is the call, its answer the
+ *   result the model reads. With discover, before a program the agent searches (as above) for
+ *   each of its tools not found yet; on 2026-07-28 the program calls them through
+ *   `tools.zcp.call_tool`.
  */
-import type { JsonValue } from "@zcp/runtime";
 import { listAllTools, mcpFunction, type McpTool } from "../bench-tokens/surfaces/mcp-listing.ts";
 import {
   bill,
@@ -29,34 +33,21 @@ import {
   type ToolCallMessage,
 } from "../bench-tokens/surfaces/transcript.ts";
 import type { Connection } from "./connect.ts";
-
-export interface Step {
-  /** The original's MCP tool name. */
-  readonly tool: string;
-  readonly args: { readonly [name: string]: JsonValue };
-  /** The agent reads this result whole (a handle is read back); otherwise what it is told suffices. */
-  readonly needs?: "all";
-  /** The words the agent searches for this tool with (discover mode). */
-  readonly find?: string;
-}
-
-export interface Script {
-  readonly server: string;
-  /** The user's request that opens the conversation. */
-  readonly task: string;
-  readonly steps: readonly Step[];
-}
+import { programsOf } from "./programs.ts";
+import type { Script, Step } from "./script.ts";
 
 export interface DriveOptions {
   readonly discover?: boolean;
   readonly handles?: boolean;
+  /** Code mode: the script runs as its programs (programs.ts), each one `zcp_run` call. */
+  readonly code?: boolean;
 }
 
 /** One turn of the conversation: what was called, and the tokens of the result the model read. */
 interface TurnRecord {
   /** The step it serves (its index), or -1 for the last turn. */
   readonly step: number;
-  readonly kind: "call" | "find" | "handle";
+  readonly kind: "call" | "find" | "handle" | "program";
   readonly name: string;
   readonly resultTokens: number;
   readonly isError: boolean;
@@ -79,6 +70,7 @@ const SYSTEM: Message = { role: "system", content: "You are a helpful assistant.
 const FIND = "zcp_find_tools";
 const CALL = "zcp_call_tool";
 const HANDLE = "zcp_handle";
+const RUN = "zcp_run";
 
 /** What the model sees of a `CallToolResult`. */
 function seenText(answer: { readonly [key: string]: unknown }): string {
@@ -137,32 +129,47 @@ export async function drive(
   }
 
   const listedNames = () => listed.map((tool) => tool.name);
-  for (const [index, step] of script.steps.entries()) {
-    let name = listedName(step.tool, [...listedNames(), ...found]);
-    let args: object = step.args;
-    if (options.discover && name === undefined) {
-      const query = step.find ?? wordsOf(step.tool);
-      const { record } = await turn(index, "find", FIND, { query });
-      const names = (JSON.parse(record.text) as { tools?: { name: string }[] }).tools ?? [];
-      for (const tool of names) found.add(tool.name);
-      if (!modern) listed = await listAllTools(client);
-      name = listedName(step.tool, [...found]);
-    }
+  /** The name a step's tool is called by, after a search for it (discover mode) unless listed or found. */
+  async function reach(index: number, step: Step): Promise<string> {
+    const name = listedName(step.tool, [...listedNames(), ...found]);
+    if (!options.discover || name !== undefined) return orThrow(name, step);
+    const query = step.find ?? wordsOf(step.tool);
+    const { record } = await turn(index, "find", FIND, { query });
+    const names = (JSON.parse(record.text) as { tools?: { name: string }[] }).tools ?? [];
+    for (const tool of names) found.add(tool.name);
+    if (!modern) listed = await listAllTools(client);
+    return orThrow(listedName(step.tool, [...found]), step);
+  }
+  const orThrow = (name: string | undefined, step: Step) => {
     if (name === undefined)
       throw new Error(`${script.server}: ${step.tool} is neither listed nor found`);
-    if (options.discover && modern && !listedNames().includes(name)) {
-      args = { name, arguments: step.args };
-      name = CALL;
+    return name;
+  };
+
+  if (options.code) {
+    // A found tool is in a 2025 view (`tools.<alias>`); a 2026 one is reached by `zcp.call_tool`.
+    const form = options.discover && modern ? "call_tool" : "alias";
+    for (const program of programsOf(script, form)) {
+      for (const index of program.steps) await reach(index, script.steps[index]!);
+      await turn(program.first, "program", RUN, { code: program.code });
     }
-    const { answer } = await turn(index, "call", name, args);
-    const handle = (answer["content"] as { type: string; uri?: string }[]).find(
-      (block) => block.type === "resource_link",
-    );
-    if (options.handles && step.needs === "all" && handle?.uri) {
-      const id = decodeURIComponent(handle.uri.slice(handle.uri.lastIndexOf("/") + 1));
-      await turn(index, "handle", HANDLE, { op: "read", handle: id });
+  } else
+    for (const [index, step] of script.steps.entries()) {
+      let name = await reach(index, step);
+      let args: object = step.args;
+      if (options.discover && modern && !listedNames().includes(name)) {
+        args = { name, arguments: step.args };
+        name = CALL;
+      }
+      const { answer } = await turn(index, "call", name, args);
+      const handle = (answer["content"] as { type: string; uri?: string }[]).find(
+        (block) => block.type === "resource_link",
+      );
+      if (options.handles && step.needs === "all" && handle?.uri) {
+        const id = decodeURIComponent(handle.uri.slice(handle.uri.lastIndexOf("/") + 1));
+        await turn(index, "handle", HANDLE, { op: "read", handle: id });
+      }
     }
-  }
   // The last turn: the model reads the last result and answers.
   listings.push(listed.map(mcpFunction));
   messages.push({ role: "assistant", content: "Done." });

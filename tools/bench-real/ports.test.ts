@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { listAllTools, type McpTool } from "../bench-tokens/surfaces/mcp-listing.ts";
 import { connectModule, connectOriginal, WHOLE, type Connection } from "./connect.ts";
-import type { Step } from "./drive.ts";
+import type { Step } from "./script.ts";
 import { startFakeGitHub } from "./github/fake-api.ts";
 import { realServers, type RealServer } from "./servers.ts";
 

@@ -20,7 +20,13 @@ export interface ServerReport {
 const callResults = (run: RunRecord) =>
   run.turns.filter((turn) => turn.kind === "call").map((turn) => turn.resultTokens);
 
-const FEATURES = ["port+discovery", "port+handles", "port+discovery+handles"] as const;
+const FEATURES = [
+  "port+discovery",
+  "port+handles",
+  "port+discovery+handles",
+  "port+code",
+  "port+code+discovery",
+] as const;
 const AIM_RATIO = 3;
 
 interface ResultCheck {
@@ -73,6 +79,32 @@ function serverMarkdown(report: ServerReport): string[] {
     lines.push("");
   }
   return lines;
+}
+
+const CODE_CONFIGS = ["port+code", "port+code+discovery"] as const;
+
+/** Code mode beside the original, per server and client: its programs, totals and ratios. */
+function codeMarkdown(reports: readonly ServerReport[]): string[] {
+  const lines = [
+    "## Code mode (`zcp-serve --code`)",
+    "",
+    "Each program is derived from the script (tools/bench-real/programs.ts); one request per program.",
+    "",
+    "| server | client | original: requests / total | port+code: programs / requests / total | vs original | port+code+discovery: requests / total | vs original | aim (3x) |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+  ];
+  for (const report of reports)
+    for (const era of ["2026", "2025"] as const) {
+      const original = report.runs["original"]![era]!;
+      const [code, both] = CODE_CONFIGS.map((config) => report.runs[config]![era]!);
+      const programs = code!.turns.filter((turn) => turn.kind === "program").length;
+      const ratios = [code!, both!].map((run) => ratio(original.totals.tokens, run.totals.tokens));
+      const best = Math.max(...ratios);
+      lines.push(
+        `| ${report.server} | ${era} | ${original.requests} / ${original.totals.tokens} | ${programs} / ${code!.requests} / ${code!.totals.tokens} | ${ratios[0]}x | ${both!.requests} / ${both!.totals.tokens} | ${ratios[1]}x | ${best >= AIM_RATIO ? "met" : "missed"} (${best}x) |`,
+      );
+    }
+  return [...lines, ""];
 }
 
 export function writeReport(dir: string, reports: readonly ServerReport[]): void {
@@ -137,6 +169,7 @@ export function writeReport(dir: string, reports: readonly ServerReport[]): void
     "",
     'Why each aim is met or missed: tools/bench-real/README.md, "What the figures say".',
     "",
+    ...codeMarkdown(reports),
     ...reports.flatMap(serverMarkdown),
   ];
   fs.writeFileSync(path.join(dir, "report.md"), `${markdown.join("\n")}\n`);

@@ -9,6 +9,9 @@
  * - `port+handles`: the port with the runtime's default handle rule (a result over 512 bytes
  *   becomes a handle, read back when the agent needs it whole);
  * - `port+discovery+handles`: both.
+ * - `port+code`: `zcp-serve --code` (the port with `@zcp/code`'s runner): every tool and `zcp_run`
+ *   listed, the script run as its programs (programs.ts);
+ * - `port+code+discovery`: code mode in the discover view (the searches as `port+discovery`'s).
  *
  * Token budgets (issue 30 item 2) are not in zcp yet: reported as not measured. Each run starts
  * from the same state. Writes report.json and report.md beside this file (report.ts).
@@ -17,6 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createCodeRunner } from "@zcp/code";
 import { closeUpstreams } from "@zcp/server/gateway";
 import type { RuntimeOptions } from "@zcp/runtime";
 import {
@@ -37,6 +41,8 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), "zcp-bench-real-"));
 
 const DISCOVER = { exposure: { defaults: { mcp: { profile: "discover" } } } } as const;
+/** `zcp-serve --code`'s runner (its defaults; the server's message limit is the default's 1 MiB). */
+const code = createCodeRunner();
 
 interface Config {
   readonly name: string;
@@ -53,6 +59,12 @@ const PORT_CONFIGS: readonly Config[] = [
     name: "port+discovery+handles",
     runtime: DISCOVER,
     drive: { discover: true, handles: true },
+  },
+  { name: "port+code", runtime: { ...WHOLE, code }, drive: { code: true } },
+  {
+    name: "port+code+discovery",
+    runtime: { ...WHOLE, ...DISCOVER, code },
+    drive: { code: true, discover: true },
   },
 ];
 
@@ -100,6 +112,7 @@ for (const server of servers) {
   });
 }
 await github.close();
+await code.close();
 writeReport(HERE, reports);
 fs.rmSync(TMP, { recursive: true, force: true });
 process.stdout.write(fs.readFileSync(path.join(HERE, "report.md"), "utf8"));

@@ -16,7 +16,7 @@ import { generated as filesystemPort } from "@zcp-fixtures/real-filesystem/src/z
 import { generated as memoryPort } from "@zcp-fixtures/real-memory/src/zcp.gen/index.ts";
 import type { Original } from "./connect.ts";
 import type { FakeGitHub } from "./github/fake-api.ts";
-import type { Script } from "./drive.ts";
+import type { Script } from "./script.ts";
 import { everythingScript } from "./scripts/everything.ts";
 import { filesystemScript, seedProject } from "./scripts/filesystem.ts";
 import { githubScript } from "./scripts/github.ts";

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { Script } from "../drive.ts";
+import type { Script } from "../script.ts";
 
 const FILES: Readonly<Record<string, string>> = {
   "README.md":
@@ -45,13 +45,16 @@ export function filesystemScript(root: string): Script {
         needs: "all",
       },
       { tool: "search_files", args: { path: root, pattern: "**/*.ts" }, needs: "all" },
-      { tool: "read_text_file", args: { path: at("src/util.ts") }, needs: "all" },
+      // Chosen from the tree and the search the agent read.
+      { tool: "read_text_file", args: { path: at("src/util.ts") }, needs: "all", decision: true },
       {
         tool: "read_multiple_files",
         args: { paths: [at("docs/guide.md"), at("src/util.test.ts")] },
         needs: "all",
       },
       {
+        // The fix comes from the code the agent read.
+        decision: true,
         tool: "edit_file",
         args: {
           path: at("src/util.ts"),
@@ -66,6 +69,8 @@ export function filesystemScript(root: string): Script {
       },
       { tool: "read_text_file", args: { path: at("README.md"), head: 3 }, needs: "all" },
       {
+        // The changelog follows the README the agent read.
+        decision: true,
         tool: "write_file",
         args: {
           path: at("docs/CHANGELOG.md"),

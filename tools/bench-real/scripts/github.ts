@@ -3,7 +3,7 @@
  * by the local fake): find the repository, list its open issues, read the bug and the code it
  * names, look at the open fix and its checks, and say so on the issue.
  */
-import type { Script } from "../drive.ts";
+import type { Script } from "../script.ts";
 
 const repo = { owner: "acme", repo: "invoice-kit" };
 
@@ -13,12 +13,27 @@ export const githubScript: Script = {
   steps: [
     { tool: "search_repositories", args: { query: "invoice-kit user:acme" }, needs: "all" },
     { tool: "list_issues", args: { ...repo, state: "open" }, needs: "all" },
-    { tool: "get_issue", args: { ...repo, issue_number: 42 }, needs: "all" },
-    { tool: "get_file_contents", args: { ...repo, path: "src/util.ts" }, needs: "all" },
-    { tool: "list_pull_requests", args: { ...repo, state: "open" }, needs: "all" },
-    { tool: "get_pull_request_files", args: { ...repo, pull_number: 43 }, needs: "all" },
-    { tool: "get_pull_request_status", args: { ...repo, pull_number: 43 }, needs: "all" },
+    // The bug among the issues listed.
+    { tool: "get_issue", args: { ...repo, issue_number: 42 }, needs: "all", decision: true },
+    // The file the issue names.
     {
+      tool: "get_file_contents",
+      args: { ...repo, path: "src/util.ts" },
+      needs: "all",
+      decision: true,
+    },
+    { tool: "list_pull_requests", args: { ...repo, state: "open" }, needs: "all" },
+    // The fix among the pull requests listed.
+    {
+      tool: "get_pull_request_files",
+      args: { ...repo, pull_number: 43 },
+      needs: "all",
+      decision: true,
+    },
+    { tool: "get_pull_request_status", args: { ...repo, pull_number: 43 }, needs: "all" },
+    // What the agent read of the code, the fix and its checks.
+    {
+      decision: true,
       tool: "add_issue_comment",
       args: {
         ...repo,

@@ -2,7 +2,7 @@
  * The memory server's task: build a small knowledge graph of a team, then query and correct it.
  * Writes answer with what they stored (the agent does not need that echo); reads are needed whole.
  */
-import type { Script } from "../drive.ts";
+import type { Script } from "../script.ts";
 
 const entities = [
   {
