@@ -53,7 +53,7 @@ export function mcpRuntime(generated: GeneratedModule, catalog: Catalog, view: M
   };
   return createRuntime(generated, {
     exposure: { defaults: { mcp } },
-    inlineMaxBytes: Number.POSITIVE_INFINITY,
+    maxResultTokens: Number.POSITIVE_INFINITY,
   });
 }
 
