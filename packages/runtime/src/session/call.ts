@@ -23,16 +23,12 @@ import { setOwn } from "../definition/own.js";
 import type { JsonValue, ToolDefinition } from "../definition/registry.js";
 import { failure, type CallError, type CallResult, type HandleMeta } from "../results/result.js";
 import { defaultSummary, unwrapSummary } from "./summary.js";
-import { firstPage, fitsBudget, resultBudget } from "./result-budget.js";
-import { encodeResult } from "../encoding/result.js";
-import { estimateTokens } from "../encoding/tokens.js";
+import { fitsBudget, resultBudget, withFirstPage } from "./result-budget.js";
 import { countText } from "../handles/text.js";
 import { toolErrorOf } from "./tool-error.js";
 import type { ValidationResult, Validator } from "../codegen/validate.js";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-/** Estimated tokens of a handle's `next` (`,"next":{"op":"view","offset":1234}` is 15). */
-const NEXT_TOKENS = 16;
 /** Characters of an error's path (and hint) echoed back at most. */
 const MAX_PATH = 1024;
 
@@ -361,16 +357,7 @@ export class CallPipeline {
       ...(text ? { lines: text.lines, chars: text.chars } : {}),
     };
     const result = { ok: true as const, handle: handle.id, summary: handle.summary, meta };
-    if (budget === undefined) return result;
-    // The page takes what the handle's own text (and `next`) leaves of the budget; that text
-    // counts twice, since MCP repeats the summary in the handle's resource link.
-    const page = firstPage(plain, budget - 2 * estimateTokens(encodeResult(result)) - NEXT_TOKENS);
-    if (!page) return result;
-    return {
-      ...result,
-      meta: page.next ? { ...meta, next: page.next } : meta,
-      head: page.head,
-    };
+    return budget === undefined ? result : withFirstPage(result, plain, budget);
   }
 }
 

@@ -5,11 +5,12 @@
  * handle. Tokens are `estimateTokens`'s (at least o200k_base's on the texts measured), counted
  * on what the model reads: a string's own text, any other value's compact JSON.
  */
+import { encodeResult } from "../encoding/result.js";
 import { estimateTokens } from "../encoding/tokens.js";
 import { textLines } from "../handles/text.js";
 import { setOwn } from "../definition/own.js";
 import type { JsonValue } from "../definition/registry.js";
-import { failure, type CallError } from "../results/result.js";
+import { failure, type CallError, type CallResult } from "../results/result.js";
 
 /**
  * The runtime's budget unless it sets one: results up to about 8,000 tokens stay inline. Under
@@ -17,6 +18,9 @@ import { failure, type CallError } from "../results/result.js";
  * estimated token, under the 50,000 characters past which it moves a result to a file.
  */
 export const DEFAULT_MAX_RESULT_TOKENS = 8000;
+
+/** Estimated tokens of a handle's `next` (`,"next":{"op":"view","offset":1234}` is 15). */
+const NEXT_TOKENS = 16;
 
 /** Characters a text's head is taken in when not even its first line fits: a few tokens each. */
 const CHUNK = 64;
@@ -54,7 +58,29 @@ export function fitsBudget(value: JsonValue, json: string, bytes: number, budget
   return estimateTokens(typeof value === "string" ? value : json) <= budget;
 }
 
-export interface FirstPage {
+type HandleResult = Extract<CallResult, { readonly handle: string }>;
+
+/**
+ * The handle answer of `value` with its first page (`head`, and `meta.next` to read on), sized
+ * so that the whole answer fits `budget`; as it is when nothing fits.
+ */
+export function withFirstPage(
+  result: HandleResult,
+  value: JsonValue,
+  budget: number,
+): HandleResult {
+  // The page takes what the handle's own text (and `next`) leaves of the budget; that text
+  // counts twice, since MCP repeats the summary in the handle's resource link.
+  const page = firstPage(value, budget - 2 * estimateTokens(encodeResult(result)) - NEXT_TOKENS);
+  if (!page) return result;
+  return {
+    ...result,
+    meta: page.next ? { ...result.meta, next: page.next } : result.meta,
+    head: page.head,
+  };
+}
+
+interface FirstPage {
   readonly head: JsonValue;
   /** The `zcp.handle` arguments that page on, when a view can. */
   readonly next?: { readonly [argument: string]: JsonValue };
@@ -65,7 +91,7 @@ export interface FirstPage {
  * first line fits, its first characters), a list's first items, a record's first fields; none
  * when nothing fits, or for a number, a boolean or null (which are never over a budget).
  */
-export function firstPage(value: JsonValue, tokens: number): FirstPage | undefined {
+function firstPage(value: JsonValue, tokens: number): FirstPage | undefined {
   if (tokens < 1) return undefined;
   if (typeof value === "string") return textPage(value, tokens);
   if (Array.isArray(value)) {
