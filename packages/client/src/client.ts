@@ -6,6 +6,8 @@
 import type {
   CallError,
   CountResult,
+  GrepOptions,
+  GrepResult,
   HandleInfo,
   HandleMeta,
   JsonValue,
@@ -85,6 +87,8 @@ export type TypedCallResult<T> =
       readonly handle: string;
       readonly summary: string;
       readonly meta: HandleMeta;
+      /** The value's first page, when it was over the call's token budget. */
+      readonly head?: JsonValue;
     }
   | CallError;
 
@@ -95,6 +99,12 @@ export interface CallOptions {
    * for the server's answer.
    */
   readonly signal?: AbortSignal;
+  /**
+   * The most tokens the caller reads of the result (a whole number from 1): a larger result
+   * is a handle whose first page is inline. The server's and the tool's budgets still apply;
+   * the smallest wins.
+   */
+  readonly maxResultTokens?: number;
 }
 
 /** What a cancelled call resolves to (the runtime's own words for a cancelled call). */
@@ -250,8 +260,12 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never
     args: Args[A],
     options: CallOptions = {},
   ): Promise<TypedCallResult<ResultOf<Results, A>>> {
-    const { signal } = options;
-    const params = { name: alias, arguments: args };
+    const { signal, maxResultTokens } = options;
+    const params = {
+      name: alias,
+      arguments: args,
+      ...(maxResultTokens !== undefined ? { maxResultTokens } : {}),
+    };
     if (signal === undefined) return this.request("tools/call", params);
     if (signal.aborted) return Promise.resolve(CANCELLED);
     const id = this.#nextId++;
@@ -282,6 +296,8 @@ export class ZcpClient<Args extends object = AnyToolArgs, Results = Record<never
       this.request("handles/read", { handle, ...options }),
     view: (handle: string, options: ViewOptions = {}): Promise<ViewResult | CallError> =>
       this.request("handles/view", { handle, ...options }),
+    grep: (handle: string, options: GrepOptions): Promise<GrepResult | CallError> =>
+      this.request("handles/grep", { handle, ...options }),
     summary: (handle: string): Promise<HandleInfo | CallError> =>
       this.request("handles/summary", { handle }),
     release: (handle: string): Promise<{ readonly ok: true } | CallError> =>

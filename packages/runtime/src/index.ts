@@ -154,6 +154,8 @@ export type {
   ViewOptions,
   ViewResult,
 } from "./handles/ops.js";
+export type { GrepOptions, GrepResult } from "./handles/text.js";
+export { estimateTokens } from "./encoding/tokens.js";
 export { encodeResult } from "./encoding/result.js";
 export type { EncodeOptions } from "./encoding/result.js";
 export {

@@ -15,6 +15,7 @@ import type {
 } from "./session/host.js";
 import type { Registry, ToolDefinition } from "./definition/registry.js";
 import { checkGenerated } from "./session/generated.js";
+import { budgetError } from "./session/result-budget.js";
 import { Session } from "./session/session.js";
 import { stateJson } from "./session/state.js";
 import { applySelection, type Selection } from "./definition/view.js";
@@ -33,6 +34,8 @@ export class Runtime implements SessionHost {
     readonly options: RuntimeOptions = {},
   ) {
     checkGenerated(generated);
+    const badBudget = budgetError(options.maxResultTokens ?? 1, "maxResultTokens");
+    if (badBudget !== undefined) throw new RangeError(`createRuntime: ${badBudget}`);
     this.registry = generated.registry;
     this.handles =
       options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);

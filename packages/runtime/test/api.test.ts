@@ -225,7 +225,7 @@ describe("View.declarations", () => {
     }): Promise<unknown>;
 `);
     expect(text).toContain(
-      `      op: "count" | "read" | "view" | "summary" | "release"; // count | read (one item, or all) | view (rows) | summary | release\n`,
+      `      op: "count" | "read" | "view" | "grep" | "summary" | "release"; // count | read (one item, or all) | view (rows, text lines or characters) | grep (a text's lines with text) | summary | release\n`,
     );
   });
 });

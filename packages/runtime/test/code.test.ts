@@ -200,7 +200,7 @@ describe("zcp.run calls", () => {
         await host.call("tables.load", { name: "t" }),
       ] as never,
     }));
-    const session = createRuntime(kitchen, { code: run, inlineMaxBytes: 5 }).session();
+    const session = createRuntime(kitchen, { code: run, maxResultTokens: 1 }).session();
     expect(await session.call("search.run", { text: "hello" })).toMatchObject({ handle: "#G1" });
     expect(await session.call("search.run", { text: "hello" }, { inline: true })).toEqual({
       ok: true,

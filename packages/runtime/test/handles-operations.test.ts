@@ -45,7 +45,7 @@ describe("operations", () => {
     expect(await store.count("a", empty)).toEqual({ ok: true, count: 0 });
     expect(await store.count("a", record)).toEqual({ ok: true, count: 3 });
     expect(await store.count("a", scalar)).toEqual(
-      invalid(scalar, `${scalar} is a number, not a list or a record: read it instead`),
+      invalid(scalar, `${scalar} is a number, not a list, a record or text: read it instead`),
     );
   });
 
@@ -201,7 +201,7 @@ describe("operations", () => {
   it("view: bad arguments and shapes", async () => {
     const { store, table, record, mixed } = await fixture();
     expect(await store.view("a", record)).toEqual(
-      invalid(record, `${record} is a record, not a list: use read`),
+      invalid(record, `${record} is a record, not a list or text: use read`),
     );
     expect(await store.view("a", table, { offset: -1 })).toEqual(
       invalid("offset", "offset must be a whole number from 0, got -1"),

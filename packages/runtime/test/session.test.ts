@@ -552,7 +552,7 @@ describe("handles", () => {
       ok: true,
       value: { hits: 5 },
     });
-    const small = createRuntime(kitchen, { inlineMaxBytes: 5 }).session();
+    const small = createRuntime(kitchen, { maxResultTokens: 1 }).session();
     expect(await small.call("search.run", { text: "hello" })).toMatchObject({
       ok: true,
       handle: "#G1",

@@ -45,7 +45,7 @@ describe("the built-in tools, one table", () => {
     expect(findTool.definition.hash).toBe("d0edff58d1d5");
     expect(codeTool.definition.hash).toBe("792566e941e5");
     // Changed deliberately once: the handle id pattern admits random ids.
-    expect(handleTool.definition.hash).toBe("741d2a89eefd");
+    expect(handleTool.definition.hash).toBe("b0b110050fd8");
     expect(callTool.definition.hash).toBe("f1a288f13363");
     for (const builtin of runtime.builtins) {
       const { definition } = builtin.tool;
@@ -474,7 +474,7 @@ describe("retention in zcp.handle's description", () => {
     expect(listed({})).toBe(handleTool.definition);
     const stated = listed({ handles: { ttlMs: 30 * 60_000 } });
     expect(stated.description).toBe(
-      "Read a handle (#T1) that another tool returned: count its items, read one item or fields, view rows, get its summary, or release it. Handles last 30m after their last use.",
+      "Read a handle (#T1) that another tool returned: count it, read one item or fields, view rows (of a text: lines or characters), grep a text, get its summary, or release it. Handles last 30m after their last use.",
     );
     expect(stated.planner).toBe(handleTool.definition.planner);
     expect(stated.hash).not.toBe(handleTool.definition.hash);

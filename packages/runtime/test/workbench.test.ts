@@ -24,7 +24,7 @@ describe("workbench", () => {
     });
     expect((await open(FILE)).worksheets.map((s) => s.name)).toEqual(["Sheet1"]);
 
-    // header and 60 rows, then a small read inline and a large read as a handle
+    // header and 60 rows, then small reads inline and a large one as a handle
     const rows = Array.from({ length: 60 }, (_, i) => [`item${i + 1}`, i + 1, (i + 1) * 10]);
     expect(
       await ok("excel.write_data_to_excel", {
@@ -52,9 +52,19 @@ describe("workbench", () => {
         header: false,
       }),
     ).toEqual([{ A: "item1", B: 1 }]);
-    const big = await ok("excel.read_data_from_excel", { path: FILE, sheet: "Data" });
+    // A large read, for a caller that reads at most 300 tokens of a result: a handle, its first rows inline.
+    const big = (await session.call(
+      "excel.read_data_from_excel",
+      { path: FILE, sheet: "Data" },
+      { maxResultTokens: 300 },
+    )) as unknown as { handle: string; meta: object; head: unknown[] };
     expect(big.handle).toMatch(/^#R\d+$/);
-    expect(big.meta).toMatchObject({ kind: "rows", count: 60 });
+    expect(big.meta).toMatchObject({
+      kind: "rows",
+      count: 60,
+      next: { op: "view", offset: big.head.length },
+    });
+    expect(big.head[0]).toEqual({ Name: "item1", Qty: 1, Price: 10 });
     const view = await ok("zcp.handle", {
       op: "view",
       handle: big.handle,
@@ -318,9 +328,9 @@ describe("workbench", () => {
     expect(book.worksheets.map((s) => s.name)).toEqual(["Data", "Orders", "Final", "Final Copy"]);
   });
 
-  it("with inlineMaxBytes Infinity, answers a large read whole and lists no handle tool (no tool can make a handle)", async () => {
+  it("with maxResultTokens Infinity, answers a large read whole and lists no handle tool (no tool can make a handle)", async () => {
     const generated = (await import("../../../fixtures/workbench/src/zcp.gen/index.js")).default;
-    const whole = createRuntime(generated, { inlineMaxBytes: Number.POSITIVE_INFINITY }).session();
+    const whole = createRuntime(generated, { maxResultTokens: Number.POSITIVE_INFINITY }).session();
     expect(whole.exposed.find("zcp.handle")).toBeUndefined();
     const result = await whole.call("excel.read_data_from_excel", { path: FILE, sheet: "Data" });
     expect(result.ok && "value" in result && (result.value as unknown[]).length).toBe(60);

@@ -236,5 +236,16 @@ describe("zcp-serve's isolation options", () => {
     expect(message("--max-concurrent", "0")).toBe(
       '--max-concurrent must be an integer of at least 1, got "0"',
     );
+    expect(message("--max-result-tokens", "0")).toBe(
+      '--max-result-tokens must be an integer of at least 1, got "0"',
+    );
+    expect(message("--max-result-tokens", "lots")).toBe(
+      '--max-result-tokens must be an integer of at least 1, got "lots"',
+    );
+  });
+
+  it("takes the result budget, and leaves it to the runtime's default without the flag", () => {
+    expect(parse("--max-result-tokens", "4000")).toMatchObject({ args: { maxResultTokens: 4000 } });
+    expect(parse()).not.toHaveProperty("args.maxResultTokens");
   });
 });

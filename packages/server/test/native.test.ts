@@ -52,7 +52,7 @@ describe("native dispatcher", () => {
       stage: null,
       capabilities: {
         tools: { knownHash: true, clientFilters: true, docs: true, lean: true },
-        handles: { ops: ["count", "read", "view", "summary", "release"] },
+        handles: { ops: ["count", "read", "view", "grep", "summary", "release"] },
         batch: { maxSize: 50 },
       },
     });

@@ -34,7 +34,7 @@ const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as
 
 /** Every registry tool as `tools.<alias parts>`, each a call through a runtime session; a failed call throws. */
 function toolTree(): { tools: ToolTree; calls: string[] } {
-  const runtime = createRuntime(workbench, { inlineMaxBytes: Number.POSITIVE_INFINITY });
+  const runtime = createRuntime(workbench, { maxResultTokens: Number.POSITIVE_INFINITY });
   const session = runtime.session();
   const calls: string[] = [];
   const tools: ToolTree = {};

@@ -92,7 +92,7 @@ async function connectCodemode(
 ): Promise<CodemodeConnection> {
   const runtime = createRuntime(generated, {
     exposure: { defaults: { mcp: { excludeGroups: [...CATALOG_EXCLUDES[catalog]] } } },
-    inlineMaxBytes: Number.POSITIVE_INFINITY,
+    maxResultTokens: Number.POSITIVE_INFINITY,
   });
   // codeMcpServer reads one page of tools/list: the server lists all of them on one.
   const upstream = createMcpServer(runtime, { pageSize: generated.registry.tools.length + 3 });

@@ -53,7 +53,7 @@ export function mcpRuntime(generated: GeneratedModule, catalog: Catalog, view: M
   };
   return createRuntime(generated, {
     exposure: { defaults: { mcp } },
-    inlineMaxBytes: Number.POSITIVE_INFINITY,
+    maxResultTokens: Number.POSITIVE_INFINITY,
   });
 }
 
@@ -220,9 +220,10 @@ export async function mcpSurface(
       const results: Message[] = [];
       const values: JsonValue[] = [];
       const errors: string[] = [];
+      const executed = fcExecuted(assistant);
       answers.forEach((answer, i) => {
         const text = resultText(answer);
-        const value = answer.isError === true ? null : (JSON.parse(text) as JsonValue);
+        const value = answer.isError === true ? null : valueOf(text, runtime, executed[i]!);
         // A 2025 search answers MCP definitions, and the host lists the found tools: it hands the
         // model them as the functions it lists (title, annotations and _meta are not sent). A
         // 2026 find lists nothing: its text is the tool result, as any tool's.
@@ -247,4 +248,20 @@ export async function mcpSurface(
       if (protocol === "mcp-search") await connection.close();
     },
   };
+}
+
+/**
+ * The value an MCP tool result's text stands for: a tool whose result is a string sends the text
+ * itself (plain, as a plain MCP server does), any other tool its compact JSON. A call through
+ * `zcp.call_tool` answers what the tool it names answers.
+ */
+function valueOf(
+  text: string,
+  runtime: Runtime,
+  call: { readonly name: string; readonly args: { readonly [name: string]: unknown } },
+): JsonValue {
+  let tool = runtime.tool(call.name);
+  if (tool?.alias === "zcp.call_tool" && typeof call.args["name"] === "string")
+    tool = runtime.tool(call.args["name"]);
+  return tool?.outputSchema?.type === "string" ? text : (JSON.parse(text) as JsonValue);
 }

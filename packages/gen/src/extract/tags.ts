@@ -1,6 +1,7 @@
 /**
  * extract: a tool's own tags: `@tool <alias>`, `@id`, `@title`, `@output`, `@handleKind`,
- * `@groups`/`@stages`/`@scopes` words, `@flags` and `@deprecated`, each checked (ZCP1301).
+ * `@maxResultTokens`, `@groups`/`@stages`/`@scopes` words, `@flags` and `@deprecated`, each
+ * checked (ZCP1301).
  */
 import type { ts } from "@ts-morph/common";
 import { TOOL_FLAGS, type OutputMode, type ToolFlag } from "@zcp/runtime/definition";
@@ -9,7 +10,17 @@ import type { Tag } from "./jsdoc.js";
 
 const OUTPUT_MODES = new Set<OutputMode>(["scalar", "handle", "auto"]);
 /** Tags that say one thing; a second one is a mistake, not an override. */
-const ONCE = new Set(["tool", "id", "title", "output", "handleKind", "deprecated"]);
+const ONCE = new Set([
+  "tool",
+  "id",
+  "title",
+  "output",
+  "handleKind",
+  "maxResultTokens",
+  "deprecated",
+]);
+/** The largest `@maxResultTokens`: past it no host reads a result whole anyway. */
+const MAX_RESULT_TOKENS = 1_000_000;
 const FLAGS = new Set<ToolFlag>(TOOL_FLAGS);
 const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 const ID = /^[A-Za-z0-9_]{1,32}$/;
@@ -28,6 +39,8 @@ export interface ToolOptions {
   scopes: string[];
   deprecated: string | null;
   handleKind: string | null;
+  /** `@maxResultTokens`: the tool's budget for an `auto` result, in tokens; null when not set. */
+  maxResultTokens: number | null;
 }
 
 /** Reads the tool-level tags (`@tool`, `@id`, `@title`, `@output`, `@handleKind`, groups, `@flags`...); bad ones are diagnosed and skipped. */
@@ -46,7 +59,9 @@ export function readToolTags(
     flags: [],
     scopes: [],
     deprecated: null,
+    maxResultTokens: null,
   };
+  let budgetTag: Tag | undefined;
   const words = (tag: Tag, pattern: RegExp, what: string): string[] => {
     const list = tag.text.split(/[\s,]+/).filter(Boolean);
     const bad = list.find((word) => !pattern.test(word));
@@ -142,7 +157,29 @@ export function readToolTags(
       case "deprecated":
         options.deprecated = tag.text;
         break;
+      case "maxResultTokens": {
+        const tokens = /^[1-9][0-9]{0,6}$/.test(tag.text) ? Number(tag.text) : 0;
+        if (tokens >= 1 && tokens <= MAX_RESULT_TOKENS) {
+          options.maxResultTokens = tokens;
+          budgetTag = tag;
+        } else
+          diagnose(
+            tag.node,
+            "ZCP1301",
+            `@maxResultTokens: expected a whole number of tokens from 1 to ${MAX_RESULT_TOKENS}, got "${tag.text}"`,
+          );
+        break;
+      }
     }
+  }
+  // A budget sizes `auto` results only: a scalar result is always inline, a handle always kept.
+  if (budgetTag && options.outputMode !== "auto") {
+    diagnose(
+      budgetTag.node,
+      "ZCP1301",
+      `@maxResultTokens: applies to @output auto results, not ${options.outputMode}`,
+    );
+    options.maxResultTokens = null;
   }
   return options;
 }

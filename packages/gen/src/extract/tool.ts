@@ -41,6 +41,8 @@ export interface ExtractedTool {
   readonly flags: ToolFlag[];
   readonly scopes: string[];
   readonly deprecated: string | null;
+  /** `@maxResultTokens`, or null. */
+  readonly maxResultTokens: number | null;
   readonly inputSchema: Schema;
   readonly outputSchema: Schema | null;
   readonly defaults: Record<string, JsonValue>;

@@ -52,6 +52,8 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
     deprecated: tool.deprecated,
     call: tool.call,
     dates: tool.dates,
+    // Only when set: a definition without a budget hashes as before the field existed.
+    ...(tool.maxResultTokens !== null ? { maxResultTokens: tool.maxResultTokens } : {}),
     source: { file: relativePath(root, tool.file), export: tool.exportName },
   };
   return completeDefinition(draft);

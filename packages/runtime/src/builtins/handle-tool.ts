@@ -18,16 +18,17 @@ import type { JsonSchema, JsonValue, ToolDefinition } from "../definition/regist
 import { failure, type CallResult } from "../results/result.js";
 import type { BuiltinTool } from "../definition/view.js";
 
-const OPS = ["count", "read", "view", "summary", "release"] as const;
+const OPS = ["count", "read", "view", "grep", "summary", "release"] as const;
 type Op = (typeof OPS)[number];
 
 const DESCRIPTION =
-  "Read a handle (#T1) that another tool returned: count its items, read one item or fields, view rows, get its summary, or release it.";
+  "Read a handle (#T1) that another tool returned: count it, read one item or fields, view rows (of a text: lines or characters), grep a text, get its summary, or release it.";
 
 const properties = {
   op: {
     type: "string",
-    description: "count | read (one item, or all) | view (rows) | summary | release",
+    description:
+      "count | read (one item, or all) | view (rows, text lines or characters) | grep (a text's lines with text) | summary | release",
     enum: [...OPS],
   },
   handle: { type: "string", description: 'Handle id, e.g. "#T1".', pattern: HANDLE_ID_PATTERN },
@@ -38,13 +39,30 @@ const properties = {
     items: { type: "string" },
   },
   columns: { type: "array", description: "view: only these columns.", items: { type: "string" } },
-  offset: { type: "integer", description: "view: first row, 0-based (default 0).", minimum: 0 },
+  offset: {
+    type: "integer",
+    description: "view: first row or line, 0-based (default 0).",
+    minimum: 0,
+  },
   limit: {
     type: "integer",
-    description: "view: number of rows (default 10, at most 100).",
+    description:
+      "view: rows (default 10, at most 100) or lines (100, at most 1000); grep: matches (20, at most 100).",
     minimum: 1,
-    maximum: 100,
+    maximum: 1000,
   },
+  start: {
+    type: "integer",
+    description: "view text by characters from this one, 0-based.",
+    minimum: 0,
+  },
+  length: {
+    type: "integer",
+    description: "view text: characters (default 4000, at most 20000).",
+    minimum: 1,
+    maximum: 20000,
+  },
+  text: { type: "string", description: "grep: text to find (case-sensitive)." },
 } as const;
 
 type Properties = BuiltinProperties;
@@ -117,9 +135,9 @@ const base = {
   scopes: [],
   deprecated: null,
   planner:
-    'TOOL @zh zcp.handle(op:count|read|view|summary|release "count | read (one item, or all) | view (rows) | summary | release", handle:h "Handle id, e.g. \\"#T1\\".", item:int? "read: 0-based index of one item of a list.", fields:str[]? "read: only these fields of the item.", columns:str[]? "view: only these columns.", offset:int? "view: first row, 0-based (default 0).", limit:int? "view: number of rows (default 10, at most 100).") -> scalar -- "Read a handle (#T1) that another tool returned: count its items, read one item or fields, view rows, get its summary, or release it."',
+    'TOOL @zh zcp.handle(op:count|read|view|grep|summary|release "count | read (one item, or all) | view (rows, text lines or characters) | grep (a text\'s lines with text) | summary | release", handle:h "Handle id, e.g. \\"#T1\\".", item:int? "read: 0-based index of one item of a list.", fields:str[]? "read: only these fields of the item.", columns:str[]? "view: only these columns.", offset:int? "view: first row or line, 0-based (default 0).", limit:int? "view: rows (default 10, at most 100) or lines (100, at most 1000); grep: matches (20, at most 100).", start:int? "view text by characters from this one, 0-based.", length:int? "view text: characters (default 4000, at most 20000).", text:str? "grep: text to find (case-sensitive).") -> scalar -- "Read a handle (#T1) that another tool returned: count it, read one item or fields, view rows (of a text: lines or characters), grep a text, get its summary, or release it."',
   plannerBare:
-    "TOOL @zh zcp.handle(op:count|read|view|summary|release, handle:h, item:int?, fields:str[]?, columns:str[]?, offset:int?, limit:int?) -> scalar",
+    "TOOL @zh zcp.handle(op:count|read|view|grep|summary|release, handle:h, item:int?, fields:str[]?, columns:str[]?, offset:int?, limit:int?, start:int?, length:int?, text:str?) -> scalar",
   call: { kind: "object", context: null },
   dates: [],
   source: { file: "@zcp/runtime", export: "handleTool" },
@@ -230,42 +248,46 @@ async function runHandleTool(
       ? (value as string[])
       : null;
   };
-  for (const name of ["item", "offset", "limit"])
+  for (const name of ["item", "offset", "limit", "start", "length"])
     if (int(name) === null) return failure(`invalid:$.${name}`, "expected an integer");
   for (const name of ["fields", "columns"])
     if (strings(name) === null) return failure(`invalid:$.${name}`, "expected a list of names");
+  const text = args.text ?? undefined;
+  if (text !== undefined && typeof text !== "string")
+    return failure("invalid:$.text", "expected a string");
+  /** The integer arguments among `names` that were given. */
+  const ints = (...names: string[]) =>
+    Object.fromEntries(
+      names.flatMap((name) => {
+        const value = int(name);
+        return value === undefined || value === null ? [] : [[name, value]];
+      }),
+    );
   const outcome = await (async () => {
     switch (op as Op) {
       case "count":
         return store.count(sessionId, id);
       case "read": {
-        const item = int("item");
         const fields = strings("fields");
         return store.read(
           sessionId,
           id,
-          {
-            ...(item !== undefined && item !== null ? { item } : {}),
-            ...(fields ? { fields } : {}),
-          },
+          { ...ints("item"), ...(fields ? { fields } : {}) },
           reserve,
         );
       }
       case "view": {
         const columns = strings("columns");
-        const offset = int("offset");
-        const limit = int("limit");
-        return store.view(
+        const range = ints("offset", "limit", "start", "length");
+        return store.view(sessionId, id, { ...(columns ? { columns } : {}), ...range }, reserve);
+      }
+      case "grep":
+        return store.grep(
           sessionId,
           id,
-          {
-            ...(columns ? { columns } : {}),
-            ...(offset !== undefined && offset !== null ? { offset } : {}),
-            ...(limit !== undefined && limit !== null ? { limit } : {}),
-          },
+          { ...ints("limit"), ...(text !== undefined ? { text } : {}) },
           reserve,
         );
-      }
       case "summary":
         return store.summary(sessionId, id);
       case "release":

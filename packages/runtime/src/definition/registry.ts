@@ -111,6 +111,12 @@ export interface ToolDefinition {
    * examples is the same (and hashes the same) as before the field existed.
    */
   readonly examples?: readonly { readonly [param: string]: JsonValue }[];
+  /**
+   * The tool's own limit on an `auto` result's size in estimated tokens (`@maxResultTokens`, a
+   * whole number from 1): the call's budget is at most this. Absent when the tool sets none, so
+   * that such a definition hashes as before the field existed.
+   */
+  readonly maxResultTokens?: number;
   readonly source: SourceLocation;
   /** 12 hex characters of SHA-256 over the canonical JSON of this definition without `hash` and `source`. */
   readonly hash: string;

@@ -4,9 +4,11 @@
  *
  *     {"ok":true,"value":{"temp":22}}
  *     {"ok":true,"handle":"#T1","summary":"3 rows: sku, qty","meta":{"kind":"table","size":120,"ttl":"10m","count":3}}
+ *     {"ok":true,"handle":"#T2","summary":"text, …","meta":{…,"lines":900,"chars":41000,"next":{"op":"view","offset":80}},"head":"…"}
  *     {"ok":false,"error":"invalid:$.city","hint":"expected one of: Shanghai, Beijing"}
  *
- * No white space, keys always in this order (meta: kind, size, ttl, count when known), so the
+ * No white space, keys always in this order (meta: kind, size, ttl, then count, lines, chars and
+ * next when known; the head last), so the
  * same result is always the same text: a prompt cache sees identical bytes.
  */
 import type { CallResult, HandleMeta } from "../results/result.js";
@@ -32,7 +34,8 @@ export function encodeResult(result: CallResult, options: EncodeOptions = {}): s
   } else if ("handle" in result) {
     text =
       `{"ok":true,"handle":${JSON.stringify(result.handle)},"summary":${JSON.stringify(result.summary)},` +
-      `"meta":${encodeMeta(result.meta)}}`;
+      `"meta":${encodeMeta(result.meta)}` +
+      (result.head === undefined ? "}" : `,"head":${compactJson(result.head)}}`);
   } else {
     text = `{"ok":true,"value":${compactJson(result.value)}}`;
   }
@@ -40,8 +43,9 @@ export function encodeResult(result: CallResult, options: EncodeOptions = {}): s
 }
 
 function encodeMeta(meta: HandleMeta): string {
-  const count = meta.count === undefined ? "" : `,"count":${compactJson(meta.count)}`;
-  return `{"kind":${JSON.stringify(meta.kind)},"size":${compactJson(meta.size)},"ttl":${JSON.stringify(meta.ttl)}${count}}`;
+  const known = (key: "count" | "lines" | "chars" | "next") =>
+    meta[key] === undefined ? "" : `,"${key}":${compactJson(meta[key])}`;
+  return `{"kind":${JSON.stringify(meta.kind)},"size":${compactJson(meta.size)},"ttl":${JSON.stringify(meta.ttl)}${known("count")}${known("lines")}${known("chars")}${known("next")}}`;
 }
 
 /**

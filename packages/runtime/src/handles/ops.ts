@@ -1,6 +1,8 @@
 /**
- * The operations that read a handle's value (`count`, `read`, `view`), as pure functions of the
- * parsed value and the caller's arguments; `HandleStore` checks the handle first.
+ * The operations that read a handle's value (`count`, `read`, `view`, `grep`), as pure functions
+ * of the parsed value and the caller's arguments; `HandleStore` checks the handle first. Lists
+ * and records are counted and viewed here, by items; text is counted, viewed and searched by
+ * lines and characters in text.ts.
  *
  * Indexes are 0-based, as in JSON arrays and view offsets: `item 0` is the first item and
  * `offset 10, limit 10` the second page. The arguments come from the model, so each one is
@@ -11,6 +13,16 @@
  */
 import type { JsonValue } from "../definition/registry.js";
 import { failure, type CallError } from "../results/result.js";
+import {
+  countText,
+  grepText,
+  viewText,
+  type CharsViewResult,
+  type GrepOptions,
+  type GrepResult,
+  type LinesViewResult,
+  type TextCountResult,
+} from "./text.js";
 
 export const VIEW_DEFAULT_LIMIT = 10;
 export const VIEW_MAX_LIMIT = 100;
@@ -25,23 +37,28 @@ export interface ReadOptions {
 export interface ViewOptions {
   /** Only these fields of each row; a row without one of them just leaves it out. */
   readonly columns?: readonly string[];
-  /** 0-based index of the first row; 0 by default. */
+  /** 0-based index of the first row (of a text: line); 0 by default. */
   readonly offset?: number;
-  /** At most this many rows: 1 to `VIEW_MAX_LIMIT`, `VIEW_DEFAULT_LIMIT` by default. */
+  /**
+   * At most this many rows: 1 to `VIEW_MAX_LIMIT`, `VIEW_DEFAULT_LIMIT` by default (of a text:
+   * lines, 1 to `TEXT_VIEW_MAX_LINES`, `TEXT_VIEW_DEFAULT_LINES` by default).
+   */
   readonly limit?: number;
+  /** Text only, instead of lines: 0-based index of the first character. */
+  readonly start?: number;
+  /** Text only: at most this many characters, 1 to `TEXT_VIEW_MAX_CHARS` (`TEXT_VIEW_DEFAULT_CHARS`). */
+  readonly length?: number;
 }
 
-export interface CountResult {
-  readonly ok: true;
-  readonly count: number;
-}
+/** Items of a list, keys of a record; lines and characters of a text. */
+export type CountResult = { readonly ok: true; readonly count: number } | TextCountResult;
 
 export interface ReadResult {
   readonly ok: true;
   readonly value: JsonValue;
 }
 
-export interface ViewResult {
+interface RowsViewResult {
   readonly ok: true;
   readonly rows: readonly JsonValue[];
   readonly offset: number;
@@ -50,13 +67,30 @@ export interface ViewResult {
   readonly total: number;
 }
 
+/** A page of a list's rows, or a piece of a text by lines or by characters. */
+export type ViewResult = RowsViewResult | LinesViewResult | CharsViewResult;
+
 type JsonRecord = { readonly [key: string]: JsonValue };
 
-/** Items of a list, keys of a record. */
+/** Items of a list, keys of a record, lines and characters of a text. */
 export function countValue(id: string, value: JsonValue): CountResult | CallError {
   if (isList(value)) return { ok: true, count: value.length };
   if (isRecord(value)) return { ok: true, count: Object.keys(value).length };
-  return failure(`invalid:${id}`, `${id} is ${a(value)}, not a list or a record: read it instead`);
+  if (typeof value === "string") return countText(value);
+  return failure(
+    `invalid:${id}`,
+    `${id} is ${a(value)}, not a list, a record or text: read it instead`,
+  );
+}
+
+/** The lines of a text that contain a piece of text. */
+export function grepValue(
+  id: string,
+  value: JsonValue,
+  options: GrepOptions,
+): GrepResult | CallError {
+  if (typeof value === "string") return grepText(value, options);
+  return failure(`invalid:${id}`, `${id} is ${a(value)}, not text: view or read it instead`);
 }
 
 /** The whole value, one list item, or some fields of either. */
@@ -102,13 +136,24 @@ export function readValue(
   return { ok: true, value: pick(target, fields) };
 }
 
-/** A page of a list's items, optionally only some of their fields. */
+/** A page of a list's items, optionally only some of their fields; a piece of a text. */
 export function viewValue(
   id: string,
   value: JsonValue,
   options: ViewOptions,
 ): ViewResult | CallError {
-  if (!isList(value)) return failure(`invalid:${id}`, `${id} is ${a(value)}, not a list: use read`);
+  if (typeof value === "string") {
+    if (options.columns !== undefined)
+      return failure("invalid:columns", `${id} is text, which has no columns: view it by lines`);
+    return viewText(id, value, options);
+  }
+  if (!isList(value))
+    return failure(`invalid:${id}`, `${id} is ${a(value)}, not a list or text: use read`);
+  if (options.start !== undefined || options.length !== undefined)
+    return failure(
+      "invalid:start",
+      `start and length view text by characters; ${id} is a list: view it by rows (offset, limit)`,
+    );
   const offset: unknown = options.offset ?? 0;
   const limit: unknown = options.limit ?? VIEW_DEFAULT_LIMIT;
   if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) {

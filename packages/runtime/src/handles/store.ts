@@ -14,8 +14,9 @@
  *   created in this session all get the same answer, so nothing leaks about other sessions.
  * - `invalid:handle`: the text is not a handle id at all (not echoed: it may be anything).
  * - `invalid:<id>`: the handle exists but does not fit: another kind than `get` expects, or a
- *   value of the wrong shape for `count` or `view`.
- * - `invalid:<argument>` (`item`, `fields`, `offset`, `limit`, `columns`): see ops.ts.
+ *   value of the wrong shape for `count`, `view` or `grep`.
+ * - `invalid:<argument>` (`item`, `fields`, `offset`, `limit`, `columns`, `start`, `length`,
+ *   `pattern`): see ops.ts and text.ts.
  * - `invalid:result`: `create` refuses a value that is not JSON or is larger than a session may
  *   hold (`sessionMaxBytes`, at most `totalMaxBytes`); the tool should return less.
  * - `unavailable:store`: the storage rejected (a shared store is unreachable); what it threw
@@ -45,6 +46,7 @@ import { failure, type CallError } from "../results/result.js";
 import { MemoryHandleStorage } from "./memory.js";
 import {
   countValue,
+  grepValue,
   readValue,
   viewValue,
   type CountResult,
@@ -53,6 +55,7 @@ import {
   type ViewOptions,
   type ViewResult,
 } from "./ops.js";
+import type { GrepOptions, GrepResult } from "./text.js";
 import type { HandleRecord, HandleStorage, HandleUsage } from "./storage.js";
 
 /** How a session's handle ids are made (`SessionOptions.handleIds`). */
@@ -318,6 +321,19 @@ export class HandleStore {
     reserve?: ReadReservation,
   ): Promise<ViewResult | CallError> {
     return this.#operate(sessionId, id, reserve, (json) => viewValue(id, parse(json), options));
+  }
+
+  /**
+   * The lines of a text handle that contain `options.pattern`: `{ matches, total }`. `reserve`
+   * is called with the value's size before it is read.
+   */
+  async grep(
+    sessionId: string,
+    id: string,
+    options: GrepOptions,
+    reserve?: ReadReservation,
+  ): Promise<GrepResult | CallError> {
+    return this.#operate(sessionId, id, reserve, (json) => grepValue(id, parse(json), options));
   }
 
   /** What `create` answered, without reading the value. */

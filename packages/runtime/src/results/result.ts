@@ -18,6 +18,15 @@ export interface HandleMeta {
   readonly ttl: string;
   /** For a list: how many items. */
   readonly count?: number;
+  /** For a text: how many lines. */
+  readonly lines?: number;
+  /** For a text: how many characters. */
+  readonly chars?: number;
+  /**
+   * The `zcp.handle` arguments (besides `handle`) that page on after the result's `head`, e.g.
+   * `{"op":"view","offset":40}`; absent when the head is the whole of what a view pages.
+   */
+  readonly next?: { readonly [argument: string]: JsonValue };
 }
 
 export type CallResult =
@@ -27,6 +36,11 @@ export type CallResult =
       readonly handle: string;
       readonly summary: string;
       readonly meta: HandleMeta;
+      /**
+       * The first page of the value, sized to the call's token budget: a text's first lines (or
+       * characters), a list's first items, a record's first fields. Absent when nothing fits.
+       */
+      readonly head?: JsonValue;
     }
   | { readonly ok: false; readonly error: string; readonly hint: string };
 

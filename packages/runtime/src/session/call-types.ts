@@ -23,6 +23,13 @@ export interface CallOptions {
    * handles. Default false.
    */
   readonly inline?: boolean;
+  /**
+   * The caller's limit on an `auto` result's size in tokens (e.g. what its host reads of a tool
+   * result): a whole number from 1 (or Infinity). The call's budget is the smallest of this,
+   * the tool's `@maxResultTokens` and the runtime's `maxResultTokens`; a result over it becomes a
+   * handle whose first page goes inline. Any other value answers `invalid:maxResultTokens`.
+   */
+  readonly maxResultTokens?: number;
   /** Receives the tool's log lines. */
   readonly onLog?: (level: "debug" | "info" | "warning" | "error", message: string) => void;
   /**

@@ -23,11 +23,12 @@ import { setOwn } from "../definition/own.js";
 import type { JsonValue, ToolDefinition } from "../definition/registry.js";
 import { failure, type CallError, type CallResult, type HandleMeta } from "../results/result.js";
 import { defaultSummary, unwrapSummary } from "./summary.js";
+import { fitsBudget, resultBudget, withFirstPage } from "./result-budget.js";
+import { countText } from "../handles/text.js";
 import { toolErrorOf } from "./tool-error.js";
 import { askMethods } from "./input.js";
 import type { ValidationResult, Validator } from "../codegen/validate.js";
 
-export const DEFAULT_INLINE_MAX_BYTES = 512;
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Characters of an error's path (and hint) echoed back at most. */
 const MAX_PATH = 1024;
@@ -291,7 +292,10 @@ export class CallPipeline {
     };
   }
 
-  /** Inline, handle, or inline when small (or `options.inline`): by the tool's output mode. */
+  /**
+   * Inline, handle, or (`auto`) inline when it fits the call's token budget or `options.inline`
+   * says so, else a handle with its first page: by the tool's output mode.
+   */
   private shape(
     tool: ToolDefinition,
     returned: unknown,
@@ -315,20 +319,28 @@ export class CallPipeline {
     );
     if (tooLarge) return tooLarge;
     const json = JSON.stringify(value ?? null);
-    const inline =
-      tool.outputMode === "scalar" ||
-      (tool.outputMode === "auto" &&
-        (options.inline === true ||
-          data.bytes <= (this.host.options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES)));
-    // Inline values go out as plain JSON data (Dates as strings, no undefined); the store keeps its own JSON.
-    if (inline) return { ok: true, value: JSON.parse(json) as JsonValue };
-    return this.store(tool, value, summary);
+    // Plain JSON data (Dates as strings, no undefined), as inline values go out; the store keeps its own JSON.
+    const plain = JSON.parse(json) as JsonValue;
+    if (tool.outputMode === "scalar") return { ok: true, value: plain };
+    if (tool.outputMode === "handle") return this.store(tool, value, summary, plain, undefined);
+    const budget = resultBudget(
+      tool.maxResultTokens,
+      this.host.options.maxResultTokens,
+      options.maxResultTokens,
+    );
+    if (typeof budget !== "number") return budget;
+    if (options.inline === true || fitsBudget(plain, json, data.bytes, budget))
+      return { ok: true, value: plain };
+    return this.store(tool, value, summary, plain, budget);
   }
 
+  /** Keeps the value as a handle; with a `budget`, its first page goes inline with it. */
   private async store(
     tool: ToolDefinition,
     value: unknown,
     summary: string | null,
+    plain: JsonValue,
+    budget: number | undefined,
   ): Promise<CallResult> {
     const handle = await this.host.handles.create(
       this.caller.id,
@@ -338,13 +350,16 @@ export class CallPipeline {
       this.handleIds,
     );
     if (isFailure(handle)) return handle;
+    const text = typeof plain === "string" ? countText(plain) : undefined;
     const meta: HandleMeta = {
       kind: handle.kind,
       size: handle.size,
       ttl: this.host.handles.ttlText(),
       ...(handle.count !== undefined ? { count: handle.count } : {}),
+      ...(text ? { lines: text.lines, chars: text.chars } : {}),
     };
-    return { ok: true, handle: handle.id, summary: handle.summary, meta };
+    const result = { ok: true as const, handle: handle.id, summary: handle.summary, meta };
+    return budget === undefined ? result : withFirstPage(result, plain, budget);
   }
 }
 

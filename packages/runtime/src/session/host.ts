@@ -44,8 +44,14 @@ export interface RuntimeOptions {
    * this one started; without it nothing is stored and sessions live in this process only.
    */
   readonly sessions?: SessionStore;
-  /** `auto` results up to this many bytes of compact JSON are inline (default 512). */
-  readonly inlineMaxBytes?: number;
+  /**
+   * `auto` results up to this many tokens (estimated: `estimateTokens`, on a string's text or
+   * another value's compact JSON) are inline, larger ones become a handle whose first page is
+   * inline (default 8000, `DEFAULT_MAX_RESULT_TOKENS`); a tool's `@maxResultTokens` and a call's
+   * `maxResultTokens` may only lower it. `Infinity` keeps every `auto` result inline. A whole
+   * number from 1 or `Infinity`, else `createRuntime` throws a RangeError.
+   */
+  readonly maxResultTokens?: number;
   /** Calls one session may run at once (default 8); more answer `busy`. */
   readonly maxConcurrentCalls?: number;
   /** Time limit of a call unless the caller gives one (default 30 s). */

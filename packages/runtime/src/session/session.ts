@@ -9,14 +9,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import {
-  CallPipeline,
-  DEFAULT_INLINE_MAX_BYTES,
-  closedAnswer,
-  forbiddenTool,
-  unknownTool,
-} from "./call.js";
+import { CallPipeline, closedAnswer, forbiddenTool, unknownTool } from "./call.js";
 import { Pending, type CallOptions } from "./call-types.js";
+import { DEFAULT_MAX_RESULT_TOKENS } from "./result-budget.js";
 import { ARTIFACT_PROVIDERS } from "../definition/artifacts/index.js";
 import { clip } from "../results/clip.js";
 import {
@@ -474,7 +469,7 @@ export class Session implements Caller {
       fixed: this.fixed,
       find: options.exposure?.find === true,
       code: options.code !== undefined,
-      handles: makesOrTakesHandles(callable, options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES),
+      handles: makesOrTakesHandles(callable, options.maxResultTokens ?? DEFAULT_MAX_RESULT_TOKENS),
     });
     return new View(tools, this.runtime.generated.registry, after, first);
   }

@@ -74,7 +74,7 @@ export interface InitializeResult {
       readonly lean: boolean;
     };
     readonly handles: {
-      readonly ops: readonly ("count" | "read" | "view" | "summary" | "release")[];
+      readonly ops: readonly ("count" | "read" | "view" | "grep" | "summary" | "release")[];
     };
     readonly stages: { readonly clientStages: boolean };
     readonly batch: { readonly maxSize: number };

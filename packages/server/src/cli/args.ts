@@ -75,6 +75,10 @@ Options:
                         among sessions, and a call that waited 2 x (limit + 1000) ms
                         for one answers busy
   --max-concurrent <n>  calls one session may run at once (default 8)
+  --max-result-tokens <n>
+                        the token budget of a tool's result (default 8000): a larger one
+                        is a handle whose first page is inline; a tool's @maxResultTokens
+                        and a client's _meta "zcp/maxResultTokens" may lower it
   --code                code mode: every listing has zcp.run, which runs a short
                         JavaScript program against the session's tools in a QuickJS
                         sandbox (@zcp/code), in its own worker threads
@@ -115,6 +119,8 @@ export interface ServeArgs {
   readonly toolMemoryMb: number;
   readonly timeoutMs: number;
   readonly maxConcurrent: number;
+  /** `--max-result-tokens`: the runtime's `maxResultTokens`; undefined: its default. */
+  readonly maxResultTokens?: number;
   /** `--code`: the runtime gets a `CodeRunner` (`@zcp/code`), and every view lists `zcp.run`. */
   readonly code: boolean;
   /**
@@ -164,6 +170,7 @@ const OPTIONS = {
   "tool-memory-mb": { type: "string" },
   "timeout-ms": { type: "string", default: "30000" },
   "max-concurrent": { type: "string", default: "8" },
+  "max-result-tokens": { type: "string" },
   code: { type: "boolean", default: false },
   "code-timeout": { type: "string" },
   store: { type: "string" },
@@ -227,6 +234,11 @@ export function parseServeArgs(
   if (typeof timeoutMs === "string") return usage(timeoutMs);
   const maxConcurrent = integer("--max-concurrent", values["max-concurrent"], 1);
   if (typeof maxConcurrent === "string") return usage(maxConcurrent);
+  const maxResultTokens =
+    values["max-result-tokens"] === undefined
+      ? undefined
+      : integer("--max-result-tokens", values["max-result-tokens"], 1);
+  if (typeof maxResultTokens === "string") return usage(maxResultTokens);
   if (values["code-timeout"] !== undefined && !values.code)
     return usage("--code-timeout applies to --code only");
   const codeTimeoutMs =
@@ -313,6 +325,7 @@ export function parseServeArgs(
       toolMemoryMb,
       timeoutMs,
       maxConcurrent,
+      ...(maxResultTokens !== undefined ? { maxResultTokens } : {}),
       code: values.code,
       ...(codeTimeoutMs !== undefined ? { codeTimeoutMs } : {}),
       ...(store !== undefined && store !== "memory" ? { store } : {}),

@@ -182,6 +182,7 @@ export async function serveRuntime(
         {
           timeoutMs: args.timeoutMs,
           maxConcurrentCalls: args.maxConcurrent,
+          ...(args.maxResultTokens !== undefined ? { maxResultTokens: args.maxResultTokens } : {}),
           ...(executor !== undefined ? { executor } : {}),
           ...(code !== undefined ? { code: code.runner } : {}),
           ...shared,

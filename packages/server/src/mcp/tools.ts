@@ -5,7 +5,9 @@
  *
  * - value   → text: a string as it is, any other value as its compact JSON; `structuredContent`:
  *             the value when it is a plain object
- * - handle  → text: `encodeResult(result)` (id, summary, meta) + a `resource_link` to `zcp://handle/%23T1`
+ * - handle  → text: `encodeResult(result)` (id, summary, meta) + a `resource_link` to `zcp://handle/%23T1`;
+ *             a handle over the call's token budget has its first page (`head`) first, a text
+ *             block of its own (a text as it is, any other value as its compact JSON)
  * - error   → `isError: true`, text: `encodeResult(result)` (`{"ok":false,"error":"invalid:$.city","hint":"…"}`)
  * - unknown tool → JSON-RPC error -32602 (a protocol error in MCP's terms, not a tool result)
  *
@@ -14,6 +16,10 @@
  * as they came (its depth check runs before any recursion). Registering the handler, rather than
  * answering from a fallback, lets the SDK answer an unknown method itself (HTTP 404 on the
  * 2026-07-28 era).
+ *
+ * A client states the most tokens it reads of one result in the request's
+ * `_meta["zcp/maxResultTokens"]` (`MAX_RESULT_TOKENS_META`): the call's budget is then at most
+ * that; a value other than a whole number from 1 answers -32602.
  *
  * With a session store, the session's state (found tools, stage) is saved before a call's
  * answer goes out, so that no answer is acknowledged that another replica does not see; when
@@ -33,7 +39,14 @@ import {
   type ServerContext,
   type Tool,
 } from "@modelcontextprotocol/server";
-import { clip, encodeResult, failure, type CallResult, type Session } from "@zcp/runtime";
+import {
+  clip,
+  encodeResult,
+  failure,
+  type CallResult,
+  type JsonValue,
+  type Session,
+} from "@zcp/runtime";
 import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 import { reserveFor } from "../budget.js";
@@ -127,11 +140,13 @@ export function serveTools(
     const round =
       extra.mcpReq.envelope !== undefined ? rounds?.open(extra, name, args, session.id) : undefined;
     const input = extra.mcpReq.envelope !== undefined ? round : sessionInput(server, extra);
+    const maxResultTokens = clientBudget(extra);
     let result: CallResult = await calls.count(() =>
       session.call(name, args, {
         ...callOptions(name, extra, () => levelOf(extra, logLevel)),
         ...(reserve ? { reserve } : {}),
         ...(input ? { input } : {}),
+        ...(maxResultTokens !== undefined ? { maxResultTokens } : {}),
       }),
     );
     if (!result.ok && result.error === `unknown:${clip(name)}`)
@@ -167,6 +182,7 @@ export function serveTools(
 function toCallToolResult(result: CallResult, handles: IssuedHandles): CallToolResult {
   if (!result.ok) return { content: [{ type: "text", text: encodeResult(result) }], isError: true };
   if ("handle" in result) {
+    const { head, ...handle } = result;
     const resource: Resource = {
       uri: handleUri(result.handle),
       name: result.handle,
@@ -176,18 +192,39 @@ function toCallToolResult(result: CallResult, handles: IssuedHandles): CallToolR
     };
     handles.add(result.handle, resource);
     const content: ContentBlock[] = [
-      { type: "text", text: encodeResult(result) },
+      ...(head === undefined ? [] : [{ type: "text" as const, text: textOf(head) }]),
+      { type: "text", text: encodeResult(handle) },
       { type: "resource_link", ...resource },
     ];
     return { content };
   }
-  // A string is the text itself, as a plain MCP server returns it: quoting it as JSON would cost
-  // the model its quotes and escapes (a `\n` per line break), and nests text inside text.
-  const text =
-    typeof result.value === "string" ? result.value : (JSON.stringify(result.value) ?? "null");
-  const out: CallToolResult = { content: [{ type: "text", text }] };
+  const out: CallToolResult = { content: [{ type: "text", text: textOf(result.value) }] };
   if (isRecord(result.value)) out.structuredContent = result.value;
   return out;
+}
+
+/**
+ * A value as MCP text. A string is the text itself, as a plain MCP server returns it: quoting it
+ * as JSON would cost the model its quotes and escapes (a `\n` per line break), and nests text
+ * inside text.
+ */
+function textOf(value: JsonValue): string {
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? "null");
+}
+
+/** The `_meta` key of a `tools/call` request with which a client states its result budget. */
+const MAX_RESULT_TOKENS_META = "zcp/maxResultTokens";
+
+/** The client's result budget from the request's `_meta`, or undefined; a bad one is -32602. */
+function clientBudget(extra: Extra): number | undefined {
+  const meta = extra.mcpReq._meta as { readonly [key: string]: unknown } | undefined;
+  const tokens = meta?.[MAX_RESULT_TOKENS_META];
+  if (tokens === undefined) return undefined;
+  if (typeof tokens === "number" && Number.isSafeInteger(tokens) && tokens >= 1) return tokens;
+  throw new ProtocolError(
+    ErrorCode.InvalidParams,
+    `Invalid params: _meta["${MAX_RESULT_TOKENS_META}"] must be a whole number from 1, got ${clip(JSON.stringify(tokens) ?? String(tokens), 40)}`,
+  );
 }
 
 /** Cancellation, progress and log lines of a call, wired to the MCP request. */

@@ -48,7 +48,7 @@ const PROVIDERS: {
   gemini: "gemini",
 };
 
-const HANDLE_OPS = ["count", "read", "view", "summary", "release"] as const;
+const HANDLE_OPS = ["count", "read", "view", "grep", "summary", "release"] as const;
 
 /**
  * A method's handler; `signal` aborts when the request is cancelled (used by `tools/call`);
@@ -131,8 +131,21 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
           "Invalid params: arguments must be an object of named parameters",
         );
       }
+      const maxResultTokens = params["maxResultTokens"];
+      if (
+        maxResultTokens !== undefined &&
+        !(Number.isSafeInteger(maxResultTokens) && (maxResultTokens as number) >= 1)
+      )
+        throw new RpcFailure(
+          INVALID_PARAMS,
+          "Invalid params: maxResultTokens must be a whole number from 1",
+        );
       // `zcp.handle` reserves what it reads, as `handles/read` does.
-      return session.call(name, args ?? {}, { ...(signal ? { signal } : {}), reserve });
+      return session.call(name, args ?? {}, {
+        ...(signal ? { signal } : {}),
+        ...(maxResultTokens !== undefined ? { maxResultTokens: maxResultTokens as number } : {}),
+        reserve,
+      });
     },
 
     "handles/count": (params) =>
@@ -147,9 +160,13 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
       return runtime.handles.view(
         session.id,
         handle,
-        pick(params, ["columns", "offset", "limit"]),
+        pick(params, ["columns", "offset", "limit", "start", "length"]),
         reserve,
       );
+    },
+    "handles/grep": (params, _signal, reserve) => {
+      const handle = requiredString(params, "handle");
+      return runtime.handles.grep(session.id, handle, pick(params, ["text", "limit"]), reserve);
     },
     "handles/summary": (params) =>
       runtime.handles.summary(session.id, requiredString(params, "handle")),

@@ -6,8 +6,8 @@
  *
  *   initialize      server info, `zcp/1`, the registry hash, the session's view hash, capabilities
  *   tools/list      profile/groups/excludeGroups/stages, format, docs, lean, knownHash → listing or `{ unchanged, hash }`
- *   tools/call      name, arguments → the runtime's CallResult (tool errors are results)
- *   handles/count|read|view|summary|release   handle + op options → the store's answer (errors are results)
+ *   tools/call      name, arguments, maxResultTokens? → the runtime's CallResult (tool errors are results)
+ *   handles/count|read|view|grep|summary|release   handle + op options → the store's answer (errors are results)
  *   session/stage   stage → `{ stage, hash }`
  *   session/close   ends the session (its handles are dropped)
  *   ping            `{}`

@@ -5,9 +5,20 @@
  * the standard annotations; the title is the entry's own `title` only (MCP reads it before
  * `annotations.title`: a second copy costs the model its tokens again); groups and stages go in
  * `_meta`, each only when the tool has some, and no `_meta` when it has neither.
+ *
+ * A tool whose `@maxResultTokens` lets a result pass Claude Code's 50,000 characters (past which
+ * it moves a tool result to a file and shows the model a preview) also states
+ * `anthropic/maxResultSizeChars` in `_meta`, which raises that limit for the tool (to at most
+ * 500,000): at most `CHARS_PER_TOKEN` characters an estimated token.
  */
 import { HINT_FLAGS, type ToolDefinition } from "../registry.js";
 import type { McpTool } from "./types.js";
+
+/** Characters an estimated token stands for at most (`estimateTokens`: five letters and a space). */
+const CHARS_PER_TOKEN = 6;
+/** Claude Code's own limit on a tool result's characters, and the most `maxResultSizeChars` raises it to. */
+const HOST_RESULT_CHARS = 50_000;
+const MAX_RESULT_SIZE_CHARS = 500_000;
 
 export function mcpTool(tool: ToolDefinition): McpTool {
   const annotations: { -readonly [K in keyof NonNullable<McpTool["annotations"]>]?: boolean } = {};
@@ -30,9 +41,18 @@ export function mcpTool(tool: ToolDefinition): McpTool {
   };
 }
 
-/** `_meta` with the tool's groups and stages, each only when it has some; nothing when neither. */
+/**
+ * `_meta` with the tool's groups and stages, each only when it has some, and the result size a
+ * host needs to allow; nothing when none of them.
+ */
 function meta(tool: ToolDefinition): Pick<McpTool, "_meta"> {
-  const groups = tool.groups.length > 0 ? { groups: tool.groups } : {};
-  const stages = tool.stages.length > 0 ? { stages: tool.stages } : {};
-  return tool.groups.length + tool.stages.length > 0 ? { _meta: { ...groups, ...stages } } : {};
+  const chars = (tool.maxResultTokens ?? 0) * CHARS_PER_TOKEN;
+  const out = {
+    ...(tool.groups.length > 0 ? { groups: tool.groups } : {}),
+    ...(tool.stages.length > 0 ? { stages: tool.stages } : {}),
+    ...(chars > HOST_RESULT_CHARS
+      ? { "anthropic/maxResultSizeChars": Math.min(chars, MAX_RESULT_SIZE_CHARS) }
+      : {}),
+  };
+  return Object.keys(out).length > 0 ? { _meta: out } : {};
 }

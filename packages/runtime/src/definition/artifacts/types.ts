@@ -55,7 +55,12 @@ export interface McpTool {
     readonly openWorldHint?: boolean;
   };
   /** zcp's groups and stages of the tool, each present only when it has some. */
-  readonly _meta?: { readonly groups?: readonly string[]; readonly stages?: readonly string[] };
+  readonly _meta?: {
+    readonly groups?: readonly string[];
+    readonly stages?: readonly string[];
+    /** Claude Code's limit on the tool's result, raised for a tool whose budget needs it. */
+    readonly "anthropic/maxResultSizeChars"?: number;
+  };
 }
 
 export interface ArtifactEntries {
