@@ -29,7 +29,7 @@ import { connectModern } from "../bench-tokens/surfaces/mcp.ts";
 export type Era = "2026" | "2025";
 
 /** A plain MCP server's runtime: every result whole (no handles). */
-export const WHOLE: RuntimeOptions = { inlineMaxBytes: Number.POSITIVE_INFINITY };
+export const WHOLE: RuntimeOptions = { maxResultTokens: Number.POSITIVE_INFINITY };
 export const ERAS: readonly Era[] = ["2026", "2025"];
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
