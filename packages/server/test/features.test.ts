@@ -4,12 +4,15 @@
  * test can call `runtime.resourceUpdated`), over Streamable HTTP. Every error path sends the bad
  * request and checks the exact JSON-RPC error.
  */
+import { PassThrough } from "node:stream";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createRuntime, type Runtime } from "@zcp/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import conformance from "../../../fixtures/conformance/src/zcp.gen/index.js";
+import { serveStdio } from "../src/index.js";
 import { serveHttp, type McpHttpServer } from "../src/node/index.js";
 import { MAX_SUBSCRIPTIONS } from "../src/mcp/subscriptions.js";
+import { modernBody } from "./modern-wire.js";
 
 type Mode = "legacy" | { readonly pin: "2026-07-28" };
 const MODES: readonly (readonly [string, Mode])[] = [
@@ -259,5 +262,38 @@ describe("subscriptions", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("2026-07-28 over stdio: the connection's listen streams get the updates of their URIs", async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const lines: { method?: string; params?: { uri?: string } }[] = [];
+    stdout.on("data", (chunk: Buffer) =>
+      lines.push(
+        ...chunk
+          .toString()
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { method?: string }),
+      ),
+    );
+    const served = await serveStdio(runtime, { stdin, stdout });
+    const listen = modernBody("subscriptions/listen", {
+      notifications: { resourceSubscriptions: ["test://watched-resource"] },
+    });
+    stdin.write(`${JSON.stringify(listen)}\n`);
+    await expect
+      .poll(() => lines.map((line) => line.method))
+      .toContain("notifications/subscriptions/acknowledged");
+    runtime.resourceUpdated("test://static-text");
+    runtime.resourceUpdated("test://watched-resource");
+    await expect
+      .poll(() =>
+        lines
+          .filter((line) => line.method === "notifications/resources/updated")
+          .map((line) => line.params?.uri),
+      )
+      .toEqual(["test://watched-resource"]);
+    await served.close();
   });
 });
