@@ -59,6 +59,11 @@ export function broken(): string {
   throw new Error("secret detail");
 }
 
+/** Never answers. @prompt hangs */
+export function hangs(): Promise<string> {
+  return new Promise(() => undefined);
+}
+
 /** Returns no messages. @prompt shapeless */
 export function shapeless(): string {
   return 42 as unknown as string;
@@ -172,6 +177,7 @@ describe("prompts and resources from annotated TypeScript", () => {
           },
         ],
       ],
+      ["hangs", null, []],
       ["shapeless", null, []],
     ]);
     expect(runtime.features.resources.map((r) => [r.uri, r.name, r.mimeType])).toEqual([
@@ -243,6 +249,27 @@ describe("prompts and resources from annotated TypeScript", () => {
     expect(errors.map((error) => (error as Error).message)).toEqual([
       "secret detail",
       "prompt shapeless returned not a string or an array of messages",
+    ]);
+  });
+
+  it("answers an author's function that does not settle in time as failed", async () => {
+    const generated = (await import(
+      pathToFileURL(path.join(dir, "src/zcp.gen/index.ts")).href
+    )) as {
+      generated: GeneratedModule;
+    };
+    const seen: unknown[] = [];
+    const hurried = createRuntime(generated.generated, {
+      timeoutMs: 50,
+      onFeatureError: (error) => seen.push(error),
+    });
+    expect(await hurried.features.getPrompt("hangs")).toEqual({
+      ok: false,
+      error: "failed",
+      message: "The prompt hangs did not answer in time",
+    });
+    expect(seen.map((error) => (error as Error).message)).toEqual([
+      "prompt hangs did not answer within 50 ms",
     ]);
   });
 

@@ -39,7 +39,7 @@ export class Runtime implements SessionHost {
     this.registry = generated.registry;
     this.handles =
       options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
-    this.features = new Features(generated.features, options.onFeatureError);
+    this.features = new Features(generated.features, options.onFeatureError, options.timeoutMs);
     this.builtins = builtinTable(this.handles.retention);
     this.builtinsById = new Map(this.builtins.map((builtin) => [builtin.id, builtin]));
     const names = new Map<string, ToolDefinition>();

@@ -55,6 +55,9 @@ export interface Completion {
 /** Values one completion answers at most (MCP's bound). */
 export const MAX_COMPLETIONS = 100;
 
+/** How long an author's function may take unless the runtime's `timeoutMs` says (as a tool call's). */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
 /** Where what an author's prompt, resource or completion function threw goes. */
 export type FeatureErrorSink = (error: unknown, what: string) => void;
 
@@ -74,6 +77,7 @@ export class Features {
     generated: GeneratedFeatures | undefined,
     private readonly onError: FeatureErrorSink = (error, what) =>
       console.error(`zcp: ${what} threw`, error),
+    private readonly timeoutMs = DEFAULT_TIMEOUT_MS,
   ) {
     const { prompts = [], resources = [], templates = [] } = generated ?? {};
     this.prompts = prompts.map((prompt) => prompt.definition);
@@ -205,8 +209,14 @@ export class Features {
     shape: (value: unknown) => Shaped<T>,
   ): Promise<FeatureOutcome<T>> {
     let value: unknown;
+    let timer: NodeJS.Timeout | undefined;
+    // An author's function that never settles must not hold its request forever: after the
+    // time limit the answer is "failed" (what it does after that is not waited for).
+    const late = new Promise<typeof TIMED_OUT>((resolve) => {
+      timer = setTimeout(() => resolve(TIMED_OUT), this.timeoutMs);
+    });
     try {
-      value = await call();
+      value = await Promise.race([Promise.resolve().then(call), late]);
     } catch (error) {
       this.onError(error, what);
       return {
@@ -214,6 +224,12 @@ export class Features {
         error: "failed",
         message: `The ${what} failed (details in the server's log)`,
       };
+    } finally {
+      clearTimeout(timer);
+    }
+    if (value === TIMED_OUT) {
+      this.onError(new Error(`${what} did not answer within ${this.timeoutMs} ms`), what);
+      return { ok: false, error: "failed", message: `The ${what} did not answer in time` };
     }
     const shaped = shape(value);
     if (shaped.ok) return shaped;
@@ -221,6 +237,9 @@ export class Features {
     return { ok: false, error: "failed", message: `The ${what} returned ${shaped.why}` };
   }
 }
+
+/** What the race of an author's function against its time limit gives when the limit wins. */
+const TIMED_OUT = Symbol("timed out");
 
 function bounded(values: readonly string[]): Completion {
   return {
