@@ -403,6 +403,11 @@ export function completes(q: string): string {
   return q;
 }
 
+/** A number. @prompt numeric */
+export async function numeric(): Promise<number> {
+  return 1;
+}
+
 /** Hidden. @prompt hidden */
 function hidden(): string {
   return "";
@@ -425,6 +430,7 @@ export const unused = hidden;
       'error ZCP1801: parameter "b" is no variable of the URI template x://{a}',
       'error ZCP1801: the URI template\'s variable "a" is no parameter of mismatch',
       'error ZCP1801: @complete: "missing" is not a function this file exports',
+      "error ZCP1801: prompt numeric must return a string or PromptMessage[] (or a promise of one)",
       'error ZCP1102: @prompt function "hidden" is not exported',
     ]);
     expect(fs.existsSync(path.join(dir, "src/zcp.gen/features.ts"))).toBe(false);

@@ -123,6 +123,9 @@ export function extractFeature(
     else completers[argName] = fnName;
   }
 
+  if (tag === "prompt" && !promptReturn(fn, checker))
+    fail(fn, `prompt ${exportName} must return a string or PromptMessage[] (or a promise of one)`);
+
   let kind: ExtractedFeature["kind"] = "prompt";
   let ordered = args;
   if (tag === "resource" && variables !== null) {
@@ -173,6 +176,16 @@ function stringValues(type: ts.Type): readonly string[] | null | undefined {
     values.push(t.value);
   }
   return values;
+}
+
+/** Whether a prompt's return type can be its value: a string, an array, or a type not known. */
+function promptReturn(fn: ts.SignatureDeclaration, checker: ts.TypeChecker): boolean {
+  const signature = checker.getSignatureFromDeclaration(fn);
+  const returned = signature && checker.getAwaitedType(checker.getReturnTypeOfSignature(signature));
+  if (!returned || returned.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return true;
+  return (returned.isUnion() ? returned.types : [returned]).every(
+    (t) => Boolean(t.flags & ts.TypeFlags.StringLike) || checker.isArrayType(t),
+  );
 }
 
 /** What a resource's return type says its contents are, when no `@mimeType` does. */
