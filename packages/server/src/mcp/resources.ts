@@ -86,7 +86,7 @@ export class IssuedHandles {
   }
 }
 
-/** Registers `resources/list`, `resources/templates/list` and `resources/read` for the session's handles. */
+/** Registers `resources/list`, `resources/templates/list` and `resources/read`: the generated resources and the session's handles. */
 export function serveHandleResources(
   server: Server,
   runtime: Runtime,
