@@ -67,6 +67,7 @@ export const ROOMS: { readonly [pkg: string]: Rooms } = {
     "wire/", // the native protocol's wire types
     "handles/", // the handle store, its storage and operations
     "encoding/", // results as a model reads them
+    "features/", // prompts, resources and resource templates
     "session/", // sessions and the call pipeline
     "builtins/", // the built-in tools and their table
     "runtime.ts", // createRuntime: the built-ins wired into sessions

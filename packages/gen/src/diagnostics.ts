@@ -13,7 +13,7 @@ export const CODES = {
   ZCP1004: "no tools found",
   ZCP1005: "generated ES modules would be compiled as CommonJS",
   ZCP1101: "source file does not parse",
-  ZCP1102: "@tool is not on an exported function",
+  ZCP1102: "@tool (or @prompt, @resource) is not on an exported function",
   ZCP1201: "function-typed value where JSON is expected",
   ZCP1202: "type is not representable as JSON",
   ZCP1203: "type cannot be resolved",
@@ -52,6 +52,8 @@ export const CODES = {
   ZCP1713: "an upstream tool's schema declares a JSON Schema dialect zcp does not read",
   ZCP1714: "an upstream tool's tools/list entry is not a valid MCP tool",
   ZCP1715: "an upstream tool's schema is nested too deeply",
+  ZCP1801: "a prompt or resource is declared wrong",
+  ZCP1802: "duplicate prompt name, resource URI or URI template",
 } as const;
 
 export type Code = keyof typeof CODES;

@@ -21,7 +21,14 @@ import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.j
 import { emitFiles } from "./emit/index.js";
 import type { GeneratedFile } from "./emit/file.js";
 import { emitContext } from "./emit/ts-file.js";
-import { extractor, type ExtractedTool, type Extraction } from "./extract/index.js";
+import {
+  extractFeature,
+  extractor,
+  type ExtractedFeature,
+  type ExtractedTool,
+  type Extraction,
+} from "./extract/index.js";
+import { buildFeatureModel } from "./model/features.js";
 import { Memo } from "./memo.js";
 import type { Gateway } from "./upstream/index.js";
 import { buildModel, type Site } from "./model/index.js";
@@ -66,6 +73,8 @@ interface LocalTools {
   readonly sources: readonly string[];
   /** A gateway's upstream (`"fromMcp"`), as listed; null otherwise. */
   readonly gateway?: Gateway | null;
+  /** The `@prompt` and `@resource` functions extracted without errors. */
+  readonly features?: readonly ExtractedFeature[];
 }
 
 export class Generator {
@@ -121,6 +130,8 @@ export class Generator {
       tools: examples.tools,
       names: Object.fromEntries(examples.tools.map((tool) => [tool.name, tool.alias])),
     };
+    const features = buildFeatureModel(local.features ?? [], config.root);
+    diagnostics.push(...features.diagnostics);
     const files = emitFiles(
       {
         configFile: config.file,
@@ -136,6 +147,7 @@ export class Generator {
           : null,
         packages: composition.packages,
         gateway: local.gateway ?? null,
+        features,
       },
       memo.emit,
     );
@@ -203,6 +215,7 @@ export class Generator {
       );
     }
     const extractions: Extraction[] = [];
+    const features: ExtractedFeature[] = [];
     const live = new Set<string>();
     for (const file of roots) {
       const sourceFile = program.getSourceFile(file);
@@ -218,11 +231,21 @@ export class Generator {
         live.add(key);
         extractions.push(memo.extraction(key, () => extract(declaration)));
       }
+      // Prompts and resources are few and cheap: extracted again on every run.
+      for (const tag of ["prompt", "resource"] as const) {
+        const marked = findTools(sourceFile, tag);
+        diagnostics.push(...marked.diagnostics);
+        for (const declaration of marked.tools) {
+          const extraction = extractFeature(declaration, tag, program.getTypeChecker());
+          diagnostics.push(...extraction.diagnostics);
+          if (extraction.feature) features.push(extraction.feature);
+        }
+      }
     }
     memo.keepExtractions(live);
     const tools = extractions.flatMap((extraction) => (extraction.tool ? [extraction.tool] : []));
     diagnostics.push(...extractions.flatMap((extraction) => extraction.diagnostics));
-    if (extractions.length === 0 && sources.length > 0) {
+    if (extractions.length === 0 && features.length === 0 && sources.length > 0) {
       diagnostics.push(
         diagnostic(
           "warning",
@@ -242,6 +265,7 @@ export class Generator {
       diagnostics,
       program,
       sources,
+      features,
     };
   }
 

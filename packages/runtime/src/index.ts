@@ -7,6 +7,7 @@
  *   wire/        the native protocol's wire types (`@zcp/runtime/wire`)
  *   handles/     the `Handle` type, the handle store, its storage and its operations
  *   encoding/    how results are written for a model (JSON, text calls and returns)
+ *   features/    prompts, resources and resource templates: read, completed, updated
  *   session/     sessions and the call pipeline (host contracts, state, limits, composition)
  *   builtins/    the built-in tools and their table
  *   runtime.ts   `createRuntime`: wires the built-ins into sessions (the top composition)
@@ -21,6 +22,19 @@
  */
 export { createRuntime, Runtime } from "./runtime.js";
 export { GeneratedModuleError } from "./definition/module-error.js";
+export { Features, MAX_COMPLETIONS } from "./features/features.js";
+export type {
+  Completion,
+  CompletionRef,
+  FeatureErrorSink,
+  FeatureOutcome,
+} from "./features/features.js";
+export type {
+  EmbeddedContents,
+  PromptContent,
+  PromptMessage,
+  PromptReturn,
+} from "./definition/features.js";
 export { RUNTIME_VERSION } from "./version.js";
 export type {
   Caller,

@@ -5,6 +5,7 @@
 import { builtinTable } from "./builtins/table.js";
 import { buildFindIndex, FIND_INDEX_VERSION, type FindIndex } from "./definition/find/build.js";
 import { FindSearch } from "./definition/find/search.js";
+import { Features } from "./features/features.js";
 import { HandleStore } from "./handles/store.js";
 import type {
   Builtin,
@@ -23,6 +24,8 @@ import { applySelection, type Selection } from "./definition/view.js";
 export class Runtime implements SessionHost {
   readonly registry: Registry;
   readonly handles: HandleStore;
+  /** The generated prompts, resources and resource templates (none when the module has none). */
+  readonly features: Features;
   /** The built-in tools, in view order (`builtins/table.ts`). */
   readonly builtins: readonly Builtin[];
   private readonly builtinsById: ReadonlyMap<string, Builtin>;
@@ -39,6 +42,7 @@ export class Runtime implements SessionHost {
     this.registry = generated.registry;
     this.handles =
       options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
+    this.features = new Features(generated.features, options.onFeatureError, options.timeoutMs);
     this.builtins = builtinTable(this.handles.retention);
     this.builtinsById = new Map(this.builtins.map((builtin) => [builtin.id, builtin]));
     const names = new Map<string, ToolDefinition>();
@@ -88,6 +92,14 @@ export class Runtime implements SessionHost {
       ...(state.data === undefined ? {} : { data: state.data }),
       saved: stateJson(state),
     });
+  }
+
+  /**
+   * Says that the resource at `uri` changed: the sessions subscribed to it are told
+   * (`notifications/resources/updated` on MCP). For the embedding application to call.
+   */
+  resourceUpdated(uri: string): void {
+    this.features.resourceUpdated(uri);
   }
 
   /** The tool named by alias, id or provider name (the built-in tools included). */

@@ -3,6 +3,7 @@
  * checks one, collisions refused, a prefix renaming a module's tools consistently.
  */
 import { describe, expect, it } from "vitest";
+import conformance from "../../../fixtures/conformance/src/zcp.gen/index.js";
 import kitchenSink from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { deriveId } from "../../gen/src/index.js";
@@ -216,5 +217,22 @@ describe("composeGenerated", () => {
       "module 1: not a generated module: pass the default export of the zcp.gen/index.js that zcp gen wrote",
     );
     expect(failure(() => composeGenerated([]))).toBe("composeGenerated: no modules to compose");
+  });
+
+  it("serves the modules' prompts and resources, refusing one name or URI in two", async () => {
+    const composed = createRuntime(
+      composeGenerated([weather, { module: conformance, prefix: "conf" }]),
+    );
+    expect(composed.features.prompts).toHaveLength(4);
+    expect(await composed.features.read("test://static-text")).toMatchObject({ ok: true });
+    expect(createRuntime(composeGenerated([weather, kitchenSink])).features.prompts).toEqual([]);
+    expect(
+      failure(() =>
+        composeGenerated([
+          { module: conformance, source: "a" },
+          { module: conformance, prefix: "b", source: "b" },
+        ]),
+      ),
+    ).toBe('composeGenerated: prompt "test_prompt_with_arguments" is in both a and b');
   });
 });

@@ -382,13 +382,14 @@ describe("the 2026-07-28 era on zcp-serve: what the SDK gives", () => {
         text += new TextDecoder().decode(value);
       }
       const data = /^data: (.*)$/m.exec(text)?.[1];
-      // Only what the server can deliver is honoured: nothing, since no listing changes while
-      // the process runs (the 2026-07-28 servers do not offer tools.listChanged).
+      // Only what the server can deliver is honoured: no listing changes while the process runs
+      // (the 2026-07-28 servers do not offer tools.listChanged), and resource updates are
+      // offered (the registry has resources: `resources.subscribe`).
       expect(JSON.parse(data!)).toEqual({
         jsonrpc: "2.0",
         method: "notifications/subscriptions/acknowledged",
         params: {
-          notifications: {},
+          notifications: { resourceSubscriptions: ["zcp://handle/%23T1"] },
           _meta: { "io.modelcontextprotocol/subscriptionId": 9 },
         },
       });

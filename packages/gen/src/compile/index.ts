@@ -24,6 +24,7 @@ export { checkExamples, withExamples, type CheckedExamples } from "./examples.js
 export { artifactDiagnostics, artifactSets, type ArtifactSets } from "./providers/index.js";
 export { LEAN_DROPPED, leanSchema } from "@zcp/runtime/definition";
 export {
+  compileSchemaValidator,
   compileSharedValidator,
   compileToolValidator,
   compileValidators,

@@ -235,7 +235,7 @@ function datesList(paths: readonly string[]): string {
 }
 
 /** The ESM import specifier of a tool's source file, from the output folder. */
-function importPath(root: string, outDir: string, file: string): string {
+export function importPath(root: string, outDir: string, file: string): string {
   const relative = relativePath(outDir, path.join(root, file)).replace(/\.([cm]?)tsx?$/, ".$1js");
   return relative.startsWith(".") ? relative : `./${relative}`;
 }

@@ -11,6 +11,8 @@ import { ARTIFACT_PROVIDERS, type Registry, type ToolDefinition } from "@zcp/run
 import type { ArtifactSets, ValidatorCode, ValidatorSet } from "../compile/index.js";
 import type { ComposedPackage } from "../compose/index.js";
 import { dispatchFile } from "./dispatch.js";
+import type { FeatureModel } from "../model/features.js";
+import { FEATURES_FILE, featuresFile } from "./features.js";
 import type { GeneratedFile } from "./file.js";
 import { FIND_FILE, findFile } from "./find.js";
 import { gatewayDispatchFile } from "./gateway.js";
@@ -47,6 +49,8 @@ export interface EmitInput {
    * listing hash, and the modules are written as JavaScript (`javascript.ts`).
    */
   readonly gateway?: Gateway | null;
+  /** The prompts, resources and templates: `features.ts` is written when there is one. */
+  readonly features?: FeatureModel;
 }
 
 /**
@@ -76,6 +80,7 @@ export function emitFiles(
     json: jsonSets,
     packages = [],
     gateway = null,
+    features,
   }: EmitInput,
   steps: EmitSteps = EMIT_STEPS,
 ): GeneratedFile[] {
@@ -85,8 +90,14 @@ export function emitFiles(
   const dispatch = gateway
     ? gatewayDispatchFile(context, registry.tools, gateway)
     : dispatchFile(context, registry.tools, root, outDir, packages);
+  const withFeatures =
+    features !== undefined &&
+    features.prompts.length + features.resources.length + features.templates.length > 0;
   let files: GeneratedFile[] = [
-    { path: "index.ts", content: indexModule(context) },
+    { path: "index.ts", content: indexModule(context, withFeatures) },
+    ...(withFeatures
+      ? [{ path: FEATURES_FILE, content: featuresFile(context, features, root, outDir) }]
+      : []),
     {
       path: VALIDATORS_FILE,
       content: validatorsFile(context, validators, steps.validator, packages),
@@ -119,17 +130,24 @@ export function emitFiles(
 }
 
 /** The generated module as one value, for `createRuntime(generated)`. */
-function indexModule(context: EmitContext): string {
+function indexModule(context: EmitContext, withFeatures: boolean): string {
+  const what = withFeatures
+    ? "the registry, validators, dispatch table, tool index and the prompts and resources"
+    : "the registry, validators, dispatch table and tool index";
+  const fields = withFeatures
+    ? "{\n  registry,\n  validators,\n  dispatch,\n  find: findIndex,\n  features,\n}"
+    : "{ registry, validators, dispatch, find: findIndex }";
   return tsFile(context, [
     [
       codegenImports(["GeneratedModule"]).trimEnd(),
       `import { dispatch } from "./dispatch.js";`,
+      ...(withFeatures ? [`import { features } from "./features.js";`] : []),
       `import { findIndex } from "./find.js";`,
       `import { registry } from "./registry.js";`,
       `import { validators } from "./validators.js";`,
       "",
     ].join("\n"),
-    `/** Everything \`createRuntime\` needs: the registry, validators, dispatch table and tool index (it derives the provider artifacts from the registry). */\nexport const generated: GeneratedModule = { registry, validators, dispatch, find: findIndex };\n`,
+    `/** Everything \`createRuntime\` needs: ${what} (it derives the provider artifacts from the registry). */\nexport const generated: GeneratedModule = ${fields};\n`,
     "export default generated;\n",
   ]);
 }

@@ -10,6 +10,7 @@ import { SchemaCache } from "./convert-host.js";
 import { extractTool, type Extraction } from "./tool.js";
 
 export { exampleValues } from "./annotations.js";
+export { extractFeature, type ExtractedFeature } from "./feature.js";
 export { snakeCase, type ExtractedTool, type Extraction } from "./tool.js";
 
 /**

@@ -9,4 +9,10 @@ export { nodePosition } from "./position.js";
 export { ProgramLoader } from "./program.js";
 export { readCompilerSettings } from "./settings.js";
 export { hashSourceFile, hashText, readSourceText } from "./source-text.js";
-export { findTools, mentionsTool, syntaxDiagnostics, type ToolDeclaration } from "./tools.js";
+export {
+  findTools,
+  mentionsTool,
+  syntaxDiagnostics,
+  type MarkTag,
+  type ToolDeclaration,
+} from "./tools.js";

@@ -17,9 +17,15 @@ export interface ToolDeclaration {
   readonly sourceFile: ts.SourceFile;
 }
 
-/** Only files that mention `@tool` can declare tools; the others load as dependencies if imported. */
+/** The tags that mark a function: a tool, a prompt, a resource (or resource template). */
+export type MarkTag = "tool" | "prompt" | "resource";
+
+/**
+ * Only files that mention `@tool`, `@prompt` or `@resource` can declare tools, prompts or
+ * resources; the others load as dependencies if imported.
+ */
 export function mentionsTool(text: string): boolean {
-  return text.includes("@tool");
+  return text.includes("@tool") || text.includes("@prompt") || text.includes("@resource");
 }
 
 /** Syntax errors of a file, as ZCP1101 diagnostics. */
@@ -47,19 +53,24 @@ export interface FoundTools {
  * new object), and the result depends on it alone. Watch mode keeps unchanged files' SourceFiles
  * between runs (`program.ts`), so their tools are not looked for again.
  */
-const FOUND = new WeakMap<ts.SourceFile, FoundTools>();
+const FOUND: { readonly [tag in MarkTag]: WeakMap<ts.SourceFile, FoundTools> } = {
+  tool: new WeakMap(),
+  prompt: new WeakMap(),
+  resource: new WeakMap(),
+};
 
 /**
- * Finds the `@tool` functions of one file. A `@tool` tag anywhere else (a method, a class, a
- * declaration without a body, a non-exported function...) is a ZCP1102 diagnostic.
+ * Finds the `@tool` functions of one file (or those marked `tag`: `@prompt`, `@resource`). Such
+ * a tag anywhere else (a method, a class, a declaration without a body, a non-exported
+ * function...) is a ZCP1102 diagnostic.
  */
-export function findTools(sourceFile: ts.SourceFile): FoundTools {
-  let found = FOUND.get(sourceFile);
-  if (found === undefined) FOUND.set(sourceFile, (found = scanFile(sourceFile)));
+export function findTools(sourceFile: ts.SourceFile, tag: MarkTag = "tool"): FoundTools {
+  let found = FOUND[tag].get(sourceFile);
+  if (found === undefined) FOUND[tag].set(sourceFile, (found = scanFile(sourceFile, tag)));
   return found;
 }
 
-function scanFile(sourceFile: ts.SourceFile): FoundTools {
+function scanFile(sourceFile: ts.SourceFile, tag: MarkTag): FoundTools {
   const tools: ToolDeclaration[] = [];
   const diagnostics: Diagnostic[] = [];
   const placed = new Set<ts.JSDoc>();
@@ -68,7 +79,7 @@ function scanFile(sourceFile: ts.SourceFile): FoundTools {
       diagnostic(
         "error",
         "ZCP1102",
-        `@tool ${why}`,
+        `@${tag} ${why}`,
         positionOf(sourceFile, node.getStart(sourceFile)),
       ),
     );
@@ -88,7 +99,7 @@ function scanFile(sourceFile: ts.SourceFile): FoundTools {
   };
 
   for (const statement of sourceFile.statements) {
-    const jsDoc = toolDoc(statement);
+    const jsDoc = toolDoc(statement, tag);
     if (!jsDoc) continue;
     if (ts.isFunctionDeclaration(statement)) {
       placed.add(jsDoc);
@@ -98,7 +109,7 @@ function scanFile(sourceFile: ts.SourceFile): FoundTools {
       else if (!statement.body)
         misplaced(
           statement,
-          `"${name}" has no body (an overload signature or a declaration); put @tool on the one implementation`,
+          `"${name}" has no body (an overload signature or a declaration); put @${tag} on the one implementation`,
         );
       else accept(statement, statement, jsDoc, name);
     } else if (ts.isVariableStatement(statement)) {
@@ -121,10 +132,11 @@ function scanFile(sourceFile: ts.SourceFile): FoundTools {
     }
   }
   // Every `@tool` tag in the text is on a statement looked at above: nothing else carries one.
-  if (toolTagsIn(placed) === occurrences(sourceFile.text, "@tool")) return { tools, diagnostics };
+  if (toolTagsIn(placed, tag) === occurrences(sourceFile.text, `@${tag}`))
+    return { tools, diagnostics };
   // Anything else that carries @tool: a class, an interface, a method, a nested function...
   const visit = (node: ts.Node) => {
-    const jsDoc = toolDoc(node);
+    const jsDoc = toolDoc(node, tag);
     if (jsDoc && !placed.has(jsDoc)) {
       placed.add(jsDoc);
       misplaced(
@@ -143,10 +155,9 @@ function scanFile(sourceFile: ts.SourceFile): FoundTools {
  * file, so when they are as many as the occurrences, no other node can carry one (and walking
  * every node of the file, the costly part of a file's scan, can be skipped).
  */
-function toolTagsIn(docs: ReadonlySet<ts.JSDoc>): number {
+function toolTagsIn(docs: ReadonlySet<ts.JSDoc>, name: MarkTag): number {
   let count = 0;
-  for (const doc of docs)
-    for (const tag of doc.tags ?? []) if (tag.tagName.text === "tool") count++;
+  for (const doc of docs) for (const tag of doc.tags ?? []) if (tag.tagName.text === name) count++;
   return count;
 }
 
@@ -183,11 +194,11 @@ function skipParentheses(node: ts.Expression): ts.Expression {
   return current;
 }
 
-/** The JSDoc block closest to `node` when it carries `@tool`. */
-function toolDoc(node: ts.Node): ts.JSDoc | undefined {
+/** The JSDoc block closest to `node` when it carries `@<name>`. */
+function toolDoc(node: ts.Node, name: MarkTag): ts.JSDoc | undefined {
   const docs = (node as { jsDoc?: ts.JSDoc[] }).jsDoc;
   const last = docs?.[docs.length - 1];
-  return last?.tags?.some((tag) => tag.tagName.text === "tool") ? last : undefined;
+  return last?.tags?.some((tag) => tag.tagName.text === name) ? last : undefined;
 }
 
 function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {

@@ -401,6 +401,9 @@ describe("run-level diagnostics", () => {
       composition.add(code);
     // A tool-level @example that does not fit is test/examples.test.ts's.
     composition.add("ZCP1306");
+    // A misdeclared or duplicate prompt or resource is test/features.test.ts's.
+    composition.add("ZCP1801");
+    composition.add("ZCP1802");
     const uncovered = Object.keys(CODES).filter(
       (code) => !golden.has(code) && !producedByRuns.has(code) && !composition.has(code),
     );

@@ -15,6 +15,8 @@ export type { GeneratedModule } from "./module.js";
 export type { ToolContext } from "./context.js";
 export type { DispatchTable, Dispatcher, ToolArguments, WithHandles } from "./dispatch.js";
 export { asDeclared, dispatchTable, reviveDates } from "./dispatch.js";
+export type { GeneratedFeatures } from "./features.js";
+export { featureTable } from "./features.js";
 export type { ValidationResult, Validator, ValidatorTable } from "./validate.js";
 export { checkComposedPackage } from "./composed.js";
 export {

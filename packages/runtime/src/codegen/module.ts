@@ -1,4 +1,5 @@
 import type { DispatchTable } from "./dispatch.js";
+import type { GeneratedFeatures } from "./features.js";
 import type { FindIndex } from "../definition/find/build.js";
 import type { Registry } from "../definition/registry.js";
 import type { ValidatorTable } from "./validate.js";
@@ -13,4 +14,6 @@ export interface GeneratedModule {
   readonly dispatch: DispatchTable;
   /** The tool index `zcp gen` built (`find.ts`); without it the runtime builds one at first use. */
   readonly find?: FindIndex;
+  /** The prompts, resources and resource templates (`features.ts`); absent when there are none. */
+  readonly features?: GeneratedFeatures;
 }

@@ -17,6 +17,7 @@ const VALUES = {
   codePoints: "value",
   dispatchTable: "value",
   duplicateAt: "value",
+  featureTable: "value",
   invalid: "value",
   isDate: "value",
   isDateTime: "value",
@@ -44,6 +45,7 @@ const VALUES = {
 
 /** The entry's types, each naming the export (a namespace's types have no `keyof`). */
 interface TypeExports {
+  GeneratedFeatures: codegen.GeneratedFeatures;
   DispatchTable: codegen.DispatchTable;
   Dispatcher: codegen.Dispatcher;
   FindIndex: codegen.FindIndex;
@@ -59,6 +61,7 @@ interface TypeExports {
 }
 
 const TYPES: { readonly [name in keyof TypeExports]: "type" } = {
+  GeneratedFeatures: "type",
   DispatchTable: "type",
   Dispatcher: "type",
   FindIndex: "type",

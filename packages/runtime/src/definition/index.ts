@@ -17,6 +17,13 @@ export type {
   ToolFlag,
 } from "./registry.js";
 export { HINT_FLAGS, REGISTRY_FORMAT_VERSION, TOOL_FLAGS } from "./registry.js";
+export type {
+  FeatureArgument,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+} from "./features.js";
+export { templateVariables } from "./uri-template.js";
 export { CONTEXT_BRAND, HANDLE_BRAND, HANDLE_ID_PATTERN } from "./brands.js";
 export { canonicalJson, combineToolHashes, sha12, toolHash } from "./hash.js";
 export { deriveId, providerName } from "./names.js";

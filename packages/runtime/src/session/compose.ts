@@ -7,9 +7,12 @@
  * `zcp gen` derives names; planner lines and hashes follow, and the composed registry's artifact
  * entries are derived from its (renamed) definitions as any registry's are. Its tool index is
  * rebuilt from the composed definitions (BM25's idf depends on the whole catalog, so the
- * modules' indexes cannot simply be concatenated).
+ * modules' indexes cannot simply be concatenated). Their prompts, resources and templates are
+ * served together, unrenamed (a prefix is the tools'); one name, URI or URI template in two
+ * modules is a `GeneratedModuleError` too.
  */
 import type { DispatchTable } from "../codegen/dispatch.js";
+import type { GeneratedFeatures } from "../codegen/features.js";
 import { buildFindIndex } from "../definition/find/build.js";
 import { combineToolHashes } from "../definition/hash.js";
 import type { GeneratedModule } from "./host.js";
@@ -44,6 +47,10 @@ export function composeGenerated(
   const dispatch: { [toolId: string]: DispatchTable[string] } = {};
   const names: { [name: string]: string } = {};
   const generators: string[] = [];
+  const features = { prompts: [], resources: [], templates: [] } as {
+    -readonly [kind in keyof GeneratedFeatures]: GeneratedFeatures[kind][number][];
+  };
+  const featureOwners = new Map<string, string>();
   const owners = {
     alias: new Map<string, string>(),
     id: new Map<string, string>(),
@@ -61,6 +68,31 @@ export function composeGenerated(
     }
     const prefix = entry.prefix === undefined ? undefined : normalPrefix(entry.prefix, source);
     generators.push(entry.module.registry.generator);
+    const own = entry.module.features;
+    const keyed = [
+      ...(own?.prompts ?? []).map(
+        (p) => [`prompt "${p.definition.name}"`, () => features.prompts.push(p)] as const,
+      ),
+      ...(own?.resources ?? []).map(
+        (r) => [`resource "${r.definition.uri}"`, () => features.resources.push(r)] as const,
+      ),
+      ...(own?.templates ?? []).map(
+        (t) =>
+          [
+            `resource template "${t.definition.uriTemplate}"`,
+            () => features.templates.push(t),
+          ] as const,
+      ),
+    ];
+    for (const [key, add] of keyed) {
+      const other = featureOwners.get(key);
+      if (other !== undefined)
+        throw new GeneratedModuleError(
+          `composeGenerated: ${key} is in both ${other} and ${source}`,
+        );
+      featureOwners.set(key, source);
+      add();
+    }
     for (const tool of entry.module.registry.tools) {
       const renamed = prefix === undefined ? tool : prefixed(tool, prefix, source);
       for (const key of ["alias", "id", "name"] as const) {
@@ -90,6 +122,7 @@ export function composeGenerated(
     validators,
     dispatch,
     find: buildFindIndex(tools),
+    ...(featureOwners.size > 0 ? { features } : {}),
   };
 }
 

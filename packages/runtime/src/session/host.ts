@@ -9,6 +9,7 @@ import type { CallOptions, Pending } from "./call-types.js";
 import type { CodeRunner } from "./code-runner.js";
 import type { ToolContext } from "../codegen/context.js";
 import type { GeneratedModule } from "../codegen/module.js";
+import type { FeatureErrorSink } from "../features/features.js";
 import type { FindFormat, FindHost, FindOptions, FoundTool } from "../definition/find/find.js";
 import type { HandleIdForm, HandleStore, HandleStoreOptions } from "../handles/store.js";
 import type { JsonValue, ToolDefinition } from "../definition/registry.js";
@@ -67,6 +68,11 @@ export interface RuntimeOptions {
    * own answer and is not reported). Default: console.error.
    */
   readonly onToolError?: (error: unknown, tool: ToolDefinition, session: Caller) => void;
+  /**
+   * Receives what an author's prompt, resource or completion function threw, or the shape it
+   * returned that is not one (the client gets an error that names no detail). Default: console.error.
+   */
+  readonly onFeatureError?: FeatureErrorSink;
   /** Runs the tools elsewhere (e.g. worker threads); default: in this thread. */
   readonly executor?: ToolExecutor;
   /** Arguments nested deeper than this answer `invalid:<path>` (default 64). */

@@ -1,5 +1,5 @@
 import { ProtocolErrorCode as ErrorCode } from "@modelcontextprotocol/server";
-import { clip } from "@zcp/runtime";
+import { clip, type FeatureOutcome } from "@zcp/runtime";
 
 /**
  * A JSON-RPC error answer. The SDK sends any thrown error's `code`, `message` and `data`; its own
@@ -14,6 +14,17 @@ export class ProtocolError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The value of a prompt's, resource's or completion's outcome, or the JSON-RPC error it stands
+ * for: -32603 when the author's function failed (no detail: that is in the server's log),
+ * else -32602 (an unknown name or argument, arguments the generated validator refused).
+ */
+export function featureValue<T>(outcome: FeatureOutcome<T>, data?: unknown): T {
+  if (outcome.ok) return outcome.value;
+  const code = outcome.error === "failed" ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+  throw new ProtocolError(code, outcome.message, data);
 }
 
 /** The longest message `invalidParams` gives (it may quote keys and values a client sent). */

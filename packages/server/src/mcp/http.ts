@@ -93,6 +93,8 @@ export class McpSessions {
   /** The 2026-07-28 era: stateless requests, by view and caller. */
   readonly #stateless: StatelessMcp;
   readonly #modern: McpHttpHandler;
+  /** Stops passing `runtime.resourceUpdated` on to the `subscriptions/listen` streams. */
+  readonly #stopUpdates: () => void;
   /** The server of each modern request, opened for the SDK's server factory. */
   readonly #addressed = new WeakMap<Request, StatelessRequest>();
 
@@ -123,6 +125,12 @@ export class McpSessions {
             limits.onError(error);
         },
       },
+    );
+    // The 2026-07-28 era's subscriptions are the SDK's `subscriptions/listen` streams (each
+    // bounded by its router); an update the application reports is published to them all, and
+    // each stream passes on only the URIs its client asked for.
+    this.#stopUpdates = runtime.features.onUpdated((uri) =>
+      this.#modern.notify.resourceUpdated(uri),
     );
   }
 
@@ -232,6 +240,7 @@ export class McpSessions {
    * serve them on); `initialize` gets 503 from now on.
    */
   async close(): Promise<void> {
+    this.#stopUpdates();
     this.stop();
     const open = [...this.#sessions.values()];
     this.#sessions.clear();

@@ -1,20 +1,22 @@
 /**
- * Handles as MCP resources: `zcp://handle/<url-encoded handle id>`, e.g. `zcp://handle/%23T1`.
+ * MCP resources: the generated static resources and templates (`@resource`, the runtime's
+ * `Features`), and handles: `zcp://handle/<url-encoded handle id>`, e.g. `zcp://handle/%23T1`.
  * A URI names a handle and nothing else: no session id, nothing that grants access anywhere. It
  * is resolved only against the handles of the session that reads it (the store keeps them by
  * owner), so another session's URI, or one that never existed, gets the same "not found".
- * `resources/list` lists the handles this session was given, `resources/templates/list` has
- * the one URI template.
+ * `resources/list` lists the static resources, then the handles this session was given;
+ * `resources/templates/list` the generated templates, then the handles' one.
  */
 import type {
   ListResourcesResult,
+  ListResourceTemplatesResult,
   ReadResourceResult,
   Resource,
   Server,
 } from "@modelcontextprotocol/server";
-import type { Runtime, Session } from "@zcp/runtime";
+import type { Features, Runtime, Session } from "@zcp/runtime";
 import { reserveFor } from "../budget.js";
-import { ProtocolError } from "./errors.js";
+import { featureValue, ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 
 /**
@@ -84,7 +86,7 @@ export class IssuedHandles {
   }
 }
 
-/** Registers `resources/list`, `resources/templates/list` and `resources/read` for the session's handles. */
+/** Registers `resources/list`, `resources/templates/list` and `resources/read`: the generated resources and the session's handles. */
 export function serveHandleResources(
   server: Server,
   runtime: Runtime,
@@ -92,18 +94,31 @@ export function serveHandleResources(
   handles: IssuedHandles,
   pageSize: number,
 ): void {
+  const statics = listedResources(runtime.features);
   server.setRequestHandler("resources/list", (request) => {
-    const after = readCursor(request.params?.cursor, "r", Number.MAX_SAFE_INTEGER);
-    const page = handles.after(after, pageSize + 1);
-    const result: ListResourcesResult = {
-      resources: page.slice(0, pageSize).map((entry) => entry.resource),
-    };
-    if (page.length > pageSize) result.nextCursor = writeCursor("r", page[pageSize - 1]!.seq);
+    // The static resources first (cursors `s:<index>`), then the handles (`r:<sequence>`).
+    const cursor = request.params?.cursor;
+    const inStatics = cursor === undefined || cursorScope(cursor) === "s";
+    const at = inStatics ? readCursor(cursor, "s", statics.length + 1) : statics.length;
+    const result: ListResourcesResult = { resources: statics.slice(at, at + pageSize) };
+    if (at + pageSize < statics.length) {
+      result.nextCursor = writeCursor("s", at + pageSize);
+      return result;
+    }
+    const room = pageSize - result.resources.length;
+    const after = inStatics ? 0 : readCursor(cursor, "r", Number.MAX_SAFE_INTEGER);
+    const page = handles.after(after, room + 1);
+    result.resources.push(...page.slice(0, room).map((entry) => entry.resource));
+    if (page.length > room)
+      result.nextCursor =
+        room === 0 ? writeCursor("s", statics.length) : writeCursor("r", page[room - 1]!.seq);
     return result;
   });
 
+  const templates = listedTemplates(runtime.features);
   server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: [
+      ...templates,
       {
         uriTemplate: HANDLE_URI_TEMPLATE,
         name: "zcp-handle",
@@ -120,8 +135,12 @@ export function serveHandleResources(
     async (request, extra): Promise<ReadResourceResult> => {
       const { uri } = request.params;
       const parsed = parseHandleUri(uri);
-      if (!parsed)
-        throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+      if (!parsed) {
+        const read = await runtime.features.read(uri);
+        if (!read.ok && read.error === "not_found")
+          throw new ProtocolError(RESOURCE_NOT_FOUND, read.message, { uri });
+        return { contents: [featureValue(read, { uri })] };
+      }
       // Looked up among this session's handles only: another session's is as unknown here as
       // one that never existed. The value's size is reserved from the request's response
       // budget before the value is read (a refusal throws the JSON-RPC error).
@@ -142,4 +161,31 @@ export function serveHandleResources(
       };
     },
   );
+}
+
+/** The scope of a cursor this listing wrote (`s` or `r`), read without checking it. */
+function cursorScope(cursor: string): string {
+  return Buffer.from(cursor, "base64url").toString("utf8").split(":", 1)[0]!;
+}
+
+/** The static resources as `resources/list` lists them. */
+function listedResources(features: Features): Resource[] {
+  return features.resources.map((resource) => ({
+    uri: resource.uri,
+    name: resource.name,
+    ...(resource.title !== null ? { title: resource.title } : {}),
+    description: resource.description,
+    mimeType: resource.mimeType,
+  }));
+}
+
+/** The templates as `resources/templates/list` lists them. */
+function listedTemplates(features: Features): ListResourceTemplatesResult["resourceTemplates"] {
+  return features.templates.map((template) => ({
+    uriTemplate: template.uriTemplate,
+    name: template.name,
+    ...(template.title !== null ? { title: template.title } : {}),
+    description: template.description,
+    mimeType: template.mimeType,
+  }));
 }

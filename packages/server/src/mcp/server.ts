@@ -12,12 +12,15 @@ import {
   type JSONRPCRequest,
   type jsonSchemaValidator,
   type Result,
+  type ServerCapabilities,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { Runtime, Session } from "@zcp/runtime";
+import type { Features, Runtime, Session } from "@zcp/runtime";
 import type { ResponseLimits } from "../budget.js";
 import { invalidParams } from "./errors.js";
 import { IssuedHandles, serveHandleResources } from "./resources.js";
+import { servePrompts } from "./prompts.js";
+import { serveSubscriptions } from "./subscriptions.js";
 import { serveTools } from "./tools.js";
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -139,6 +142,7 @@ class ZcpServer extends Server {
  */
 export function sdkServer(
   options: McpServerOptions,
+  features: Features,
   tools: { readonly listChanged: boolean } = { listChanged: true },
   verifyState?: (state: string, context: ServerContext) => Promise<unknown>,
 ): Server {
@@ -149,11 +153,17 @@ export function sdkServer(
   return new ZcpServer(
     { name: options.name ?? "zcp", version: options.version ?? "0.1.0" },
     {
-      capabilities: { tools: { ...tools }, resources: {}, logging: {} },
+      capabilities: {
+        tools: { ...tools },
+        resources: {},
+        logging: {},
+        ...featureCapabilities(features),
+      },
       jsonSchemaValidator: NO_ELICITATION,
       cacheHints: {
         "server/discover": list,
         "tools/list": list,
+        "prompts/list": list,
         "resources/list": list,
         "resources/templates/list": list,
         "resources/read": { ttlMs: 0, cacheScope: "private" },
@@ -162,6 +172,17 @@ export function sdkServer(
       ...(verifyState ? { requestState: { verify: verifyState } } : {}),
     },
   );
+}
+
+/** The capabilities the features add: none of a kind the registry has none of. */
+function featureCapabilities(features: Features): ServerCapabilities {
+  const resources = features.resources.length + features.templates.length > 0;
+  const completes = features.prompts.length > 0 || features.templates.length > 0;
+  return {
+    ...(features.prompts.length > 0 ? { prompts: {} } : {}),
+    ...(completes ? { completions: {} } : {}),
+    ...(resources ? { resources: { subscribe: true } } : {}),
+  };
 }
 
 /**
@@ -179,10 +200,12 @@ export function createMcpServer(
       surface: options.surface ?? "mcp",
       ...(options.stage !== undefined ? { stage: options.stage } : {}),
     });
-  const server = sdkServer(options);
+  const server = sdkServer(options, runtime.features);
   const handles = new IssuedHandles(true);
   const calls = serveTools(server, session, handles, pageSize, true);
   serveHandleResources(server, runtime, session, handles, pageSize);
+  servePrompts(server, runtime.features, pageSize);
+  const stopUpdates = serveSubscriptions(server, runtime.features);
 
   const unsubscribe = session.onChange(() => {
     // Only a connected server can notify; a change before `initialize` is seen by the first list.
@@ -201,6 +224,7 @@ export function createMcpServer(
     (closing ??= (async () => {
       unsubscribe();
       stopForgetting();
+      stopUpdates();
       await session.close(undefined, { keep });
     })());
   server.onclose = () => void closeSession();

@@ -23,6 +23,7 @@ import { createHash } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/server";
 import type { Runtime, Session } from "@zcp/runtime";
 import { bindBudget, SessionBudget, type RequestBudget } from "../budget.js";
+import { servePrompts } from "./prompts.js";
 import { IssuedHandles, serveHandleResources } from "./resources.js";
 import { pageSizeOf, sdkServer, type McpServerOptions } from "./server.js";
 import { RunningCalls, serveTools } from "./tools.js";
@@ -142,10 +143,16 @@ export class StatelessMcp {
 
   #server(session: Session): Server {
     // Nothing it lists changes while the process runs: no list_changed to offer.
-    const server = sdkServer(this.options, { listChanged: false }, this.#rounds.verify);
+    const server = sdkServer(
+      this.options,
+      this.runtime.features,
+      { listChanged: false },
+      this.#rounds.verify,
+    );
     const handles = new IssuedHandles(false);
     serveTools(server, session, handles, this.#pageSize, false, this.#calls, this.#rounds);
     serveHandleResources(server, this.runtime, session, handles, this.#pageSize);
+    servePrompts(server, this.runtime.features, this.#pageSize);
     return server;
   }
 

@@ -96,17 +96,29 @@ export async function serveStdio(
   };
   let legacy: ZcpMcpServer | undefined;
   let era: McpStdioServer["era"];
+  let stopUpdates = (): void => undefined;
   const handle = serveBothEras(
     (context) => {
       era = context.era;
-      if (context.era === "modern") return stateless.connection(view, caller);
+      if (context.era === "modern") {
+        const server = stateless.connection(view, caller);
+        // The SDK routes the connection's `notifications/resources/updated` onto the open
+        // `subscriptions/listen` streams whose filter lists the URI (none: nothing is sent).
+        stopUpdates = runtime.features.onUpdated((uri) => {
+          server.sendResourceUpdated({ uri }).catch(() => undefined);
+        });
+        return server;
+      }
       legacy = createMcpServer(runtime, options);
       return legacy.server;
     },
     { transport, ...(options.onError ? { onerror: options.onError } : {}) },
   );
   return {
-    done: transport.closed.then(() => legacy?.close()),
+    done: transport.closed.then(() => {
+      stopUpdates();
+      return legacy?.close();
+    }),
     get era() {
       return era;
     },
@@ -118,6 +130,7 @@ export async function serveStdio(
       await Promise.all([legacy?.session.close(reason), stateless.close(reason)]);
     },
     async close() {
+      stopUpdates();
       await handle.close();
       await Promise.all([legacy?.close(), stateless.close()]);
     },

@@ -94,15 +94,30 @@ export function compileToolValidator(tool: ToolDefinition, fn: string): Validato
     throw new Error(
       `zcp gen: generated validators do not support "${dropped[0]!.keyword}" (${tool.alias})`,
     );
-  const state = unit(fn, tool.alias);
+  return compileRoot(root, fn, tool.alias);
+}
+
+/**
+ * The validator `fn` of an object schema that extract wrote for something other than a tool (a
+ * prompt's arguments, a template's variables: `owner` names it in comments).
+ */
+export function compileSchemaValidator(schema: Schema, fn: string, owner: string): ValidatorCode {
+  const { schema: root, dropped } = reduce(schema as JsonValue);
+  if (dropped.length > 0)
+    throw new Error(
+      `zcp gen: generated validators do not support "${dropped[0]!.keyword}" (${owner})`,
+    );
+  return compileRoot(root, fn, owner);
+}
+
+function compileRoot(root: JsonValue, fn: string, owner: string): ValidatorCode {
+  const state = unit(fn, owner);
   referencedFunctions(state, fn, root);
   settleDefCoercion(state);
   const main = new CodeBuilder(state, node);
   const result = node(main, root, "input", ROOT, RETURN, { root: true });
   main.line(`return { ok: true, value: ${result} };`);
-  const functions: FunctionCode[] = [
-    { name: fn, doc: tool.alias, params: "input", body: main.body },
-  ];
+  const functions: FunctionCode[] = [{ name: fn, doc: owner, params: "input", body: main.body }];
   for (const def of new Set(state.defs.values()))
     functions.push(pathFunction(state, def.fn, def.schema, def.doc));
   outlinedFunctions(state, functions);
