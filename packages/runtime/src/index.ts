@@ -21,6 +21,7 @@
  */
 export { createRuntime, Runtime } from "./runtime.js";
 export { GeneratedModuleError } from "./definition/module-error.js";
+export { ConfigurationError } from "./session/config.js";
 export { RUNTIME_VERSION } from "./version.js";
 export type {
   Caller,
@@ -62,7 +63,7 @@ export type {
   PlannerTextOptions,
   Selection,
 } from "./definition/view.js";
-export type { ToolContext } from "./codegen/context.js";
+export type { CallerIdentity, ToolContext } from "./codegen/context.js";
 export type { Handle, Integer } from "./definition/brands.js";
 export type {
   JsonSchema,
@@ -117,6 +118,7 @@ export { jsonData } from "./session/json-data.js";
 export { FairWorkers, waitLimitMs } from "./session/fair-workers.js";
 export type { Admission, FairWorkersOptions } from "./session/fair-workers.js";
 export { ToolError } from "./session/tool-error.js";
+export { systemErrorHint } from "./session/exposed-error.js";
 export { clip } from "./results/clip.js";
 export type { CallError, CallResult, HandleMeta } from "./results/result.js";
 export { HandleStore } from "./handles/store.js";

@@ -15,6 +15,7 @@ import type {
 } from "./session/host.js";
 import type { Registry, ToolDefinition } from "./definition/registry.js";
 import { checkGenerated } from "./session/generated.js";
+import { checkedConfig } from "./session/config.js";
 import { Session } from "./session/session.js";
 import { stateJson } from "./session/state.js";
 import { applySelection, type Selection } from "./definition/view.js";
@@ -28,11 +29,16 @@ export class Runtime implements SessionHost {
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
   private searchTables: FindSearch | undefined;
 
+  /** The options as given, with `config` as validated (`checkedConfig`). */
+  readonly options: RuntimeOptions;
+
   constructor(
     readonly generated: GeneratedModule,
-    readonly options: RuntimeOptions = {},
+    options: RuntimeOptions = {},
   ) {
     checkGenerated(generated);
+    const config = checkedConfig(generated, options.config);
+    this.options = config === options.config ? options : { ...options, config };
     this.registry = generated.registry;
     this.handles =
       options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
@@ -137,6 +143,10 @@ function indexes(
   );
 }
 
+/**
+ * A runtime serving `generated`. Throws `GeneratedModuleError` for a module it cannot serve, and
+ * `ConfigurationError` for an `options.config` that does not fit the type the tools read.
+ */
 export function createRuntime(generated: GeneratedModule, options?: RuntimeOptions): Runtime {
   return new Runtime(generated, options);
 }

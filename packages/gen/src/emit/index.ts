@@ -21,7 +21,8 @@ import { registryFile, toolStatement } from "./registry.js";
 import { emitContext, tsFile, type EmitContext } from "./ts-file.js";
 import { typesFile } from "./types.js";
 import type { Gateway } from "../upstream/index.js";
-import { VALIDATORS_FILE, validatorsFile, validatorText } from "./validators.js";
+import { CONFIG_EXPORT, VALIDATORS_FILE, validatorsFile, validatorText } from "./validators.js";
+import { PRINT_WIDTH } from "./print.js";
 import { codegenImports } from "./codegen-imports.js";
 
 export { validatorsFile } from "./validators.js";
@@ -86,7 +87,7 @@ export function emitFiles(
     ? gatewayDispatchFile(context, registry.tools, gateway)
     : dispatchFile(context, registry.tools, root, outDir, packages);
   let files: GeneratedFile[] = [
-    { path: "index.ts", content: indexModule(context) },
+    { path: "index.ts", content: indexModule(context, validators.config !== undefined) },
     {
       path: VALIDATORS_FILE,
       content: validatorsFile(context, validators, steps.validator, packages),
@@ -118,18 +119,31 @@ export function emitFiles(
   );
 }
 
-/** The generated module as one value, for `createRuntime(generated)`. */
-function indexModule(context: EmitContext): string {
+/**
+ * The generated module as one value, for `createRuntime(generated)`; with `config`, the
+ * validator of the server configuration the tools read.
+ */
+function indexModule(context: EmitContext, config: boolean): string {
+  const validators = config ? `validators, ${CONFIG_EXPORT}` : "validators";
+  const entries = `registry, validators, dispatch, find: findIndex${config ? `, config: ${CONFIG_EXPORT}` : ""}`;
+  const declaration = `export const generated: GeneratedModule = { ${entries} };`;
   return tsFile(context, [
     [
       codegenImports(["GeneratedModule"]).trimEnd(),
       `import { dispatch } from "./dispatch.js";`,
       `import { findIndex } from "./find.js";`,
       `import { registry } from "./registry.js";`,
-      `import { validators } from "./validators.js";`,
+      `import { ${validators} } from "./validators.js";`,
       "",
     ].join("\n"),
-    `/** Everything \`createRuntime\` needs: the registry, validators, dispatch table and tool index (it derives the provider artifacts from the registry). */\nexport const generated: GeneratedModule = { registry, validators, dispatch, find: findIndex };\n`,
+    `/** Everything \`createRuntime\` needs: the registry, validators, dispatch table and tool index (it derives the provider artifacts from the registry). */\n${
+      declaration.length <= PRINT_WIDTH
+        ? declaration
+        : `export const generated: GeneratedModule = {\n${entries
+            .split(", ")
+            .map((entry) => `  ${entry},\n`)
+            .join("")}};`
+    }\n`,
     "export default generated;\n",
   ]);
 }

@@ -52,7 +52,20 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
     deprecated: tool.deprecated,
     call: tool.call,
     dates: tool.dates,
-    source: { file: relativePath(root, tool.file), export: tool.exportName },
+    source: {
+      file: relativePath(root, tool.file),
+      export: tool.exportName,
+      // Absent without `@throws`: a definition is the same as before the field existed.
+      ...(tool.throws.length > 0
+        ? {
+            errors: tool.throws.map((thrown) => ({
+              file: relativePath(root, thrown.file),
+              export: thrown.export,
+              code: thrown.code,
+            })),
+          }
+        : {}),
+    },
   };
   return completeDefinition(draft);
 }

@@ -45,3 +45,4 @@ export {
   toBoolean,
   toNumber,
 } from "./validator-helpers.js";
+export { declaredErrors } from "./declared-errors.js";

@@ -1,7 +1,7 @@
 import type { DispatchTable } from "./dispatch.js";
 import type { FindIndex } from "../definition/find/build.js";
 import type { Registry } from "../definition/registry.js";
-import type { ValidatorTable } from "./validate.js";
+import type { Validator, ValidatorTable } from "./validate.js";
 
 /**
  * What `zcp gen` generates, as its `index.ts` exports it. Provider artifacts are not part of it:
@@ -13,4 +13,9 @@ export interface GeneratedModule {
   readonly dispatch: DispatchTable;
   /** The tool index `zcp gen` built (`find.ts`); without it the runtime builds one at first use. */
   readonly find?: FindIndex;
+  /**
+   * Validates the server configuration the tools read (`ToolContext<Config>`), which
+   * `createRuntime` checks `RuntimeOptions.config` with; absent when no tool types one.
+   */
+  readonly config?: Validator;
 }

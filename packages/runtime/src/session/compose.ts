@@ -7,7 +7,8 @@
  * `zcp gen` derives names; planner lines and hashes follow, and the composed registry's artifact
  * entries are derived from its (renamed) definitions as any registry's are. Its tool index is
  * rebuilt from the composed definitions (BM25's idf depends on the whole catalog, so the
- * modules' indexes cannot simply be concatenated).
+ * modules' indexes cannot simply be concatenated). The modules' configuration validators all
+ * check the one configuration, in module order.
  */
 import type { DispatchTable } from "../codegen/dispatch.js";
 import { buildFindIndex } from "../definition/find/build.js";
@@ -17,7 +18,8 @@ import { GeneratedModuleError } from "../definition/module-error.js";
 import { normalPrefix, prefixed } from "../definition/prefix.js";
 import { REGISTRY_FORMAT_VERSION, type ToolDefinition } from "../definition/registry.js";
 import { checkGenerated } from "./generated.js";
-import type { ValidatorTable } from "../codegen/validate.js";
+import type { Validator, ValidatorTable } from "../codegen/validate.js";
+import { allConfigs } from "./config.js";
 
 /** One module to compose, with an optional prefix for its tools and a label for errors. */
 export interface ComposeEntry {
@@ -44,6 +46,7 @@ export function composeGenerated(
   const dispatch: { [toolId: string]: DispatchTable[string] } = {};
   const names: { [name: string]: string } = {};
   const generators: string[] = [];
+  const configs: Validator[] = [];
   const owners = {
     alias: new Map<string, string>(),
     id: new Map<string, string>(),
@@ -61,6 +64,7 @@ export function composeGenerated(
     }
     const prefix = entry.prefix === undefined ? undefined : normalPrefix(entry.prefix, source);
     generators.push(entry.module.registry.generator);
+    if (entry.module.config) configs.push(entry.module.config);
     for (const tool of entry.module.registry.tools) {
       const renamed = prefix === undefined ? tool : prefixed(tool, prefix, source);
       for (const key of ["alias", "id", "name"] as const) {
@@ -78,6 +82,8 @@ export function composeGenerated(
     }
   });
   tools.sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
+  // One configuration serves every module: it must fit each one's type.
+  const config = allConfigs(configs);
   return {
     registry: {
       version: REGISTRY_FORMAT_VERSION,
@@ -90,6 +96,7 @@ export function composeGenerated(
     validators,
     dispatch,
     find: buildFindIndex(tools),
+    ...(config ? { config } : {}),
   };
 }
 

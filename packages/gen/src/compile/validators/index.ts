@@ -59,14 +59,21 @@ export const VALIDATOR_STEPS: ValidatorSteps = {
 export function compileValidators(
   tools: readonly ToolDefinition[],
   steps: ValidatorSteps = VALIDATOR_STEPS,
+  config: JsonValue | null = null,
 ): ValidatorSet {
   const names = toolNames(tools);
   const compiled = tools.map((tool) => {
     const fn = `validate_${names.get(tool)!}`;
     return { id: tool.id, fn, code: steps.tool(tool, fn) };
   });
+  // Tool names have no `$`: the configuration's function is named apart from every tool's.
+  const configCode = config && {
+    fn: CONFIG_VALIDATOR,
+    code: compileSchemaValidator(config, CONFIG_VALIDATOR, "server configuration"),
+  };
   const shared = new Map<string, ValidatorCode>();
   const queue: ValidatorCode[] = compiled.map((entry) => entry.code);
+  if (configCode) queue.push(configCode.code);
   for (let i = 0; i < queue.length; i++) {
     for (const [name, schema] of queue[i]!.shared) {
       if (shared.has(name)) continue;
@@ -75,8 +82,11 @@ export function compileValidators(
       queue.push(code);
     }
   }
-  return { tools: compiled, shared };
+  return { tools: compiled, shared, ...(configCode ? { config: configCode } : {}) };
 }
+
+/** The function that validates the server configuration (`ToolContext<Config>`). */
+const CONFIG_VALIDATOR = "validate$config";
 
 /**
  * A tool's validator, `fn` (`validate_<name>`), then a function per `$defs` entry
@@ -94,15 +104,28 @@ export function compileToolValidator(tool: ToolDefinition, fn: string): Validato
     throw new Error(
       `zcp gen: generated validators do not support "${dropped[0]!.keyword}" (${tool.alias})`,
     );
-  const state = unit(fn, tool.alias);
+  return compileReduced(root, fn, tool.alias);
+}
+
+/** The validator of a schema extract wrote (the server configuration's), named `fn`. */
+function compileSchemaValidator(schema: JsonValue, fn: string, owner: string): ValidatorCode {
+  const { schema: root, dropped } = reduce(schema);
+  if (dropped.length > 0)
+    throw new Error(
+      `zcp gen: generated validators do not support "${dropped[0]!.keyword}" (${owner})`,
+    );
+  return compileReduced(root, fn, owner);
+}
+
+/** `fn`, the validator of `root` (reduced), with its functions; `owner` names it in comments. */
+function compileReduced(root: JsonValue, fn: string, owner: string): ValidatorCode {
+  const state = unit(fn, owner);
   referencedFunctions(state, fn, root);
   settleDefCoercion(state);
   const main = new CodeBuilder(state, node);
   const result = node(main, root, "input", ROOT, RETURN, { root: true });
   main.line(`return { ok: true, value: ${result} };`);
-  const functions: FunctionCode[] = [
-    { name: fn, doc: tool.alias, params: "input", body: main.body },
-  ];
+  const functions: FunctionCode[] = [{ name: fn, doc: owner, params: "input", body: main.body }];
   for (const def of new Set(state.defs.values()))
     functions.push(pathFunction(state, def.fn, def.schema, def.doc));
   outlinedFunctions(state, functions);
