@@ -14,7 +14,7 @@ import {
   type Result,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { Runtime, Session } from "@zcp/runtime";
+import type { CallerIdentity, Runtime, Session } from "@zcp/runtime";
 import type { ResponseLimits } from "../budget.js";
 import { invalidParams } from "./errors.js";
 import { IssuedHandles, serveHandleResources } from "./resources.js";
@@ -51,6 +51,12 @@ export interface McpServerOptions extends ResponseLimits {
    * granted per caller): their `cacheScope` is then `private`, else `public` (default false).
    */
   readonly privateLists?: boolean;
+  /**
+   * Who makes this server's calls, the tools' `ctx.caller` (`CallerIdentity`): over stdio the one
+   * client; over HTTP each session's or request's, from `callerIdentity` (fetch.ts). Default:
+   * anonymous, no scopes.
+   */
+  readonly caller?: CallerIdentity;
 }
 
 /** `createMcpServer`'s options: the server's, and the runtime session to serve when there is one. */
@@ -171,7 +177,7 @@ export function createMcpServer(
     });
   const server = sdkServer(options);
   const handles = new IssuedHandles(true);
-  const calls = serveTools(server, session, handles, pageSize, true);
+  const calls = serveTools(server, session, handles, pageSize, true, undefined, options.caller);
   serveHandleResources(server, runtime, session, handles, pageSize);
 
   const unsubscribe = session.onChange(() => {

@@ -21,7 +21,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/server";
-import type { Runtime, Session } from "@zcp/runtime";
+import type { CallerIdentity, Runtime, Session } from "@zcp/runtime";
 import { bindBudget, SessionBudget, type RequestBudget } from "../budget.js";
 import { IssuedHandles, serveHandleResources } from "./resources.js";
 import { pageSizeOf, sdkServer, type McpServerOptions } from "./server.js";
@@ -47,6 +47,8 @@ export interface McpCaller {
    * its own concurrency slots and response budget, and an anonymous caller's handles.
    */
   readonly client?: string;
+  /** Who the caller is to the tools (`ctx.caller`); undefined: anonymous. */
+  readonly identity?: CallerIdentity;
 }
 
 /** One request being served: its SDK server, its response budget, and its end. */
@@ -93,7 +95,7 @@ export class StatelessMcp {
     const loaded = this.#load(view, caller);
     loaded.serving++;
     const budget = loaded.budget.request();
-    const server = this.#server(loaded.session);
+    const server = this.#server(loaded.session, caller.identity);
     bindBudget(server, budget);
     let ended = false;
     return {
@@ -115,7 +117,7 @@ export class StatelessMcp {
   connection(view: McpView, caller: McpCaller): Server {
     const loaded = this.#load(view, caller);
     loaded.serving++;
-    return this.#server(loaded.session);
+    return this.#server(loaded.session, caller.identity);
   }
 
   /** `tools/call` requests running now, on every view. */
@@ -136,11 +138,11 @@ export class StatelessMcp {
     await Promise.allSettled(open.map(({ session }) => session.close(reason, { keep: true })));
   }
 
-  #server(session: Session): Server {
+  #server(session: Session, caller: CallerIdentity | undefined): Server {
     // Nothing it lists changes while the process runs: no list_changed to offer.
     const server = sdkServer(this.options, { listChanged: false });
     const handles = new IssuedHandles(false);
-    serveTools(server, session, handles, this.#pageSize, false, this.#calls);
+    serveTools(server, session, handles, this.#pageSize, false, this.#calls, caller);
     serveHandleResources(server, this.runtime, session, handles, this.#pageSize);
     return server;
   }

@@ -31,7 +31,14 @@ import {
   type ServerContext,
   type Tool,
 } from "@modelcontextprotocol/server";
-import { clip, encodeResult, failure, type CallResult, type Session } from "@zcp/runtime";
+import {
+  clip,
+  encodeResult,
+  failure,
+  type CallerIdentity,
+  type CallResult,
+  type Session,
+} from "@zcp/runtime";
 import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 import { reserveFor } from "../budget.js";
@@ -82,7 +89,8 @@ const LOG_LEVELS: readonly LoggingLevel[] = [
 
 /**
  * Registers `logging/setLevel`, `tools/list` and `tools/call` for the session; `persist`: the
- * session's state is saved to the session store after each call (the 2025 era's sessions).
+ * session's state is saved to the session store after each call (the 2025 era's sessions);
+ * `caller`: who makes the calls, the tools' `ctx.caller` (default anonymous).
  */
 export function serveTools(
   server: Server,
@@ -91,6 +99,7 @@ export function serveTools(
   pageSize: number,
   persist: boolean,
   calls = new RunningCalls(),
+  caller?: CallerIdentity,
 ): RunningCalls {
   // Log lines of a call go out on that call's stream, at or above the level the client set.
   let logLevel: LoggingLevel = "debug";
@@ -119,6 +128,7 @@ export function serveTools(
       session.call(name, args, {
         ...callOptions(name, extra, () => levelOf(extra, logLevel)),
         ...(reserve ? { reserve } : {}),
+        ...(caller ? { caller } : {}),
       }),
     );
     if (!result.ok && result.error === `unknown:${clip(name)}`)
