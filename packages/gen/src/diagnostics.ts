@@ -28,6 +28,8 @@ export const CODES = {
   ZCP1304: "default value is not a literal",
   ZCP1305: "tool has no description",
   ZCP1306: "a tool's @example does not fit its parameters",
+  ZCP1307: "@throws names no exported error class",
+  ZCP1308: "tools read different configuration types",
   ZCP1401: "duplicate tool id",
   ZCP1402: "duplicate tool alias",
   ZCP1403: "aliases collide as provider names",

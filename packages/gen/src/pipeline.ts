@@ -10,6 +10,7 @@ import path from "node:path";
 import {
   combineToolHashes,
   REGISTRY_FORMAT_VERSION,
+  type JsonValue,
   type Registry,
   type ToolDefinition,
 } from "@zcp/runtime/definition";
@@ -67,6 +68,8 @@ interface LocalTools {
   readonly extracted: readonly ExtractedTool[];
   /** The extracted tool each definition is made of (the model's `origins`). */
   readonly origins: ReadonlyMap<ToolDefinition, ExtractedTool>;
+  /** The schema of the server configuration the tools read (the model's `config`); absent: none. */
+  readonly config?: JsonValue | null;
   readonly diagnostics: Diagnostic[];
   /** null when there are no local sources (no program is loaded). */
   readonly program: ts.Program | null;
@@ -112,7 +115,7 @@ export class Generator {
     // Validators and the provider rules' diagnostics for the project's own tools: the packages'
     // validators are theirs, and their diagnostics were their own build's.
     const own = composition.tools.filter((tool) => local.sites.has(tool));
-    const compiled = compile(own, local.sites, memo.compile);
+    const compiled = compile(own, local.sites, memo.compile, local.config ?? null);
     diagnostics.push(...compiled.diagnostics);
     // Then the `@example` tags, checked by the validators' code: the definitions, and so the
     // registry's hash, are final only after them.
@@ -262,6 +265,7 @@ export class Generator {
       sites: model.sites,
       extracted: tools,
       origins: model.origins,
+      config: model.config,
       diagnostics,
       program,
       sources,

@@ -35,6 +35,7 @@ export type {
   PromptMessage,
   PromptReturn,
 } from "./definition/features.js";
+export { ConfigurationError } from "./session/config.js";
 export { RUNTIME_VERSION } from "./version.js";
 export type {
   Caller,
@@ -76,7 +77,7 @@ export type {
   PlannerTextOptions,
   Selection,
 } from "./definition/view.js";
-export type { ToolContext } from "./codegen/context.js";
+export type { CallerIdentity, ToolContext } from "./codegen/context.js";
 export type {
   AskOptions,
   ClientOffers,
@@ -149,6 +150,7 @@ export { jsonData } from "./session/json-data.js";
 export { FairWorkers, waitLimitMs } from "./session/fair-workers.js";
 export type { Admission, FairWorkersOptions } from "./session/fair-workers.js";
 export { ToolError } from "./session/tool-error.js";
+export { systemErrorHint } from "./session/exposed-error.js";
 export { clip } from "./results/clip.js";
 export type { CallError, CallResult, HandleMeta } from "./results/result.js";
 export { HandleStore } from "./handles/store.js";

@@ -17,6 +17,7 @@ import type {
 import type { Registry, ToolDefinition } from "./definition/registry.js";
 import { checkGenerated } from "./session/generated.js";
 import { budgetError } from "./session/result-budget.js";
+import { checkedConfig } from "./session/config.js";
 import { Session } from "./session/session.js";
 import { stateJson } from "./session/state.js";
 import { applySelection, type Selection } from "./definition/view.js";
@@ -32,13 +33,18 @@ export class Runtime implements SessionHost {
   private readonly byName: ReadonlyMap<string, ToolDefinition>;
   private searchTables: FindSearch | undefined;
 
+  /** The options as given, with `config` as validated (`checkedConfig`). */
+  readonly options: RuntimeOptions;
+
   constructor(
     readonly generated: GeneratedModule,
-    readonly options: RuntimeOptions = {},
+    options: RuntimeOptions = {},
   ) {
     checkGenerated(generated);
     const badBudget = budgetError(options.maxResultTokens ?? 1, "maxResultTokens");
     if (badBudget !== undefined) throw new RangeError(`createRuntime: ${badBudget}`);
+    const config = checkedConfig(generated, options.config);
+    this.options = config === options.config ? options : { ...options, config };
     this.registry = generated.registry;
     this.handles =
       options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
@@ -152,6 +158,10 @@ function indexes(
   );
 }
 
+/**
+ * A runtime serving `generated`. Throws `GeneratedModuleError` for a module it cannot serve, and
+ * `ConfigurationError` for an `options.config` that does not fit the type the tools read.
+ */
 export function createRuntime(generated: GeneratedModule, options?: RuntimeOptions): Runtime {
   return new Runtime(generated, options);
 }

@@ -16,7 +16,7 @@
  * `cancelled`), waits for those answers to be out, and only then closes the MCP sessions' streams.
  */
 import { ProtocolErrorCode as ErrorCode } from "@modelcontextprotocol/server";
-import type { Runtime } from "@zcp/runtime";
+import type { CallerIdentity, Runtime } from "@zcp/runtime";
 import { responseLimitsOf } from "./budget.js";
 import { DEFAULT_MAX_BATCH, DEFAULT_MAX_MESSAGE_BYTES } from "./limits.js";
 import type { McpServerOptions } from "./mcp/server.js";
@@ -94,6 +94,14 @@ export interface FetchHandlerOptions extends McpServerOptions {
    * with unguessable ids.
    */
   readonly identify?: (request: Request) => string | undefined;
+  /**
+   * Who a request's calls come from, as the tools read it (`ctx.caller`: a subject and scopes),
+   * from the authorization the embedding server verified (both MCP eras and the native surface;
+   * a 2025 MCP session takes the request that opened it). Default: with `identify`, its answer
+   * as the subject and no scopes; else anonymous. The static `token` names nobody: it gives no
+   * subject.
+   */
+  readonly callerIdentity?: (request: Request) => CallerIdentity | undefined;
   /** Serve the MCP surface on `path` (default true). */
   readonly mcp?: boolean;
   /**
@@ -122,6 +130,17 @@ export interface ZcpFetchHandler {
 }
 
 const DEFAULT_PATH = "/mcp";
+/** The caller `identify` names (its subject, no scopes), as the tools read it; without it, none. */
+function identifiedCaller(
+  identify: FetchHandlerOptions["identify"],
+): ((request: Request) => CallerIdentity | undefined) | undefined {
+  if (!identify) return undefined;
+  return (request) => {
+    const subject = identify(request);
+    return subject === undefined ? undefined : { subject, scopes: [] };
+  };
+}
+
 /** The native identity of a request `identify` finds no identity in. */
 const ANONYMOUS = "\u0000anonymous";
 
@@ -137,10 +156,16 @@ export function createFetchHandler(
     options.identify ?? (options.token !== undefined ? () => options.token : () => undefined);
   // Where a request comes from: its own slots and budget on the 2026-07-28 era.
   const addressOf = options.clientKey ?? (() => "");
+  const callerIdentity = options.callerIdentity ?? identifiedCaller(options.identify);
   const callerOf = (request: Request): McpCaller => {
     const authorization = identify(request);
     const client = addressOf(request);
-    return authorization === undefined ? { client } : { authorization, client };
+    const identity = callerIdentity?.(request);
+    return {
+      client,
+      ...(authorization !== undefined ? { authorization } : {}),
+      ...(identity !== undefined ? { identity } : {}),
+    };
   };
   const onError = options.onError ?? ((error: unknown) => console.error("zcp server:", error));
   const guard = createGuard(options);
@@ -159,6 +184,7 @@ export function createFetchHandler(
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_MS,
       onError,
       clientKey,
+      ...(callerIdentity ? { callerIdentity } : {}),
       ...responseLimits,
     },
   );
@@ -170,6 +196,7 @@ export function createFetchHandler(
         clientKey,
         ...responseLimits,
         ...nativeOptions,
+        ...(callerIdentity ? { callerIdentity } : {}),
         // Native sessions are bound to the same identity as MCP callers' handles.
         ...(options.identify !== undefined
           ? { identity: (request: Request) => options.identify!(request) ?? ANONYMOUS }

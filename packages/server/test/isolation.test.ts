@@ -47,6 +47,8 @@ function context(signal = new AbortController().signal) {
     [CONTEXT_BRAND]: true,
     sessionId: "s1",
     signal,
+    config: undefined,
+    caller: { scopes: [] },
     progress: (...args) => reported.push(["progress", ...args]),
     log: (...args) => reported.push(["log", ...args]),
     clientOffers: { elicitation: false, sampling: false, roots: false },

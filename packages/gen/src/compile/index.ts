@@ -7,7 +7,7 @@
  * definitions completed with the examples kept (`examples.ts`, `compileExamples`). Everything
  * here is data: nothing is printed yet.
  */
-import type { ToolDefinition } from "@zcp/runtime/definition";
+import type { JsonValue, ToolDefinition } from "@zcp/runtime/definition";
 import type { Diagnostic } from "../diagnostics.js";
 import type { ExtractedTool } from "../extract/index.js";
 import type { Site } from "../model/index.js";
@@ -51,14 +51,18 @@ export interface Compiled {
   readonly diagnostics: Diagnostic[];
 }
 
-/** `sites` says where each tool is declared (the model's), for diagnostics. */
+/**
+ * `sites` says where each tool is declared (the model's), for diagnostics; `config` is the
+ * schema of the server configuration the tools read (`serverConfig`), null when none does.
+ */
 export function compile(
   tools: readonly ToolDefinition[],
   sites: ReadonlyMap<ToolDefinition, Site>,
   steps: CompileSteps = COMPILE_STEPS,
+  config: JsonValue | null = null,
 ): Compiled {
   return {
-    validators: compileValidators(tools, steps.validators),
+    validators: compileValidators(tools, steps.validators, config),
     diagnostics: tools.flatMap((tool) => steps.artifactDiagnostics(tool, sites.get(tool)!)),
   };
 }

@@ -39,6 +39,7 @@ const FIXED_NAMES = [
   "_args",
   "context",
   "_context",
+  "declaredErrors",
 ];
 
 /**
@@ -59,10 +60,17 @@ export function dispatchFile(
   const fromPackage = packageToolIds(packages);
   const own = tools.filter((tool) => !fromPackage.has(tool.id));
   const functions = new Map([...toolNames(own)].map(([tool, name]) => [tool, `call_${name}`]));
-  const taken = new Set([...FIXED_NAMES, ...functions.values()]);
+  // A tool with `@throws` is in the table as its function wrapped by `declaredErrors`.
+  const wrapped = new Map(
+    own.filter(declaresErrors).map((tool) => [tool, `${functions.get(tool)!}$errors`]),
+  );
+  const taken = new Set([...FIXED_NAMES, ...functions.values(), ...wrapped.values()]);
   const bindings = packageBindings(packages, taken);
   const modules = moduleNames(
-    own.map((tool) => tool.source.file),
+    own.flatMap((tool) => [
+      tool.source.file,
+      ...(tool.source.errors ?? []).map((declared) => declared.file),
+    ]),
     new Set([...taken, ...bindings.values()]),
   );
   const files = [...modules.keys()].sort();
@@ -79,6 +87,7 @@ export function dispatchFile(
     runtimeNames.push("WithHandles");
   if (own.some(declaresArguments)) runtimeNames.push("asDeclared");
   if (packages.length > 0) runtimeNames.push(CHECK);
+  if (wrapped.size > 0) runtimeNames.push("declaredErrors");
   runtimeNames.push("dispatchTable");
   if (own.some((tool) => tool.dates.length > 0)) runtimeNames.push("reviveDates");
   const header = [
@@ -92,13 +101,14 @@ export function dispatchFile(
     return new Identifier(
       composed
         ? packageEntry(bindings.get(composed.pkg.name)!, "dispatch", composed.id)
-        : functions.get(tool)!,
+        : (wrapped.get(tool) ?? functions.get(tool)!),
     );
   };
   return tsFile(context, [
     `${header.join("\n")}\n`,
     ...(packages.length > 0 ? [packages.map((pkg) => packageCheck(pkg, bindings)).join("")] : []),
     ...own.map((tool) => dispatcher(tool, functions.get(tool)!, modules.get(tool.source.file)!)),
+    ...[...wrapped].map(([tool, name]) => withErrors(tool, name, functions.get(tool)!, modules)),
     printStatement(
       "export const dispatch = dispatchTable(",
       Object.fromEntries(tools.map((tool) => [tool.id, entry(tool)])),
@@ -117,6 +127,27 @@ function packageCheck(pkg: ComposedPackage, bindings: ReadonlyMap<string, string
   return flat.length <= PRINT_WIDTH
     ? `${flat}\n`
     : `${CHECK}(\n${args.map((arg) => `  ${arg},\n`).join("")});\n`;
+}
+
+function declaresErrors(tool: ToolDefinition): boolean {
+  return (tool.source.errors ?? []).length > 0;
+}
+
+/**
+ * `const <name> = declaredErrors(<fn>, [[<module>.<Class>, "<code>"], ...]);`: the tool's
+ * dispatcher with its `@throws` classes, each read from its module's namespace.
+ */
+function withErrors(
+  tool: ToolDefinition,
+  name: string,
+  fn: string,
+  modules: ReadonlyMap<string, string>,
+): string {
+  const declared = (tool.source.errors ?? []).map((error) => [
+    new Identifier(`${modules.get(error.file)!}.${error.export}`),
+    error.code,
+  ]);
+  return printStatement(`const ${name} = declaredErrors(${fn}, `, declared, ")");
 }
 
 function dispatcher(tool: ToolDefinition, name: string, module: string): string {
@@ -145,7 +176,9 @@ function dispatcher(tool: ToolDefinition, name: string, module: string): string 
       );
     }
   }
-  if (tool.call.context !== null) args.splice(tool.call.context, 0, "context");
+  // A context typed with its configuration (`ToolContext<Config>`): the runtime validated it.
+  if (tool.call.context !== null)
+    args.splice(tool.call.context, 0, tool.call.config ? "asDeclared(context)" : "context");
   const usesContext = tool.call.context !== null;
   // A positional tool without parameters reads no arguments (noUnusedParameters).
   const usesArgs = tool.call.kind === "object" || tool.call.params.length > 0;
@@ -205,6 +238,7 @@ function brokenParameter(param: string, type: ArgumentsType): string {
 
 /** Whether a tool's dispatcher calls `asDeclared`. */
 function declaresArguments(tool: ToolDefinition): boolean {
+  if (tool.call.config) return true;
   if (tool.call.kind === "object") return !exact(tool.inputSchema);
   return tool.call.params.some(
     (param) => !Object.hasOwn(tool.handleParams, param) && !exact(parameterSchema(tool, param)),

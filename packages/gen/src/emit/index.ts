@@ -23,7 +23,8 @@ import { registryFile, toolStatement } from "./registry.js";
 import { emitContext, tsFile, type EmitContext } from "./ts-file.js";
 import { typesFile } from "./types.js";
 import type { Gateway } from "../upstream/index.js";
-import { VALIDATORS_FILE, validatorsFile, validatorText } from "./validators.js";
+import { CONFIG_EXPORT, VALIDATORS_FILE, validatorsFile, validatorText } from "./validators.js";
+import { PRINT_WIDTH } from "./print.js";
 import { codegenImports } from "./codegen-imports.js";
 
 export { validatorsFile } from "./validators.js";
@@ -94,7 +95,10 @@ export function emitFiles(
     features !== undefined &&
     features.prompts.length + features.resources.length + features.templates.length > 0;
   let files: GeneratedFile[] = [
-    { path: "index.ts", content: indexModule(context, withFeatures) },
+    {
+      path: "index.ts",
+      content: indexModule(context, withFeatures, validators.config !== undefined),
+    },
     ...(withFeatures
       ? [{ path: FEATURES_FILE, content: featuresFile(context, features, root, outDir) }]
       : []),
@@ -129,14 +133,28 @@ export function emitFiles(
   );
 }
 
-/** The generated module as one value, for `createRuntime(generated)`. */
-function indexModule(context: EmitContext, withFeatures: boolean): string {
+/**
+ * The generated module as one value, for `createRuntime(generated)`: with `features` when there
+ * are prompts or resources, with `config` when the tools read a typed server configuration.
+ */
+function indexModule(context: EmitContext, withFeatures: boolean, config: boolean): string {
   const what = withFeatures
     ? "the registry, validators, dispatch table, tool index and the prompts and resources"
     : "the registry, validators, dispatch table and tool index";
-  const fields = withFeatures
-    ? "{\n  registry,\n  validators,\n  dispatch,\n  find: findIndex,\n  features,\n}"
-    : "{ registry, validators, dispatch, find: findIndex }";
+  const validators = config ? `validators, ${CONFIG_EXPORT}` : "validators";
+  const entries = [
+    "registry",
+    "validators",
+    "dispatch",
+    "find: findIndex",
+    ...(withFeatures ? ["features"] : []),
+    ...(config ? [`config: ${CONFIG_EXPORT}`] : []),
+  ];
+  const oneLine = `export const generated: GeneratedModule = { ${entries.join(", ")} };`;
+  const declaration =
+    oneLine.length <= PRINT_WIDTH
+      ? oneLine
+      : `export const generated: GeneratedModule = {\n${entries.map((entry) => `  ${entry},\n`).join("")}};`;
   return tsFile(context, [
     [
       codegenImports(["GeneratedModule"]).trimEnd(),
@@ -144,10 +162,10 @@ function indexModule(context: EmitContext, withFeatures: boolean): string {
       ...(withFeatures ? [`import { features } from "./features.js";`] : []),
       `import { findIndex } from "./find.js";`,
       `import { registry } from "./registry.js";`,
-      `import { validators } from "./validators.js";`,
+      `import { ${validators} } from "./validators.js";`,
       "",
     ].join("\n"),
-    `/** Everything \`createRuntime\` needs: ${what} (it derives the provider artifacts from the registry). */\nexport const generated: GeneratedModule = ${fields};\n`,
+    `/** Everything \`createRuntime\` needs: ${what} (it derives the provider artifacts from the registry). */\n${declaration}\n`,
     "export default generated;\n",
   ]);
 }

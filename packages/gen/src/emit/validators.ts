@@ -23,8 +23,11 @@ import { tsFile, type EmitContext } from "./ts-file.js";
 /** The file `validatorsFile` renders, in the output folder. */
 export const VALIDATORS_FILE = "validators.ts";
 
+/** What the file exports the server configuration's validator as (`GeneratedModule.config`). */
+export const CONFIG_EXPORT = "configValidator";
+
 /** Names the file declares besides validators, patterns and helpers. */
-const FIXED_NAMES = ["ValidationResult", "ValidatorTable", "validators"];
+const FIXED_NAMES = ["ValidationResult", "ValidatorTable", "validators", CONFIG_EXPORT];
 
 /** The text of one tool's or shared type's functions, each followed by a blank line but the last. */
 export function validatorText(code: ValidatorCode): string {
@@ -42,7 +45,11 @@ export function validatorsFile(
   textOf: (code: ValidatorCode) => string = validatorText,
   packages: readonly ComposedPackage[] = [],
 ): string {
-  const units = [...set.tools.map((tool) => tool.code), ...set.shared.values()];
+  const units = [
+    ...set.tools.map((tool) => tool.code),
+    ...(set.config ? [set.config.code] : []),
+    ...set.shared.values(),
+  ];
   const imports = new Set<CodegenSymbol>();
   const patterns = new Map<string, string>();
   for (const code of units) {
@@ -66,7 +73,7 @@ export function validatorsFile(
     setOwn(table, id, new Identifier(packageEntry(bindings.get(pkg.name)!, "validators", own)));
 
   let head = codegenImports([
-    ...(set.tools.length > 0
+    ...(set.tools.length > 0 || set.config
       ? (["ValidationResult", "ValidatorTable"] as const)
       : (["ValidatorTable"] as const)),
     ...[...imports].sort(),
@@ -79,7 +86,9 @@ export function validatorsFile(
     statements.push(text);
   }
   for (const tool of set.tools) statements.push(textOf(tool.code));
+  if (set.config) statements.push(textOf(set.config.code));
   for (const name of [...set.shared.keys()].sort()) statements.push(textOf(set.shared.get(name)!));
   statements.push(printStatement("export const validators: ValidatorTable = ", table));
+  if (set.config) statements.push(`export const ${CONFIG_EXPORT} = ${set.config.fn};\n`);
   return tsFile(context, statements);
 }

@@ -15,6 +15,7 @@ import { diagnostic, type Code, type Diagnostic, type Severity } from "../diagno
 import { nodePosition, type ToolDeclaration } from "../scan/index.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
 import { readToolTags } from "./tags.js";
+import { readThrows, type ThrownClass } from "./throws.js";
 import { orderKeys, type Schema } from "./schema.js";
 import { SchemaCache, type ConvertHost } from "./convert-host.js";
 import { arrayLike, indexKeywords } from "./compounds.js";
@@ -52,6 +53,13 @@ export interface ExtractedTool {
   readonly dates: string[];
   /** The tool's own `@example` tags, in order: compile checks them (`compile/examples.ts`). */
   readonly exampleTags: readonly ExampleTag[];
+  /**
+   * The schema of the server configuration its context reads (`ToolContext<Config>`): every
+   * tool that types one must agree (the model checks); null when the tool reads none.
+   */
+  readonly config: Schema | null;
+  /** The error classes of its `@throws` tags, whose messages the model may read. */
+  readonly throws: readonly ThrownClass[];
   /** Files the tool's types reach, its own included. */
   readonly deps: string[];
 }
@@ -103,6 +111,13 @@ export function extractTool(
     return { tool: null, diagnostics };
   }
   const input = extractParameters(fn, tags, new SchemaConverter(host("input")), checker, diagnose);
+  const contextParam = input.call.context === null ? undefined : fn.parameters[input.call.context];
+  const config = contextParam
+    ? extractConfig(contextParam, checker, new SchemaConverter(host("input")))
+    : null;
+  // The dispatcher passes the context as the tool declares it: the runtime validated the
+  // configuration against the same schema when it started.
+  if (config) input.call = { ...input.call, config: true };
 
   const signature = checker.getSignatureFromDeclaration(fn);
   const returned = signature
@@ -111,6 +126,8 @@ export function extractTool(
   const outputSchema =
     returned && !isNothing(returned) ? extractOutput(fn, returned, checker, host, diagnose) : null;
 
+  const throws = readThrows(tags, checker, diagnose);
+  for (const thrown of throws) deps.add(thrown.file);
   const position = nodePosition(fn.parent && ts.isVariableDeclaration(fn.parent) ? fn.parent : fn);
   const failed = () => diagnostics.some((d) => d.severity === "error");
   const tool: ExtractedTool = {
@@ -126,10 +143,12 @@ export function extractTool(
     defaults: input.defaults,
     handleParams: input.handleParams,
     call: input.call,
+    config,
     dates: input.dates,
     exampleTags: tags
       .filter((tag) => tag.name === "example")
       .map((tag) => ({ text: tag.text, position: nodePosition(tag.node) })),
+    throws,
     deps: [...deps].sort(),
   };
   return { tool: failed() ? null : tool, diagnostics };
@@ -324,6 +343,29 @@ function extractOutput(
     "warning",
   );
   return null;
+}
+
+/**
+ * The schema of the `config` a context parameter types (`ToolContext<SinkConfig>`), converted
+ * as input (the configuration comes from outside, like arguments); null for `ToolContext`
+ * alone, whose `config` is `unknown`.
+ */
+function extractConfig(
+  param: ts.ParameterDeclaration,
+  checker: ts.TypeChecker,
+  converter: SchemaConverter,
+): Schema | null {
+  const property = checker.getPropertyOfType(
+    nonUndefined(checker.getTypeAtLocation(param)),
+    "config",
+  );
+  if (!property) return null;
+  const type = checker.getTypeOfSymbolAtLocation(property, param);
+  if (type.flags & (ts.TypeFlags.Unknown | ts.TypeFlags.Any)) return null;
+  const written =
+    param.type && ts.isTypeReferenceNode(param.type) ? param.type.typeArguments?.[0] : undefined;
+  const schema = converter.at("config", () => converter.convert(type, written, written ?? param));
+  return orderKeys(withDefs(schema, converter));
 }
 
 function withDefs(schema: Schema, converter: SchemaConverter): Schema {

@@ -54,7 +54,20 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
     dates: tool.dates,
     // Only when set: a definition without a budget hashes as before the field existed.
     ...(tool.maxResultTokens !== null ? { maxResultTokens: tool.maxResultTokens } : {}),
-    source: { file: relativePath(root, tool.file), export: tool.exportName },
+    source: {
+      file: relativePath(root, tool.file),
+      export: tool.exportName,
+      // Absent without `@throws`: a definition is the same as before the field existed.
+      ...(tool.throws.length > 0
+        ? {
+            errors: tool.throws.map((thrown) => ({
+              file: relativePath(root, thrown.file),
+              export: thrown.export,
+              code: thrown.code,
+            })),
+          }
+        : {}),
+    },
   };
   return completeDefinition(draft);
 }

@@ -6,7 +6,8 @@
  * definition, and so no emitted file, names a line, so that moving a tool in its file changes no
  * output.
  */
-import type { ToolDefinition } from "@zcp/runtime/definition";
+import type { JsonValue, ToolDefinition } from "@zcp/runtime/definition";
+import { serverConfig } from "./config.js";
 import { diagnostic, relativePath, type Code, type Diagnostic } from "../diagnostics.js";
 import { snakeCase, type ExtractedTool } from "../extract/index.js";
 import { defineTool, type Draft } from "./define.js";
@@ -29,6 +30,8 @@ export interface Model {
   readonly sites: ReadonlyMap<ToolDefinition, Site>;
   /** The extracted tool each definition is made of (compile checks its `@example` tags). */
   readonly origins: ReadonlyMap<ToolDefinition, ExtractedTool>;
+  /** The schema of the server configuration the tools read (`serverConfig`); null: none. */
+  readonly config: JsonValue | null;
 }
 
 /**
@@ -107,6 +110,12 @@ export function buildModel(
   checkUnique("alias", "ZCP1402", "duplicate tool alias");
   checkUnique("id", "ZCP1401", "duplicate tool id");
   checkUnique("name", "ZCP1403", "provider tool name");
+  const server = serverConfig(
+    drafts.filter((draft) => !rejected.has(draft.tool)),
+    root,
+  );
+  diagnostics.push(...server.diagnostics);
+  for (const draft of server.rejected) rejected.add(draft.tool);
 
   const sites = new Map<ToolDefinition, Site>();
   const origins = new Map<ToolDefinition, ExtractedTool>();
@@ -119,7 +128,7 @@ export function buildModel(
       return definition;
     })
     .sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
-  return { definitions, diagnostics, sites, origins };
+  return { definitions, diagnostics, sites, origins, config: server.schema };
 }
 
 /**

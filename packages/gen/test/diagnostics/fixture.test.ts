@@ -48,7 +48,7 @@ describe("fixtures/diagnostics", () => {
     expect(text.status).toBe(1);
     expect(text.stdout).not.toMatch(/^(stale|missing|extra):/m);
     expect(text.stdout).toMatch(
-      /^zcp gen --check: 13 tools, registry [0-9a-f]{12}, \d+ error\(s\), 13 warning\(s\); up to date/m,
+      /^zcp gen --check: 14 tools, registry [0-9a-f]{12}, \d+ error\(s\), 13 warning\(s\); up to date/m,
     );
   });
 
@@ -57,7 +57,7 @@ describe("fixtures/diagnostics", () => {
     expect(json.stderr).toBe("");
     const report = oneJsonLine<JsonReport>(json);
     expect(report.ok).toBe(false);
-    expect(report.tools).toBe(13);
+    expect(report.tools).toBe(14);
     expect(report.check).toEqual({ stale: [], missing: [], extra: [] });
     for (const d of report.diagnostics) {
       expect(Object.keys(d).sort()).toEqual([
@@ -96,6 +96,7 @@ describe("fixtures/diagnostics", () => {
       "forms.ts": ["ZCP1205"],
       "nested.ts": ["ZCP1206"],
       "tags.ts": ["ZCP1301"],
+      "throws.ts": ["ZCP1307", "ZCP1308"],
       "constraints.ts": ["ZCP1302"],
       "warnings.ts": ["ZCP1303", "ZCP1304", "ZCP1305"],
       "providers.ts": ["ZCP1501", "ZCP1502", "ZCP1503"],
@@ -125,6 +126,7 @@ describe("fixtures/diagnostics", () => {
     const registry = generatedRegistry(path.join(DIR, "src/zcp.gen"));
     // A provider's problem (ZCP15xx) leaves only that provider's entry out, not the tool.
     expect(registry.tools.map((tool) => tool.alias)).toEqual([
+      "config.one",
       "demo.add",
       "demo.greet",
       "demo.shout",

@@ -12,15 +12,24 @@ import type {
 /**
  * The context a tool receives when one of its parameters is typed `ToolContext`. `zcp gen`
  * recognises the type by its brand property, leaves the parameter out of every schema and
- * records its position, so the dispatcher can pass it in.
+ * records its position, so the dispatcher can pass it in. `Config` is the type of the server's
+ * configuration as the tool reads it (`ToolContext<MyConfig>`); the application supplies the
+ * value (`createRuntime(generated, { config })`, `zcp-serve --config-file`).
  */
-export interface ToolContext {
+export interface ToolContext<Config = unknown> {
   /** Brand that marks the context type for `zcp gen`; never read at run time. */
   readonly [CONTEXT_BRAND]: true;
   /** Id of the session the call belongs to. */
   readonly sessionId: string;
   /** Aborted when the call is cancelled, times out, or its session closes. */
   readonly signal: AbortSignal;
+  /**
+   * The server's configuration, as the embedding application or `zcp-serve` supplied it
+   * (`RuntimeOptions.config`); undefined when none was. Shared by every call: not to be changed.
+   */
+  readonly config: Config;
+  /** Who makes the call, as far as the surface knows (an anonymous caller: no subject, no scopes). */
+  readonly caller: CallerIdentity;
   /** Reports progress of a long call to the client, when the surface supports it. */
   progress(done: number, total?: number, message?: string): void;
   /** Writes a log line for the client, when the surface supports it. */
@@ -42,4 +51,15 @@ export interface ToolContext {
   sample(request: SampleRequest, options?: AskOptions): Promise<SampleResult>;
   /** The roots (folders) the client offers (MCP roots); `unsupported:roots` without them. */
   roots(options?: AskOptions): Promise<readonly Root[]>;
+}
+
+/**
+ * The caller of a tool, from the request's verified authorization (`CallOptions.caller`): the
+ * surface that received the call fills it in; nothing here comes from the call's arguments.
+ */
+export interface CallerIdentity {
+  /** Who the authorization names (e.g. a token's subject), when the server verified one. */
+  readonly subject?: string;
+  /** The scopes the authorization grants, when the server knows them; else empty. */
+  readonly scopes: readonly string[];
 }

@@ -47,3 +47,4 @@ export {
   toBoolean,
   toNumber,
 } from "./validator-helpers.js";
+export { declaredErrors } from "./declared-errors.js";

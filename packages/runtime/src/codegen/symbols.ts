@@ -15,6 +15,7 @@ const VALUES = {
   asDeclared: "value",
   checkComposedPackage: "value",
   codePoints: "value",
+  declaredErrors: "value",
   dispatchTable: "value",
   duplicateAt: "value",
   featureTable: "value",

@@ -43,15 +43,18 @@ export const TOOL_FLAGS: readonly ToolFlag[] = [
  * - `object`: `fn(args)` with the whole argument object (a single object or destructured
  *   parameter), the context inserted at `context`.
  * `context` is the 0-based position of the runtime context parameter, or null when the tool
- * does not take one.
+ * does not take one. `config` (absent otherwise): the context types its configuration
+ * (`ToolContext<Config>`), which the runtime validated against the generated module's
+ * `config` validator, so the dispatcher passes the context as the tool declares it.
  */
 export type CallSignature =
   | {
       readonly kind: "positional";
       readonly params: readonly string[];
       readonly context: number | null;
+      readonly config?: true;
     }
-  | { readonly kind: "object"; readonly context: number | null };
+  | { readonly kind: "object"; readonly context: number | null; readonly config?: true };
 
 /**
  * Where a tool is declared: its file, relative to the config folder (posix), and the name it is
@@ -62,6 +65,19 @@ export interface SourceLocation {
   readonly export: string;
   /** The package the tool was composed from (`"registries"` in the config); absent for the project's own tools. */
   readonly package?: string;
+  /**
+   * The error classes the tool declares with `@throws {Class}` (the dispatcher checks them with
+   * `instanceof`, in this order), each with the code its message is answered with; absent when
+   * it declares none.
+   */
+  readonly errors?: readonly DeclaredError[];
+}
+
+/** An error class a tool declares: the file that exports it (as `file` is), its name, its code. */
+interface DeclaredError {
+  readonly file: string;
+  readonly export: string;
+  readonly code: string;
 }
 
 export interface ToolDefinition {

@@ -3,6 +3,7 @@
  * (`Pending`): shared by the call pipeline (call.ts), the built-ins and the interfaces of
  * host.ts, which therefore need not import the pipeline (nor it them).
  */
+import type { CallerIdentity } from "../codegen/context.js";
 import type { CallResult } from "../results/result.js";
 import type { CallInput } from "./input.js";
 
@@ -43,6 +44,11 @@ export interface CallOptions {
    * none: each refuses with `unsupported:<kind>`.
    */
   readonly input?: CallInput;
+  /**
+   * Who makes the call (the tool's `context.caller`), from the request's verified authorization:
+   * the surface's to fill in, never the client's to claim. Default: anonymous, no scopes.
+   */
+  readonly caller?: CallerIdentity;
 }
 
 /**

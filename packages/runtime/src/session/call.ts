@@ -12,7 +12,7 @@
 import { CONTEXT_BRAND, HANDLE_BRAND } from "../definition/brands.js";
 import { Pending, type CallOptions } from "./call-types.js";
 import { clip } from "../results/clip.js";
-import type { ToolContext } from "../codegen/context.js";
+import type { CallerIdentity, ToolContext } from "../codegen/context.js";
 import { tooDeepAt } from "./depth.js";
 import type { Handle } from "../definition/brands.js";
 import { jsonData } from "./json-data.js";
@@ -27,6 +27,7 @@ import { fitsBudget, resultBudget, withFirstPage } from "./result-budget.js";
 import { countText } from "../handles/text.js";
 import { toolErrorOf } from "./tool-error.js";
 import { askMethods } from "./input.js";
+import { exposedHint, systemErrorHint } from "./exposed-error.js";
 import type { ValidationResult, Validator } from "../codegen/validate.js";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -273,12 +274,19 @@ export class CallPipeline {
     return new Pending(answer, stopped);
   }
 
-  /** What a throw answers: a `ToolError`'s own code and hint, else `exec:error` (reported). */
+  /**
+   * What a throw answers: a `ToolError`'s own code and hint (a declared error type's too: its
+   * dispatcher made it one), else `exec:error` (reported), with what `exposeError` tells of it.
+   */
   private failed(error: unknown, tool: ToolDefinition): CallError {
     const own = toolErrorOf(error);
     if (own) return failure(own.code, own.hint);
-    (this.host.options.onToolError ?? defaultToolError)(error, tool, this.caller);
-    return failure("exec:error", "the tool failed; the details are in the server's log");
+    const { onToolError, exposeError } = this.host.options;
+    (onToolError ?? defaultToolError)(error, tool, this.caller);
+    return failure(
+      "exec:error",
+      exposedHint(exposeError ?? systemErrorHint, error, tool, this.caller),
+    );
   }
 
   private context(signal: AbortSignal, options: CallOptions): ToolContext {
@@ -286,6 +294,8 @@ export class CallPipeline {
       [CONTEXT_BRAND]: true,
       sessionId: this.caller.id,
       signal,
+      config: this.host.options.config,
+      caller: options.caller ?? ANONYMOUS,
       progress: (done, total, message) => options.onProgress?.(done, total, message),
       log: (level, message) => options.onLog?.(level, message),
       ...askMethods(options.input, signal),
@@ -499,12 +509,17 @@ class TimeLimitStart {
   }
 }
 
+/** The caller of a call whose surface names none. */
+const ANONYMOUS: CallerIdentity = Object.freeze({ scopes: Object.freeze([]) });
+
 /** What a dispatcher gets for a tool that takes no context: it cannot be read. */
 const IDLE_SIGNAL = new AbortController().signal;
 const IDLE_CONTEXT: ToolContext = Object.freeze({
   [CONTEXT_BRAND]: true as const,
   sessionId: "",
   signal: IDLE_SIGNAL,
+  config: undefined,
+  caller: ANONYMOUS,
   progress: () => {},
   log: () => {},
   ...askMethods(undefined, IDLE_SIGNAL),

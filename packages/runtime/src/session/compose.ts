@@ -10,6 +10,7 @@
  * modules' indexes cannot simply be concatenated). Their prompts, resources and templates are
  * served together, unrenamed (a prefix is the tools'); one name, URI or URI template in two
  * modules is a `GeneratedModuleError` too.
+ * The modules' configuration validators all check the one configuration, in module order.
  */
 import type { DispatchTable } from "../codegen/dispatch.js";
 import type { GeneratedFeatures } from "../codegen/features.js";
@@ -20,7 +21,8 @@ import { GeneratedModuleError } from "../definition/module-error.js";
 import { normalPrefix, prefixed } from "../definition/prefix.js";
 import { REGISTRY_FORMAT_VERSION, type ToolDefinition } from "../definition/registry.js";
 import { checkGenerated } from "./generated.js";
-import type { ValidatorTable } from "../codegen/validate.js";
+import type { Validator, ValidatorTable } from "../codegen/validate.js";
+import { allConfigs } from "./config.js";
 
 /** One module to compose, with an optional prefix for its tools and a label for errors. */
 export interface ComposeEntry {
@@ -51,6 +53,7 @@ export function composeGenerated(
     -readonly [kind in keyof GeneratedFeatures]: GeneratedFeatures[kind][number][];
   };
   const featureOwners = new Map<string, string>();
+  const configs: Validator[] = [];
   const owners = {
     alias: new Map<string, string>(),
     id: new Map<string, string>(),
@@ -93,6 +96,7 @@ export function composeGenerated(
       featureOwners.set(key, source);
       add();
     }
+    if (entry.module.config) configs.push(entry.module.config);
     for (const tool of entry.module.registry.tools) {
       const renamed = prefix === undefined ? tool : prefixed(tool, prefix, source);
       for (const key of ["alias", "id", "name"] as const) {
@@ -110,6 +114,8 @@ export function composeGenerated(
     }
   });
   tools.sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
+  // One configuration serves every module: it must fit each one's type.
+  const config = allConfigs(configs);
   return {
     registry: {
       version: REGISTRY_FORMAT_VERSION,
@@ -123,6 +129,7 @@ export function composeGenerated(
     dispatch,
     find: buildFindIndex(tools),
     ...(featureOwners.size > 0 ? { features } : {}),
+    ...(config ? { config } : {}),
   };
 }
 

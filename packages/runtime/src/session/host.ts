@@ -64,8 +64,9 @@ export interface RuntimeOptions {
     session: Caller,
   ) => boolean | Promise<boolean>;
   /**
-   * Receives what a tool threw (the model only sees `exec:error`; a `ToolError` is the tool's
-   * own answer and is not reported). Default: console.error.
+   * Receives what a tool threw (the model only sees `exec:error`; a `ToolError`, or an error
+   * type the tool declares with `@throws`, is the tool's own answer and is not reported).
+   * Default: console.error.
    */
   readonly onToolError?: (error: unknown, tool: ToolDefinition, session: Caller) => void;
   /**
@@ -73,6 +74,24 @@ export interface RuntimeOptions {
    * returned that is not one (the client gets an error that names no detail). Default: console.error.
    */
   readonly onFeatureError?: FeatureErrorSink;
+  /**
+   * What the model is told of a throw that `onToolError` receives: a text (the hint of
+   * `exec:error`, control characters replaced and cut to 300 characters), or undefined to tell
+   * nothing ("the details are in the server's log"). It decides for every such throw, so it
+   * must not pass on a message it does not know to be safe. Default: `systemErrorHint`, Node's
+   * system errors by code and fixed words (`ENOENT: no such file or directory (open)`), never
+   * their message, which names paths and hosts.
+   */
+  readonly exposeError?: (
+    error: unknown,
+    tool: ToolDefinition,
+    session: Caller,
+  ) => string | undefined;
+  /**
+   * The server's configuration, which every tool taking a `ToolContext` reads as
+   * `context.config` (JSON data when it crosses to worker threads). Default: undefined.
+   */
+  readonly config?: unknown;
   /** Runs the tools elsewhere (e.g. worker threads); default: in this thread. */
   readonly executor?: ToolExecutor;
   /** Arguments nested deeper than this answer `invalid:<path>` (default 64). */

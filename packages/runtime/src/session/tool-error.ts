@@ -12,6 +12,17 @@ const CODE = /^[a-z][a-z_]*(:[^\s]{1,200})?$/;
 /** A hint is cut to this many characters. */
 const HINT_MAX = 300;
 
+/**
+ * Control characters (C0, DEL, C1) and the line and paragraph separators: a message written for
+ * a log may hold line breaks, ANSI escapes or NULs, which a model's text should not.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/** `text` as a hint the model sees: control characters as one space each run, then cut. */
+export function hintText(text: string): string {
+  return cut(text.replace(CONTROL, " ").trim(), HINT_MAX);
+}
+
 export class ToolError extends Error {
   override name = "ToolError";
 
@@ -33,5 +44,5 @@ export function toolErrorOf(error: unknown): { code: string; hint: string } | nu
   const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
   if (!(error instanceof ToolError) && name !== "ToolError") return null;
   if (typeof code !== "string" || typeof message !== "string" || !CODE.test(code)) return null;
-  return { code, hint: cut(message, HINT_MAX) };
+  return { code, hint: hintText(message) };
 }

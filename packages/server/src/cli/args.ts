@@ -45,7 +45,11 @@ Options:
                         Default: a random key per process (tokens good there only);
                         required with --store redis://…
   --scopes <a,b>        the scopes granted: tools needing others are hidden and refused
-                        (with a token, default none: only tools without scopes are served)
+                        (with a token, default none: only tools without scopes are served);
+                        the tools read them as ctx.caller.scopes
+  --config-file <file>  the server configuration the tools read (ctx.config), a JSON file
+                        of at most 1 MiB, checked against the type the tools declare
+                        (ToolContext<Config>) before anything is served
   --name <name>         serverInfo.name (default zcp)
   --grace-ms <ms>       on SIGINT/SIGTERM, how long running calls may finish (default 5000)
   --max-line-bytes <n>  stdio: the longest request line (default 1048576); a longer one is
@@ -110,6 +114,8 @@ export interface ServeArgs {
   readonly token?: string;
   /** The scopes granted; undefined: no scope check. */
   readonly scopes?: readonly string[];
+  /** `--config-file`: the JSON file of the server configuration (`ctx.config`). */
+  readonly configFile?: string;
   readonly name: string;
   readonly graceMs: number;
   /** Where tools run: worker threads (`worker`) or the server's thread (`none`). */
@@ -163,6 +169,7 @@ const OPTIONS = {
   find: { type: "boolean", default: false },
   token: { type: "string" },
   scopes: { type: "string" },
+  "config-file": { type: "string" },
   name: { type: "string" },
   "grace-ms": { type: "string", default: "5000" },
   isolation: { type: "string", default: "worker" },
@@ -318,6 +325,7 @@ export function parseServeArgs(
       find: values.find,
       ...(token !== undefined ? { token } : {}),
       ...(scopes !== undefined ? { scopes } : {}),
+      ...(values["config-file"] !== undefined ? { configFile: values["config-file"] } : {}),
       name: values.name ?? "zcp",
       graceMs: Number(values["grace-ms"]),
       isolation,

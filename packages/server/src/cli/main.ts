@@ -5,6 +5,7 @@
  * (e.g. the port is taken, Redis unreachable at start), 2 on a usage error.
  *
  *   args.ts      the command line, checked
+ *   config-file.ts  `--config-file`: the server configuration the tools read
  *   store.ts     `--store redis://…`: the shared store of handles and session state
  *   registry.ts  the generated module and the runtime made of it (its tools in worker threads)
  *   serve.ts     serving it: stdio (MCP or native) or HTTP, and stopping
@@ -16,6 +17,7 @@ import { fail, log, usage } from "./log.js";
 import { loadRegistries, serveRuntime } from "./registry.js";
 import { serveMcpOnStdio, serveNativeOnStdio, serveOnHttp, stopSignal } from "./serve.js";
 import { openStore } from "./store.js";
+import { readConfigFile } from "./config-file.js";
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
   const parsed = parseServeArgs(argv, process.env);
@@ -29,13 +31,16 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   const files = args.registries.map((given) => ({ given, file: path.resolve(cwd, given) }));
   const generated = await loadRegistries(files);
   if (typeof generated === "string") return fail(2, generated);
+  const configured =
+    args.configFile === undefined ? undefined : await readConfigFile(args.configFile, cwd);
+  if (configured !== undefined && "failure" in configured) return fail(2, configured.failure);
   const store = args.store === undefined ? undefined : await openStore(args.store);
   if (typeof store === "number") return store;
   const served = await serveRuntime(
     generated,
     args,
     files.map(({ file }) => file),
-    store?.options,
+    { ...store?.options, ...configured },
   );
   if ("failure" in served || "usage" in served) await store?.close();
   if ("failure" in served) return fail(2, served.failure);

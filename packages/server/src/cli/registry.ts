@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import {
   composeGenerated,
   createRuntime,
+  ConfigurationError,
   GeneratedModuleError,
   SelectionError,
   SEMANTIC_WORKFLOW,
@@ -112,7 +113,7 @@ export async function serveRuntime(
   generated: GeneratedModule,
   args: ServeArgs,
   files: readonly string[],
-  shared: Pick<RuntimeOptions, "handles" | "sessions"> = {},
+  shared: Pick<RuntimeOptions, "handles" | "sessions" | "config"> = {},
 ): Promise<Served | { readonly failure: string } | { readonly usage: string }> {
   const serving = {
     ...(args.profile !== undefined ? { profile: args.profile } : {}),
@@ -195,6 +196,10 @@ export async function serveRuntime(
   } catch (error) {
     if (error instanceof GeneratedModuleError)
       return refused({ failure: `--registry: ${error.message}` });
+    if (error instanceof ConfigurationError)
+      return refused({
+        failure: `${args.configFile === undefined ? "no --config-file" : `--config-file ${args.configFile}`}: ${error.message}`,
+      });
     throw error;
   }
   const exposed = [];

@@ -16,6 +16,11 @@ import { viewSurface } from "./registry.js";
 import type { ServeArgs } from "./args.js";
 import { fail, log } from "./log.js";
 
+/** The stdio caller, as the tools read it (`ctx.caller`): no subject, the `--scopes` granted. */
+function grantedCaller(args: ServeArgs): { caller?: { scopes: string[] } } {
+  return args.scopes === undefined ? {} : { caller: { scopes: [...args.scopes] } };
+}
+
 /** Resolves with the first SIGINT or SIGTERM; a second one exits at once with code 1. */
 export function stopSignal(): Promise<NodeJS.Signals> {
   let stopping: NodeJS.Signals | undefined;
@@ -40,6 +45,7 @@ export async function serveNativeOnStdio(
 ): Promise<number> {
   const served = serveNativeStdio(runtime, {
     name: args.name,
+    ...grantedCaller(args),
     ...(args.maxLineBytes !== undefined ? { maxLineBytes: args.maxLineBytes } : {}),
     ...responseLimitsOf(args),
   });
@@ -64,6 +70,7 @@ export async function serveMcpOnStdio(
 ): Promise<number> {
   const mcp = await serveStdio(runtime, {
     name: args.name,
+    ...grantedCaller(args),
     surface: args.surfaces[0]!,
     ...(args.stage !== undefined ? { stage: args.stage } : {}),
     ...(args.maxLineBytes !== undefined ? { maxLineBytes: args.maxLineBytes } : {}),
@@ -123,6 +130,10 @@ export async function serveOnHttp(
       host,
       port,
       ...(token !== undefined ? { token } : {}),
+      // The static token names nobody: a caller is who holds it, with the granted scopes.
+      ...(args.scopes !== undefined
+        ? { callerIdentity: () => ({ scopes: [...args.scopes!] }) }
+        : {}),
       ...(args.maxBodiesPerAddress !== undefined
         ? { maxBodiesPerAddress: args.maxBodiesPerAddress }
         : {}),

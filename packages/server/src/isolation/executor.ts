@@ -27,7 +27,7 @@ import type {
   Answer,
   FromTool,
   PlainHandle,
-  PlainToolError,
+  PlainSystemError,
   WorkerData,
   WorkerTask,
 } from "./protocol.js";
@@ -164,6 +164,8 @@ export function createWorkerExecutor(options: WorkerExecutorOptions): WorkerExec
           args: handles.length === 0 ? args : plainHandles(args, handles),
           handles,
           sessionId: context.sessionId,
+          config: context.config,
+          caller: context.caller,
           maxResultBytes,
           offers: context.clientOffers,
           port: port2,
@@ -239,9 +241,13 @@ function fromWorker(
   tool: ToolDefinition,
   how: { memoryMb: number; stopGraceMs: number; stopped: boolean; closing: boolean },
 ): unknown {
-  const plain = error as Partial<PlainToolError> & { code?: unknown };
+  const plain = error as { name?: unknown; code?: unknown; message?: unknown } | undefined;
   if (plain?.name === "ToolError" && typeof plain.code === "string")
     return new ToolError(plain.code, String(plain.message));
+  if (plain?.name === "SystemError") {
+    const { message, stack, code, syscall } = error as PlainSystemError;
+    return Object.assign(new Error(message), { stack, code, syscall });
+  }
   if (plain?.code === "ERR_WORKER_OUT_OF_MEMORY")
     return new ToolError(
       "exec:error",

@@ -5,7 +5,7 @@
  * re-branded in the worker.
  */
 import type { MessagePort } from "node:worker_threads";
-import type { ClientOffers } from "@zcp/runtime";
+import type { CallerIdentity, ClientOffers } from "@zcp/runtime";
 
 /**
  * The pool's `workerData`: which generated module the workers import, or which modules they
@@ -28,6 +28,9 @@ export interface WorkerTask {
   /** Names of the arguments that are handles, sent as `PlainHandle`s. */
   readonly handles: readonly string[];
   readonly sessionId: string;
+  /** The call's `context.config` (the runtime's, cloned for each call) and `context.caller`. */
+  readonly config: unknown;
+  readonly caller: CallerIdentity;
   /**
    * The result's limit (`maxResultBytes`): a larger result is refused in the worker with the
    * runtime's `exec:too_large`, so that it never crosses to the server's thread.
@@ -88,4 +91,16 @@ export interface PlainToolError {
   readonly name: "ToolError";
   readonly code: string;
   readonly message: string;
+}
+
+/**
+ * An error with Node's system error properties (`code`, `syscall`), as it crosses back: a clone
+ * of an `Error` keeps its message and stack only, and the runtime's `exposeError` reads these.
+ */
+export interface PlainSystemError {
+  readonly name: "SystemError";
+  readonly message: string;
+  readonly stack: string | undefined;
+  readonly code: string;
+  readonly syscall: string;
 }

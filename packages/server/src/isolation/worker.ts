@@ -15,6 +15,7 @@ import type {
   AskKind,
   FromTool,
   PlainHandle,
+  PlainSystemError,
   PlainToolError,
   ToTool,
   WorkerData,
@@ -84,6 +85,8 @@ async function run(dispatch: DispatchTable, task: WorkerTask): Promise<void> {
     [CONTEXT_BRAND]: true,
     sessionId: task.sessionId,
     signal: controller.signal,
+    config: task.config,
+    caller: task.caller,
     progress: (done, total, message) => send({ progress: [done, total, message] }),
     log: (level, message) => send({ log: [level, message] }),
     clientOffers: task.offers,
@@ -185,14 +188,18 @@ function branded(task: WorkerTask): { readonly [name: string]: unknown } {
 }
 
 /**
- * What the tool threw, as it can cross: a ToolError as plain data, an Error as it is (the clone
- * keeps its message and stack), anything else as an Error describing it (it might not clone).
+ * What the tool threw, as it can cross: a ToolError as plain data, a system error (`ENOENT`...)
+ * as plain data with its code and syscall, another Error as it is (the clone keeps its message
+ * and stack), anything else as an Error describing it (it might not clone).
  */
 function crossing(error: unknown): unknown {
   if (!(error instanceof Error)) return new Error(`the tool threw ${inspect(error)}`);
-  const { name, code, message } = error as Error & { code?: unknown };
+  const { name, code, message, stack } = error as Error & { code?: unknown; syscall?: unknown };
   if (name === "ToolError" && typeof code === "string")
     return { name, code, message } satisfies PlainToolError;
+  const { syscall } = error as { syscall?: unknown };
+  if (typeof code === "string" && typeof syscall === "string")
+    return { name: "SystemError", message, stack, code, syscall } satisfies PlainSystemError;
   return error;
 }
 

@@ -35,7 +35,7 @@ import {
   type JSONRPCMessage,
   type McpHttpHandler,
 } from "@modelcontextprotocol/server";
-import type { Runtime, Session } from "@zcp/runtime";
+import type { CallerIdentity, Runtime, Session } from "@zcp/runtime";
 import type { ResponseLimits } from "../budget.js";
 import { jsonRpcMessage } from "./messages.js";
 import { paramHeaderRefusal } from "./param-headers.js";
@@ -62,6 +62,11 @@ export interface McpSessionLimits extends SessionLimits, ResponseLimits {
   readonly onError: (error: unknown) => void;
   /** Whose request it is, for `maxSessionsPerClient`. */
   readonly clientKey: (request: Request) => string;
+  /**
+   * Who a 2025 session's calls come from (the tools' `ctx.caller`): the request that opens (or
+   * resumes) the session says, since every later request of it must come from the same client.
+   */
+  readonly callerIdentity?: (request: Request) => CallerIdentity | undefined;
 }
 
 interface Entry extends Activity {
@@ -310,7 +315,7 @@ export class McpSessions {
       return refuse(503, -32000, `Service Unavailable: ${room}`);
     }
     for (const [, victim] of room) this.#end(victim);
-    const entry = this.#open(client, view, session);
+    const entry = this.#open(client, view, this.limits.callerIdentity?.(request), session);
     try {
       await entry.mcp.server.connect(entry.transport);
       await replay(entry.transport, initialize);
@@ -338,7 +343,7 @@ export class McpSessions {
     const room = makeRoom(this.#sessions, client, this.limits);
     if (typeof room === "string") return refuse(503, -32000, `Service Unavailable: ${room}`);
     for (const [, victim] of room) this.#end(victim);
-    const entry = this.#open(client, view);
+    const entry = this.#open(client, view, this.limits.callerIdentity?.(request));
     if (kept !== undefined) entry.mcp.session.setData(kept);
     const response = await this.#answer(entry, true, async () => {
       await entry.mcp.server.connect(entry.transport);
@@ -411,9 +416,15 @@ export class McpSessions {
    * `initialize`s count it); its id, the runtime session's, is the transport's once `initialize`
    * went through.
    */
-  #open(client: string, view: McpView, session?: Session): Entry {
+  #open(
+    client: string,
+    view: McpView,
+    caller: CallerIdentity | undefined,
+    session?: Session,
+  ): Entry {
     const mcp = createMcpServer(this.runtime, {
       ...this.options,
+      ...(caller ? { caller } : {}),
       surface: view.surface,
       ...(view.stage !== undefined ? { stage: view.stage } : {}),
       ...(session ? { session } : {}),

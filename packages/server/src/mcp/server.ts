@@ -15,7 +15,7 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from "@modelcontextprotocol/server";
-import type { Features, Runtime, Session } from "@zcp/runtime";
+import type { CallerIdentity, Features, Runtime, Session } from "@zcp/runtime";
 import type { ResponseLimits } from "../budget.js";
 import { invalidParams } from "./errors.js";
 import { IssuedHandles, serveHandleResources } from "./resources.js";
@@ -60,6 +60,12 @@ export interface McpServerOptions extends ResponseLimits {
    * process, so a retry must reach the process that asked.
    */
   readonly secret?: Uint8Array;
+  /**
+   * Who makes this server's calls, the tools' `ctx.caller` (`CallerIdentity`): over stdio the one
+   * client; over HTTP each session's or request's, from `callerIdentity` (fetch.ts). Default:
+   * anonymous, no scopes.
+   */
+  readonly caller?: CallerIdentity;
 }
 
 /** `createMcpServer`'s options: the server's, and the runtime session to serve when there is one. */
@@ -202,7 +208,16 @@ export function createMcpServer(
     });
   const server = sdkServer(options, runtime.features);
   const handles = new IssuedHandles(true);
-  const calls = serveTools(server, session, handles, pageSize, true);
+  const calls = serveTools(
+    server,
+    session,
+    handles,
+    pageSize,
+    true,
+    undefined,
+    undefined,
+    options.caller,
+  );
   serveHandleResources(server, runtime, session, handles, pageSize);
   servePrompts(server, runtime.features, pageSize);
   const stopUpdates = serveSubscriptions(server, runtime.features);

@@ -21,7 +21,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/server";
-import type { Runtime, Session } from "@zcp/runtime";
+import type { CallerIdentity, Runtime, Session } from "@zcp/runtime";
 import { bindBudget, SessionBudget, type RequestBudget } from "../budget.js";
 import { servePrompts } from "./prompts.js";
 import { IssuedHandles, serveHandleResources } from "./resources.js";
@@ -49,6 +49,8 @@ export interface McpCaller {
    * its own concurrency slots and response budget, and an anonymous caller's handles.
    */
   readonly client?: string;
+  /** Who the caller is to the tools (`ctx.caller`); undefined: anonymous. */
+  readonly identity?: CallerIdentity;
 }
 
 /** One request being served: its SDK server, its response budget, and its end. */
@@ -98,7 +100,7 @@ export class StatelessMcp {
     const loaded = this.#load(view, caller);
     loaded.serving++;
     const budget = loaded.budget.request();
-    const server = this.#server(loaded.session);
+    const server = this.#server(loaded.session, caller.identity);
     bindBudget(server, budget);
     let ended = false;
     return {
@@ -120,7 +122,7 @@ export class StatelessMcp {
   connection(view: McpView, caller: McpCaller): Server {
     const loaded = this.#load(view, caller);
     loaded.serving++;
-    return this.#server(loaded.session);
+    return this.#server(loaded.session, caller.identity);
   }
 
   /** `tools/call` requests running now, on every view. */
@@ -141,7 +143,7 @@ export class StatelessMcp {
     await Promise.allSettled(open.map(({ session }) => session.close(reason, { keep: true })));
   }
 
-  #server(session: Session): Server {
+  #server(session: Session, caller: CallerIdentity | undefined): Server {
     // Nothing it lists changes while the process runs: no list_changed to offer.
     const server = sdkServer(
       this.options,
@@ -150,7 +152,7 @@ export class StatelessMcp {
       this.#rounds.verify,
     );
     const handles = new IssuedHandles(false);
-    serveTools(server, session, handles, this.#pageSize, false, this.#calls, this.#rounds);
+    serveTools(server, session, handles, this.#pageSize, false, this.#calls, this.#rounds, caller);
     serveHandleResources(server, this.runtime, session, handles, this.#pageSize);
     servePrompts(server, this.runtime.features, this.#pageSize);
     return server;

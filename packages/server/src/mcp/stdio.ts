@@ -89,7 +89,10 @@ export async function serveStdio(
   );
   const stateless = new StatelessMcp(runtime, options);
   // The connection is its one caller: its handles are its own, with short ids.
-  const caller = { authorization: `stdio:${randomUUID()}` };
+  const caller = {
+    authorization: `stdio:${randomUUID()}`,
+    ...(options.caller ? { identity: options.caller } : {}),
+  };
   const view = {
     surface: options.surface ?? "mcp",
     ...(options.stage !== undefined ? { stage: options.stage } : {}),

@@ -43,6 +43,7 @@ import {
   clip,
   encodeResult,
   failure,
+  type CallerIdentity,
   type CallResult,
   type JsonValue,
   type Session,
@@ -100,6 +101,7 @@ const LOG_LEVELS: readonly LoggingLevel[] = [
  * Registers `logging/setLevel`, `tools/list` and `tools/call` for the session; `persist`: the
  * session's state is saved to the session store after each call (the 2025 era's sessions);
  * `rounds`: how a 2026-07-28 call asks its client (input.ts; without it, it cannot).
+ * `caller`: who makes the calls, the tools' `ctx.caller` (default anonymous).
  */
 export function serveTools(
   server: Server,
@@ -109,6 +111,7 @@ export function serveTools(
   persist: boolean,
   calls = new RunningCalls(),
   rounds?: InputRounds,
+  caller?: CallerIdentity,
 ): RunningCalls {
   // Log lines of a call go out on that call's stream, at or above the level the client set.
   let logLevel: LoggingLevel = "debug";
@@ -147,6 +150,7 @@ export function serveTools(
         ...(reserve ? { reserve } : {}),
         ...(input ? { input } : {}),
         ...(maxResultTokens !== undefined ? { maxResultTokens } : {}),
+        ...(caller ? { caller } : {}),
       }),
     );
     if (!result.ok && result.error === `unknown:${clip(name)}`)

@@ -36,7 +36,7 @@
  * - 404 unknown session, 413 body over `maxBodyBytes`, 400 not JSON, 405 not POST, 503 no room or
  *   closing; 202 without a body when a request held only notifications.
  */
-import { Session, type Runtime } from "@zcp/runtime";
+import { Session, type CallerIdentity, type Runtime } from "@zcp/runtime";
 import {
   MAX_SESSION_TOKENS,
   SERVER_ERROR,
@@ -60,7 +60,12 @@ import {
   type Sweep,
 } from "../http/idle.js";
 
-export interface NativeFetchOptions extends NativeSessionOptions {
+export interface NativeFetchOptions extends Omit<NativeSessionOptions, "caller"> {
+  /**
+   * Who a session's calls come from (`ctx.caller`), from the request that opens or loads it
+   * (every request of a session carries the same identity). Default: anonymous.
+   */
+  readonly callerIdentity?: (request: Request) => CallerIdentity | undefined;
   /** Largest request body in bytes (default 1 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number;
   /**
@@ -363,9 +368,11 @@ class NativeRoute {
         ...newest,
         stage: this.#clientStages ? newest.stage : (this.options.stage ?? null),
       });
+    const caller = this.options.callerIdentity?.(request);
     const native = createNativeSession(this.runtime, {
       ...this.options,
       ...(session ? { session } : {}),
+      ...(caller ? { caller } : {}),
     });
     const entry: Entry = {
       native,

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import {
   clip,
   type ArtifactProvider,
+  type CallerIdentity,
   type FindFormat,
   type Runtime,
   type Selection,
@@ -76,6 +77,8 @@ export interface MethodContext {
   readonly runtime: Runtime;
   readonly session: Session;
   readonly options: InitializeOptions;
+  /** Who makes the session's calls (`ctx.caller`); undefined: anonymous. */
+  readonly caller: CallerIdentity | undefined;
   readonly maxBatch: number;
   readonly clientStages: boolean;
   readonly clientFilters: boolean;
@@ -85,8 +88,8 @@ export interface MethodContext {
 }
 
 export function nativeMethods(context: MethodContext): { readonly [method: string]: Method } {
-  const { runtime, session, options, maxBatch, clientStages, clientFilters, close, cancel } =
-    context;
+  const { runtime, session, options, caller, maxBatch, clientStages, clientFilters } = context;
+  const { close, cancel } = context;
   return {
     initialize: (params): InitializeResult => {
       const findFormat = optionalString(params, "findFormat");
@@ -144,6 +147,7 @@ export function nativeMethods(context: MethodContext): { readonly [method: strin
       return session.call(name, args ?? {}, {
         ...(signal ? { signal } : {}),
         ...(maxResultTokens !== undefined ? { maxResultTokens: maxResultTokens as number } : {}),
+        ...(caller ? { caller } : {}),
         reserve,
       });
     },

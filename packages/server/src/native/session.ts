@@ -17,7 +17,14 @@
  * budget (budget.ts); past it, answers are `-32000 Response too large: …`, and a handle read
  * that would not fit is refused before its value is read.
  */
-import { clip, SelectionError, tooDeepAt, type Runtime, type Session } from "@zcp/runtime";
+import {
+  clip,
+  SelectionError,
+  tooDeepAt,
+  type CallerIdentity,
+  type Runtime,
+  type Session,
+} from "@zcp/runtime";
 import {
   ResponseTooLarge,
   SessionBudget,
@@ -39,6 +46,8 @@ import { DEFAULT_MAX_BATCH, DEFAULT_MAX_DEPTH, rpcError, rpcResult } from "./pro
 export interface NativeSessionOptions extends ResponseLimits, InitializeOptions {
   /** The exposure-policy surface of the runtime session (default `native`). */
   readonly surface?: string;
+  /** Who makes the session's calls, the tools' `ctx.caller` (default anonymous, no scopes). */
+  readonly caller?: CallerIdentity;
   /** The session's initial stage. */
   readonly stage?: string;
   /**
@@ -207,6 +216,7 @@ export function createNativeSession(
     runtime,
     session,
     options,
+    caller: options.caller,
     maxBatch,
     clientStages,
     clientFilters,

@@ -101,6 +101,8 @@ export interface ValidatorSet {
   }[];
   /** By function name. */
   readonly shared: ReadonlyMap<string, ValidatorCode>;
+  /** The server configuration's validator, when a tool reads a typed one (`ToolContext<Config>`). */
+  readonly config?: { readonly fn: string; readonly code: ValidatorCode };
 }
 
 /** A number as prettier prints it. */

@@ -59,14 +59,21 @@ export const VALIDATOR_STEPS: ValidatorSteps = {
 export function compileValidators(
   tools: readonly ToolDefinition[],
   steps: ValidatorSteps = VALIDATOR_STEPS,
+  config: JsonValue | null = null,
 ): ValidatorSet {
   const names = toolNames(tools);
   const compiled = tools.map((tool) => {
     const fn = `validate_${names.get(tool)!}`;
     return { id: tool.id, fn, code: steps.tool(tool, fn) };
   });
+  // Tool names have no `$`: the configuration's function is named apart from every tool's.
+  const configCode = config && {
+    fn: CONFIG_VALIDATOR,
+    code: compileSchemaValidator(config, CONFIG_VALIDATOR, "server configuration"),
+  };
   const shared = new Map<string, ValidatorCode>();
   const queue: ValidatorCode[] = compiled.map((entry) => entry.code);
+  if (configCode) queue.push(configCode.code);
   for (let i = 0; i < queue.length; i++) {
     for (const [name, schema] of queue[i]!.shared) {
       if (shared.has(name)) continue;
@@ -75,8 +82,11 @@ export function compileValidators(
       queue.push(code);
     }
   }
-  return { tools: compiled, shared };
+  return { tools: compiled, shared, ...(configCode ? { config: configCode } : {}) };
 }
+
+/** The function that validates the server configuration (`ToolContext<Config>`). */
+const CONFIG_VALIDATOR = "validate$config";
 
 /**
  * A tool's validator, `fn` (`validate_<name>`), then a function per `$defs` entry
@@ -101,7 +111,11 @@ export function compileToolValidator(tool: ToolDefinition, fn: string): Validato
  * The validator `fn` of an object schema that extract wrote for something other than a tool (a
  * prompt's arguments, a template's variables: `owner` names it in comments).
  */
-export function compileSchemaValidator(schema: Schema, fn: string, owner: string): ValidatorCode {
+export function compileSchemaValidator(
+  schema: Schema | JsonValue,
+  fn: string,
+  owner: string,
+): ValidatorCode {
   const { schema: root, dropped } = reduce(schema as JsonValue);
   if (dropped.length > 0)
     throw new Error(
