@@ -22,6 +22,8 @@ export const CODES = {
   ZCP1206: "Handle or ToolContext in a nested position",
   ZCP1207: "return type is not representable as JSON: no output schema",
   ZCP1208: "part of a type is not represented in the schema",
+  ZCP1209: "a content type where a tool's result cannot be content",
+  ZCP1210: "@output handle or auto on a tool that returns content",
   ZCP1301: "invalid tag value",
   ZCP1302: "constraint tag does not apply to the type",
   ZCP1303: "@param names no parameter",

@@ -7,6 +7,7 @@ import { setOwn } from "@zcp/runtime";
 import {
   HANDLE_ID_PATTERN,
   type CallSignature,
+  type ContentKind,
   type JsonValue,
   type OutputMode,
   type ToolFlag,
@@ -20,6 +21,7 @@ import { SchemaCache, type ConvertHost } from "./convert-host.js";
 import { arrayLike, indexKeywords } from "./compounds.js";
 import { bindingPatternDefaults, literal, NOT_LITERAL } from "./literals.js";
 import { faithful, includesUndefined } from "./type-facts.js";
+import { returnContent } from "./content.js";
 import { SchemaConverter } from "./types.js";
 
 /** Everything extract learns about one tool; `model` turns it into a ToolDefinition. */
@@ -43,6 +45,8 @@ export interface ExtractedTool {
   readonly deprecated: string | null;
   readonly inputSchema: Schema;
   readonly outputSchema: Schema | null;
+  /** The content the tool returns instead of a JSON value (`extract/content.ts`), or null. */
+  readonly content: ContentKind | null;
   readonly defaults: Record<string, JsonValue>;
   readonly handleParams: Record<string, string>;
   readonly call: CallSignature;
@@ -106,8 +110,11 @@ export function extractTool(
   const returned = signature
     ? checker.getAwaitedType(checker.getReturnTypeOfSignature(signature))
     : undefined;
+  const content = returned ? contentKind(fn, returned, tags, checker, diagnose) : null;
   const outputSchema =
-    returned && !isNothing(returned) ? extractOutput(fn, returned, checker, host, diagnose) : null;
+    returned && !isNothing(returned) && content === null
+      ? extractOutput(fn, returned, checker, host, diagnose)
+      : null;
 
   const position = nodePosition(fn.parent && ts.isVariableDeclaration(fn.parent) ? fn.parent : fn);
   const failed = () => diagnostics.some((d) => d.severity === "error");
@@ -117,10 +124,14 @@ export function extractTool(
     line: position.line,
     column: position.column,
     ...options,
-    handleKind: options.handleKind ?? (returned ? kindFromType(checker, returned) : "generic"),
+    // Content goes out inline, always: a handle would hide the image from the model.
+    outputMode: content ? "scalar" : options.outputMode,
+    handleKind:
+      options.handleKind ?? (returned && !content ? kindFromType(checker, returned) : "generic"),
     description,
     inputSchema: input.schema,
     outputSchema: outputSchema && orderKeys(outputSchema),
+    content: content === "refused" ? null : content,
     defaults: input.defaults,
     handleParams: input.handleParams,
     call: input.call,
@@ -293,6 +304,34 @@ function extractParameters(
 }
 
 /**
+ * The content a tool returns (null: a JSON value, or a refused mix, diagnosed ZCP1209). Content
+ * is never a handle: `@output handle` or `auto` on such a tool is an error (ZCP1210).
+ */
+function contentKind(
+  fn: ts.SignatureDeclaration,
+  returned: ts.Type,
+  tags: Tag[],
+  checker: ts.TypeChecker,
+  diagnose: ConvertHost["diagnose"],
+): ContentKind | "refused" | null {
+  const content = returnContent(checker, returned);
+  if (content === null) return null;
+  if (typeof content === "object") {
+    const type = fn.type ? fn.type.getText() : checker.typeToString(returned);
+    diagnose(fn.type ?? fn, "ZCP1209", `return type "${type}" is ${content.refused}`);
+    return "refused";
+  }
+  const output = tags.find((tag) => tag.name === "output" && tag.text !== "scalar");
+  if (output)
+    diagnose(
+      output.node,
+      "ZCP1210",
+      `@output ${output.text}: the tool returns content (${content}), which always goes out inline (an image a handle hid would never reach the model); remove the tag`,
+    );
+  return content;
+}
+
+/**
  * The output schema of a tool that returns `returned`. A return type with no JSON form (a
  * function, a `Map`, `Error | undefined`) costs the output schema, not the tool: the model can
  * still call it (its result is serialised as it is at run time). The converter's errors become one ZCP1207
@@ -307,8 +346,11 @@ function extractOutput(
 ): Schema | null {
   const reasons: string[] = [];
   const converter = new SchemaConverter(
+    // Content nested in a value stays an error (ZCP1209): at run time it would go out as JSON text.
     host("output", (node, code, message, severity = "error") =>
-      severity === "error" ? reasons.push(message) : diagnose(node, code, message, severity),
+      severity === "error" && code !== "ZCP1209"
+        ? reasons.push(message)
+        : diagnose(node, code, message, severity),
     ),
   );
   const written = fn.type && unwrapPromiseNode(fn.type);

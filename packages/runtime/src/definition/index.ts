@@ -8,6 +8,7 @@
  */
 export type {
   CallSignature,
+  ContentKind,
   JsonSchema,
   JsonValue,
   OutputMode,
@@ -17,7 +18,7 @@ export type {
   ToolFlag,
 } from "./registry.js";
 export { HINT_FLAGS, REGISTRY_FORMAT_VERSION, TOOL_FLAGS } from "./registry.js";
-export { CONTEXT_BRAND, HANDLE_BRAND, HANDLE_ID_PATTERN } from "./brands.js";
+export { CONTENT_BRAND, CONTEXT_BRAND, HANDLE_BRAND, HANDLE_ID_PATTERN } from "./brands.js";
 export { canonicalJson, combineToolHashes, sha12, toolHash } from "./hash.js";
 export { deriveId, providerName } from "./names.js";
 export { prefixTool } from "./prefix.js";

@@ -22,6 +22,7 @@ import type { Caller, ExecutedCall, SessionHost } from "./host.js";
 import { setOwn } from "../definition/own.js";
 import type { JsonValue, ToolDefinition } from "../definition/registry.js";
 import { failure, type CallError, type CallResult, type HandleMeta } from "../results/result.js";
+import { ContentError, readContent } from "../results/content.js";
 import { defaultSummary, unwrapSummary } from "./summary.js";
 import { toolErrorOf } from "./tool-error.js";
 import type { ValidationResult, Validator } from "../codegen/validate.js";
@@ -312,6 +313,7 @@ export class CallPipeline {
       this.host.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
     );
     if (tooLarge) return tooLarge;
+    if (tool.content !== undefined) return this.content(tool, value);
     const json = JSON.stringify(value ?? null);
     const inline =
       tool.outputMode === "scalar" ||
@@ -321,6 +323,17 @@ export class CallPipeline {
     // Inline values go out as plain JSON data (Dates as strings, no undefined); the store keeps its own JSON.
     if (inline) return { ok: true, value: JSON.parse(json) as JsonValue };
     return this.store(tool, value, summary);
+  }
+
+  /** A content tool's blocks (never a handle: gen keeps such a tool `scalar`), or `exec:error`. */
+  private content(tool: ToolDefinition, value: unknown): CallResult {
+    try {
+      return { ok: true, content: readContent(tool.content!, value) };
+    } catch (error) {
+      (this.host.options.onToolError ?? defaultToolError)(error, tool, this.caller);
+      const why = error instanceof ContentError ? error.message : "it cannot be read";
+      return failure("exec:error", `the tool's content is not valid: ${why}`);
+    }
   }
 
   private async store(

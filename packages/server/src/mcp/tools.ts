@@ -5,6 +5,8 @@
  *
  * - value   → text: a string as it is, any other value as its compact JSON; `structuredContent`:
  *             the value when it is a plain object
+ * - content → the blocks as they are (an image is one image block, never JSON text about it);
+ *             no `structuredContent`
  * - handle  → text: `encodeResult(result)` (id, summary, meta) + a `resource_link` to `zcp://handle/%23T1`
  * - error   → `isError: true`, text: `encodeResult(result)` (`{"ok":false,"error":"invalid:$.city","hint":"…"}`)
  * - unknown tool → JSON-RPC error -32602 (a protocol error in MCP's terms, not a tool result)
@@ -155,6 +157,8 @@ function toCallToolResult(result: CallResult, handles: IssuedHandles): CallToolR
     ];
     return { content };
   }
+  // The runtime checked and copied the blocks; they are MCP's own content blocks.
+  if ("content" in result) return { content: result.content as ContentBlock[] };
   // A string is the text itself, as a plain MCP server returns it: quoting it as JSON would cost
   // the model its quotes and escapes (a `\n` per line break), and nests text inside text.
   const text =
