@@ -30,6 +30,8 @@ export const CODES = {
   ZCP1304: "default value is not a literal",
   ZCP1305: "tool has no description",
   ZCP1306: "a tool's @example does not fit its parameters",
+  ZCP1307: "an @inputSchema file cannot be read or is not an object schema",
+  ZCP1308: "the validator cannot check a hand-written input schema",
   ZCP1401: "duplicate tool id",
   ZCP1402: "duplicate tool alias",
   ZCP1403: "aliases collide as provider names",

@@ -12,6 +12,7 @@ import { renderApi } from "@zcp/runtime/definition";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type CliResult,
+  errorLines,
   generatedRegistry,
   runZcpAsync,
   STRICT_TSCONFIG,
@@ -188,11 +189,7 @@ describe("a content return type", () => {
 
 describe("content where a result cannot be content", () => {
   it("is refused, each tool with its diagnostic", () => {
-    const lines = refused.stderr
-      .split("\n")
-      .filter((line) => / - error /.test(line))
-      .map((line) => line.replace(/^.*tools\.ts:\d+:\d+ - /, ""));
-    expect(lines).toEqual([
+    expect(errorLines(refused)).toEqual([
       'error ZCP1209: return type "Image | Audio" is one of several content types (return an array: Content[])',
       'error ZCP1209: return type "Image | string" is a content type in a union with other values (return one content type, or Content[])',
       'error ZCP1209: return type "(Image | string)[]" is an array that mixes content blocks and JSON values (make each item a block: text(…))',

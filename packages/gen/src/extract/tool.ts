@@ -22,6 +22,7 @@ import { arrayLike, indexKeywords } from "./compounds.js";
 import { bindingPatternDefaults, literal, NOT_LITERAL } from "./literals.js";
 import { faithful, includesUndefined } from "./type-facts.js";
 import { returnContent } from "./content.js";
+import { readHandWritten, takesArgumentsObject } from "./input-schema.js";
 import { SchemaConverter } from "./types.js";
 
 /** Everything extract learns about one tool; `model` turns it into a ToolDefinition. */
@@ -52,6 +53,8 @@ export interface ExtractedTool {
   readonly call: CallSignature;
   /** Paths of arguments the function takes as `Date` (ISO strings on the wire). */
   readonly dates: string[];
+  /** The file of a hand-written input schema (`@inputSchema`), whose keywords the pipeline checks; null for one derived from the parameters. */
+  readonly inputSchemaFile: string | null;
   /** The tool's own `@example` tags, in order: compile checks them (`compile/examples.ts`). */
   readonly exampleTags: readonly ExampleTag[];
   /** Files the tool's types reach, its own included. */
@@ -104,7 +107,18 @@ export function extractTool(
     );
     return { tool: null, diagnostics };
   }
-  const input = extractParameters(fn, tags, new SchemaConverter(host("input")), checker, diagnose);
+  const converter = new SchemaConverter(host("input"));
+  const schemaTags = tags.filter((tag) => tag.name === "inputSchema");
+  for (const tag of schemaTags.slice(1))
+    diagnose(tag.node, "ZCP1301", "@inputSchema is given more than once");
+  const written = schemaTags[0]
+    ? handWrittenInput(fn, schemaTags[0], declaration.sourceFile.fileName, converter, diagnose)
+    : null;
+  if (written) deps.add(written.file);
+  // A refused `@inputSchema` (diagnosed) leaves the tool out: its parameters are not read instead.
+  const input = schemaTags[0]
+    ? (written ?? REFUSED_INPUT)
+    : extractParameters(fn, tags, converter, checker, diagnose);
 
   const signature = checker.getSignatureFromDeclaration(fn);
   const returned = signature
@@ -136,12 +150,41 @@ export function extractTool(
     handleParams: input.handleParams,
     call: input.call,
     dates: input.dates,
+    inputSchemaFile: written?.file ?? null,
     exampleTags: tags
       .filter((tag) => tag.name === "example")
       .map((tag) => ({ text: tag.text, position: nodePosition(tag.node) })),
     deps: [...deps].sort(),
   };
   return { tool: failed() ? null : tool, diagnostics };
+}
+
+/**
+ * The input of a tool with `@inputSchema`: the file's schema as written, the arguments object
+ * as the one parameter. Null when the tag or the signature is refused (diagnosed: the tool is
+ * left out, since no schema is guessed for it).
+ */
+function handWrittenInput(
+  fn: ts.SignatureDeclaration,
+  tag: Tag,
+  sourceFile: string,
+  converter: SchemaConverter,
+  diagnose: ConvertHost["diagnose"],
+): (InputShape & { readonly file: string }) | null {
+  const isContext = (node: ts.ParameterDeclaration) =>
+    converter.special(nonUndefined(converter.checker.getTypeAtLocation(node)))?.kind === "context";
+  if (!takesArgumentsObject(fn, tag, isContext, diagnose)) return null;
+  const written = readHandWritten(tag, sourceFile, diagnose);
+  if (!written) return null;
+  const context = fn.parameters.findIndex(isContext);
+  return {
+    schema: orderKeys(written.schema),
+    dates: [],
+    defaults: written.defaults,
+    handleParams: {},
+    call: { kind: "object", context: context < 0 ? null : context },
+    file: written.file,
+  };
 }
 
 interface InputShape {
@@ -151,6 +194,14 @@ interface InputShape {
   handleParams: Record<string, string>;
   call: CallSignature;
 }
+
+const REFUSED_INPUT: InputShape = {
+  schema: {},
+  dates: [],
+  defaults: {},
+  handleParams: {},
+  call: { kind: "object", context: null },
+};
 
 function extractParameters(
   fn: ts.SignatureDeclaration,
