@@ -3,10 +3,12 @@
  * conformance fixture's content tools: the official v2 client, in the 2025 era and pinned to
  * 2026-07-28, gets each tool's blocks as MCP content blocks (an image is one image block, with
  * no `structuredContent` and no `outputSchema` in the listing), and the native surface answers
- * the same blocks as `{ok:true, content}`.
+ * the same blocks as `{ok:true, content}`, which the typed native client reads as such.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectHttp } from "@zcp/client";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import type { ToolArgs, ToolResults } from "../../../fixtures/conformance/src/zcp.gen/types.js";
 import { nativeSession, Processes, type HttpServed } from "./faults/harness.js";
 
 const CONFORMANCE = "fixtures/conformance/src/zcp.gen/index.ts";
@@ -79,7 +81,7 @@ describe.each([
 });
 
 describe("the native surface", () => {
-  it("answers a content tool's blocks as {ok:true, content}", async () => {
+  it("answers a content tool's blocks as {ok:true, content}, raw and through the typed client", async () => {
     const session = await nativeSession(http.native);
     for (const [name, blocks] of Object.entries(ANSWERS)) {
       const answer = await session.send({
@@ -93,6 +95,16 @@ describe("the native surface", () => {
         id: 1,
         result: { ok: true, content: blocks },
       });
+    }
+    const client = connectHttp<ToolArgs, ToolResults>(http.native);
+    try {
+      await client.initialize();
+      const result = await client.call("test.multiple_content_types", {});
+      expect(result).toEqual({ ok: true, content: ANSWERS.test_multiple_content_types });
+      // The generated result type of a content tool is `never`: it answers content, never a value.
+      if (result.ok && "value" in result) expectTypeOf(result.value).toEqualTypeOf<never>();
+    } finally {
+      await client.close();
     }
   });
 });

@@ -355,8 +355,9 @@ function extractParameters(
 }
 
 /**
- * The content a tool returns (null: a JSON value, or a refused mix, diagnosed ZCP1209). Content
- * is never a handle: `@output handle` or `auto` on such a tool is an error (ZCP1210).
+ * The content a tool returns: null for a JSON value, `refused` for content where a result cannot
+ * be content (diagnosed ZCP1209; the tool is left out). Content is never a handle: `@output
+ * handle` or `auto` on such a tool is an error (ZCP1210).
  */
 function contentKind(
   fn: ts.SignatureDeclaration,
