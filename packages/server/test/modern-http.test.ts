@@ -25,6 +25,7 @@ import {
   type HttpAnswer,
   type HttpServed,
 } from "./faults/harness.js";
+import conformance from "../../../fixtures/conformance/src/zcp.gen/index.js";
 import { writeGatewayModule } from "./gateway-module.js";
 import { MODERN, modern, modernBody, modernHeaders } from "./modern-wire.js";
 
@@ -419,7 +420,7 @@ describe("the 2026-07-28 era on zcp-serve: what the SDK gives", () => {
         { "mcp-session-id": "no-such-session", "last-event-id": "42" },
       );
       expect(answer.status).toBe(200);
-      expect(answer.messages[0]?.result?.tools?.length).toBe(4);
+      expect(answer.messages[0]?.result?.tools?.length).toBe(conformance.registry.tools.length);
       expect(answer.headers.get("mcp-session-id")).toBeNull();
     });
 
