@@ -54,9 +54,11 @@ function toCallToolResult(result: CallResult): CallToolResult {
       isError: true,
     };
   const body =
-    "value" in result
-      ? result.value
-      : { handle: result.handle, summary: result.summary, meta: result.meta };
+    "handle" in result
+      ? { handle: result.handle, summary: result.summary, meta: result.meta }
+      : "content" in result
+        ? result.content
+        : result.value;
   return { content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 

@@ -5,6 +5,7 @@
  */
 import type {
   CallError,
+  ContentBlock,
   CountResult,
   GrepOptions,
   GrepResult,
@@ -82,6 +83,7 @@ export class ZcpRpcError extends Error {
 /** A call's result with the tool's value typed. */
 export type TypedCallResult<T> =
   | { readonly ok: true; readonly value: T }
+  | { readonly ok: true; readonly content: readonly ContentBlock[] }
   | {
       readonly ok: true;
       readonly handle: string;

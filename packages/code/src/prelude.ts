@@ -41,7 +41,8 @@ export const PRELUDE = String.raw`(function (hostCall, hostLog, aliasesJson) {
       handles.add(handle);
       return handle;
     }
-    return result.value;
+    // A content tool's blocks are its value to a program.
+    return hasOwn.call(result, "content") ? result.content : result.value;
   };
   const bind = (alias) =>
     function (args) {

@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createRuntime, type CallResult, type CodeRunner } from "@zcp/runtime";
+import conformance from "../../../fixtures/conformance/src/zcp.gen/index.js";
 import kitchen from "../../../fixtures/kitchen-sink/src/zcp.gen/index.js";
 import weather from "../../../fixtures/weather/src/zcp.gen/index.js";
 import { createCodeRunner } from "../dist/index.js";
@@ -117,6 +118,16 @@ describe("programs", () => {
       error: "program_error",
       hint: "ToolError: invalid:$.city: expected one of: Shanghai, Beijing, Shenzhen, Hangzhou",
     });
+  });
+
+  it("get a content tool's blocks as an array", async () => {
+    const session = createRuntime(conformance, { code }).session();
+    expect(
+      await session.call("zcp.run", {
+        code: `const [resource] = await tools.test.embedded_resource({});
+               return resource.resource.uri`,
+      }),
+    ).toEqual(value("test://embedded-resource"));
   });
 
   it("get handles as frozen objects, and pass them (or their ids) back to tools", async () => {

@@ -15,7 +15,7 @@ import {
   type ToolDefinition,
 } from "@zcp/runtime/definition";
 import type { ts } from "@ts-morph/common";
-import { artifactSets, compile, compileExamples } from "./compile/index.js";
+import { artifactSets, compile, compileExamples, handWrittenProblems } from "./compile/index.js";
 import { composeRegistries } from "./compose/index.js";
 import type { Config } from "./config.js";
 import { compareDiagnostics, diagnostic, type Diagnostic } from "./diagnostics.js";
@@ -155,7 +155,7 @@ export class Generator {
       memo.emit,
     );
 
-    const inputs = this.inputsOf(local.program, local.sources, composition.inputs);
+    const inputs = this.inputsOf(local.program, local.sources, composition.inputs, local.extracted);
     this.read = new Set(inputs.keys());
     return {
       files,
@@ -260,8 +260,15 @@ export class Generator {
 
     const model = buildModel(tools, config.root, memo.model);
     diagnostics.push(...model.diagnostics);
+    // A hand-written input schema is generated only when its validator checks all of it.
+    const definitions = model.definitions.filter((definition) => {
+      if (model.origins.get(definition)?.inputSchemaFile == null) return true;
+      const problems = handWrittenProblems(definition, model.sites.get(definition)!);
+      diagnostics.push(...problems);
+      return problems.length === 0;
+    });
     return {
-      definitions: model.definitions,
+      definitions,
       sites: model.sites,
       extracted: tools,
       origins: model.origins,
@@ -293,6 +300,7 @@ export class Generator {
     program: ts.Program | null,
     sources: readonly string[],
     packages: ReadonlyMap<string, string | null>,
+    extracted: readonly ExtractedTool[],
   ): Map<string, string | null> {
     const inputs = new Map<string, string | null>();
     const add = (file: string, hash: string | null) => {
@@ -302,6 +310,10 @@ export class Generator {
     for (const [file, hash] of this.settingsFiles) add(file, hash);
     for (const file of sources) add(file, this.memo.mention(file).hash);
     for (const [file, hash] of packages) add(file, hash);
+    // Hand-written input schemas are read by extract, not by TypeScript.
+    for (const tool of extracted)
+      if (tool.inputSchemaFile !== null)
+        add(tool.inputSchemaFile, hashSourceFile(tool.inputSchemaFile));
     for (const sourceFile of program?.getSourceFiles() ?? []) {
       if (program!.isSourceFileDefaultLibrary(sourceFile)) continue;
       add(path.resolve(sourceFile.fileName), this.memo.textHash(sourceFile));

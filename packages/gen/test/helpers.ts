@@ -258,6 +258,14 @@ export function runsTogether(): <T>(start: () => Promise<T>) => () => Promise<T>
   };
 }
 
+/** A run's error lines, each without its `path:line:col - ` prefix. */
+export function errorLines(result: CliResult): string[] {
+  return result.stderr
+    .split("\n")
+    .filter((line) => / - error /.test(line))
+    .map((line) => line.replace(/^.*:\d+:\d+ - /, ""));
+}
+
 /** The one JSON line a `--reporter json` run prints. */
 export function oneJsonLine<T>(result: CliResult): T {
   const lines = result.stdout.split("\n").filter((line) => line !== "");

@@ -3,7 +3,7 @@
  *   definition/  the registry format and what derives from a definition alone (artifacts, API
  *                text, planner lines, views, the tool index and its search, names, hashes)
  *   codegen/     the contract with generated files (tables, validator helpers, format checks)
- *   results/     what a call answers (`CallResult`, `failure`, `clip`)
+ *   results/     what a call answers (`CallResult`, `failure`, `clip`, content blocks)
  *   wire/        the native protocol's wire types (`@zcp/runtime/wire`)
  *   handles/     the `Handle` type, the handle store, its storage and its operations
  *   encoding/    how results are written for a model (JSON, text calls and returns)
@@ -96,8 +96,35 @@ export type {
   SampleResult,
 } from "./codegen/input.js";
 export type { CallInput, InputRequest } from "./session/input.js";
+export {
+  audio,
+  content,
+  ContentError,
+  embeddedResource,
+  image,
+  MAX_MEDIA_BYTES,
+  resourceLink,
+  text,
+} from "./results/content.js";
+export type {
+  Audio,
+  AudioBlock,
+  Content,
+  ContentBlock,
+  EmbeddedResource,
+  EmbeddedResourceBlock,
+  Image,
+  ImageBlock,
+  ResourceContents,
+  ResourceLink,
+  ResourceLinkBlock,
+  ResourceLinkFields,
+  Text,
+  TextBlock,
+} from "./results/content.js";
 export type { Handle, Integer } from "./definition/brands.js";
 export type {
+  ContentKind,
   JsonSchema,
   JsonValue,
   OutputMode,

@@ -17,7 +17,7 @@ import {
 
 /** The inline value of a result that must have one. */
 function valueOf<T>(result: CallResult): T {
-  if (!result.ok || "handle" in result)
+  if (!result.ok || !("value" in result))
     throw new Error(`expected a value: ${JSON.stringify(result)}`);
   return result.value as T;
 }

@@ -27,12 +27,12 @@ export function useWorkbench(): void {
   });
 }
 
-/** The answer of a call that must succeed: its value, or the handle answer. */
+/** The answer of a call that must succeed: its value, its content blocks, or the handle answer. */
 export async function ok(alias: string, args: Record<string, unknown>): Promise<any> {
   const result: CallResult = await session.call(alias, args);
   if (!result.ok)
     throw new Error(`${alias} failed: ${JSON.stringify(result)} ${toolErrors.at(-1) ?? ""}`);
-  return "handle" in result ? result : result.value;
+  return "handle" in result ? result : "content" in result ? result.content : result.value;
 }
 
 /** A workbook of the folder, read with the fixture's own reader. */

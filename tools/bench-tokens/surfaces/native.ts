@@ -106,9 +106,11 @@ export async function zcpSurface(
       const values = answers.map((answer): JsonValue =>
         !answer.ok
           ? null
-          : "value" in answer
-            ? answer.value
-            : { handle: answer.handle, summary: answer.summary, meta: { ...answer.meta } },
+          : "handle" in answer
+            ? { handle: answer.handle, summary: answer.summary, meta: { ...answer.meta } }
+            : "content" in answer
+              ? answer.content
+              : answer.value,
       );
       const errors = answers.filter((answer) => !answer.ok).map((answer) => encodeResult(answer));
       const results: Message[] = compact

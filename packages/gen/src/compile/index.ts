@@ -21,6 +21,7 @@ import {
 } from "./validators/index.js";
 
 export { checkExamples, withExamples, type CheckedExamples } from "./examples.js";
+export { handWrittenProblems } from "./schema-problems.js";
 export { artifactDiagnostics, artifactSets, type ArtifactSets } from "./providers/index.js";
 export { LEAN_DROPPED, leanSchema } from "@zcp/runtime/definition";
 export {

@@ -41,7 +41,10 @@ export function typesFile(context: EmitContext, tools: readonly ToolDefinition[]
     const base = printer.reserve(pascalCase(tool.alias), tool.id);
     printer.defs(tool.inputSchema as Node, base);
     argsMap.push([tool.alias, printer.named(tool.inputSchema as Node, `${base}Args`)]);
-    if (tool.outputSchema) {
+    if (tool.content !== undefined) {
+      // A content tool answers `{ ok: true, content }`: never a value.
+      resultMap.push([tool.alias, "never"]);
+    } else if (tool.outputSchema) {
       printer.defs(tool.outputSchema as Node, `${base}Result`);
       resultMap.push([tool.alias, printer.alias(tool.outputSchema as Node, `${base}Result`)]);
     } else {

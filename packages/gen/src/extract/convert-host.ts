@@ -18,7 +18,8 @@ export interface ConvertHost {
 }
 
 /** What a top-level parameter type turned out to be. */
-export type Special = { kind: "handle"; handleKind: string } | { kind: "context" } | null;
+export type Special =
+  { kind: "handle"; handleKind: string } | { kind: "context" } | { kind: "content" } | null;
 
 /**
  * Object types converted once per run: a shared interface used by many tools is built once.

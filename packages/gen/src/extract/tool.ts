@@ -7,6 +7,7 @@ import { setOwn } from "@zcp/runtime";
 import {
   HANDLE_ID_PATTERN,
   type CallSignature,
+  type ContentKind,
   type JsonValue,
   type OutputMode,
   type ToolFlag,
@@ -21,6 +22,8 @@ import { SchemaCache, type ConvertHost } from "./convert-host.js";
 import { arrayLike, indexKeywords } from "./compounds.js";
 import { bindingPatternDefaults, literal, NOT_LITERAL } from "./literals.js";
 import { faithful, includesUndefined } from "./type-facts.js";
+import { returnContent } from "./content.js";
+import { readHandWritten, takesArgumentsObject } from "./input-schema.js";
 import { SchemaConverter } from "./types.js";
 
 /** Everything extract learns about one tool; `model` turns it into a ToolDefinition. */
@@ -46,11 +49,15 @@ export interface ExtractedTool {
   readonly maxResultTokens: number | null;
   readonly inputSchema: Schema;
   readonly outputSchema: Schema | null;
+  /** The content the tool returns instead of a JSON value (`extract/content.ts`), or null. */
+  readonly content: ContentKind | null;
   readonly defaults: Record<string, JsonValue>;
   readonly handleParams: Record<string, string>;
   readonly call: CallSignature;
   /** Paths of arguments the function takes as `Date` (ISO strings on the wire). */
   readonly dates: string[];
+  /** The file of a hand-written input schema (`@inputSchema`), whose keywords the pipeline checks; null for one derived from the parameters. */
+  readonly inputSchemaFile: string | null;
   /** The tool's own `@example` tags, in order: compile checks them (`compile/examples.ts`). */
   readonly exampleTags: readonly ExampleTag[];
   /**
@@ -110,7 +117,18 @@ export function extractTool(
     );
     return { tool: null, diagnostics };
   }
-  const input = extractParameters(fn, tags, new SchemaConverter(host("input")), checker, diagnose);
+  const converter = new SchemaConverter(host("input"));
+  const schemaTags = tags.filter((tag) => tag.name === "inputSchema");
+  for (const tag of schemaTags.slice(1))
+    diagnose(tag.node, "ZCP1301", "@inputSchema is given more than once");
+  const written = schemaTags[0]
+    ? handWrittenInput(fn, schemaTags[0], declaration.sourceFile.fileName, converter, diagnose)
+    : null;
+  if (written) deps.add(written.file);
+  // A refused `@inputSchema` (diagnosed) leaves the tool out: its parameters are not read instead.
+  const input = schemaTags[0]
+    ? (written ?? REFUSED_INPUT)
+    : extractParameters(fn, tags, converter, checker, diagnose);
   const contextParam = input.call.context === null ? undefined : fn.parameters[input.call.context];
   const config = contextParam
     ? extractConfig(contextParam, checker, new SchemaConverter(host("input")))
@@ -123,8 +141,11 @@ export function extractTool(
   const returned = signature
     ? checker.getAwaitedType(checker.getReturnTypeOfSignature(signature))
     : undefined;
+  const content = returned ? contentKind(fn, returned, tags, checker, diagnose) : null;
   const outputSchema =
-    returned && !isNothing(returned) ? extractOutput(fn, returned, checker, host, diagnose) : null;
+    returned && !isNothing(returned) && content === null
+      ? extractOutput(fn, returned, checker, host, diagnose)
+      : null;
 
   const throws = readThrows(tags, checker, diagnose);
   for (const thrown of throws) deps.add(thrown.file);
@@ -136,15 +157,20 @@ export function extractTool(
     line: position.line,
     column: position.column,
     ...options,
-    handleKind: options.handleKind ?? (returned ? kindFromType(checker, returned) : "generic"),
+    // Content goes out inline, always: a handle would hide the image from the model.
+    outputMode: content ? "scalar" : options.outputMode,
+    handleKind:
+      options.handleKind ?? (returned && !content ? kindFromType(checker, returned) : "generic"),
     description,
     inputSchema: input.schema,
     outputSchema: outputSchema && orderKeys(outputSchema),
+    content: content === "refused" ? null : content,
     defaults: input.defaults,
     handleParams: input.handleParams,
     call: input.call,
     config,
     dates: input.dates,
+    inputSchemaFile: written?.file ?? null,
     exampleTags: tags
       .filter((tag) => tag.name === "example")
       .map((tag) => ({ text: tag.text, position: nodePosition(tag.node) })),
@@ -154,6 +180,34 @@ export function extractTool(
   return { tool: failed() ? null : tool, diagnostics };
 }
 
+/**
+ * The input of a tool with `@inputSchema`: the file's schema as written, the arguments object
+ * as the one parameter. Null when the tag or the signature is refused (diagnosed: the tool is
+ * left out, since no schema is guessed for it).
+ */
+function handWrittenInput(
+  fn: ts.SignatureDeclaration,
+  tag: Tag,
+  sourceFile: string,
+  converter: SchemaConverter,
+  diagnose: ConvertHost["diagnose"],
+): (InputShape & { readonly file: string }) | null {
+  const isContext = (node: ts.ParameterDeclaration) =>
+    converter.special(nonUndefined(converter.checker.getTypeAtLocation(node)))?.kind === "context";
+  if (!takesArgumentsObject(fn, tag, isContext, diagnose)) return null;
+  const written = readHandWritten(tag, sourceFile, diagnose);
+  if (!written) return null;
+  const context = fn.parameters.findIndex(isContext);
+  return {
+    schema: orderKeys(written.schema),
+    dates: [],
+    defaults: written.defaults,
+    handleParams: {},
+    call: { kind: "object", context: context < 0 ? null : context },
+    file: written.file,
+  };
+}
+
 interface InputShape {
   schema: Schema;
   dates: string[];
@@ -161,6 +215,14 @@ interface InputShape {
   handleParams: Record<string, string>;
   call: CallSignature;
 }
+
+const REFUSED_INPUT: InputShape = {
+  schema: {},
+  dates: [],
+  defaults: {},
+  handleParams: {},
+  call: { kind: "object", context: null },
+};
 
 function extractParameters(
   fn: ts.SignatureDeclaration,
@@ -314,6 +376,35 @@ function extractParameters(
 }
 
 /**
+ * The content a tool returns: null for a JSON value, `refused` for content where a result cannot
+ * be content (diagnosed ZCP1209; the tool is left out). Content is never a handle: `@output
+ * handle` or `auto` on such a tool is an error (ZCP1210).
+ */
+function contentKind(
+  fn: ts.SignatureDeclaration,
+  returned: ts.Type,
+  tags: Tag[],
+  checker: ts.TypeChecker,
+  diagnose: ConvertHost["diagnose"],
+): ContentKind | "refused" | null {
+  const content = returnContent(checker, returned);
+  if (content === null) return null;
+  if (typeof content === "object") {
+    const type = fn.type ? fn.type.getText() : checker.typeToString(returned);
+    diagnose(fn.type ?? fn, "ZCP1209", `return type "${type}" is ${content.refused}`);
+    return "refused";
+  }
+  const output = tags.find((tag) => tag.name === "output" && tag.text !== "scalar");
+  if (output)
+    diagnose(
+      output.node,
+      "ZCP1210",
+      `@output ${output.text}: the tool returns content (${content}), which always goes out inline (an image a handle hid would never reach the model); remove the tag`,
+    );
+  return content;
+}
+
+/**
  * The output schema of a tool that returns `returned`. A return type with no JSON form (a
  * function, a `Map`, `Error | undefined`) costs the output schema, not the tool: the model can
  * still call it (its result is serialised as it is at run time). The converter's errors become one ZCP1207
@@ -328,8 +419,11 @@ function extractOutput(
 ): Schema | null {
   const reasons: string[] = [];
   const converter = new SchemaConverter(
+    // Content nested in a value stays an error (ZCP1209): at run time it would go out as JSON text.
     host("output", (node, code, message, severity = "error") =>
-      severity === "error" ? reasons.push(message) : diagnose(node, code, message, severity),
+      severity === "error" && code !== "ZCP1209"
+        ? reasons.push(message)
+        : diagnose(node, code, message, severity),
     ),
   );
   const written = fn.type && unwrapPromiseNode(fn.type);

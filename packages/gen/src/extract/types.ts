@@ -7,7 +7,7 @@
  * order and type aliases contribute their JSDoc; otherwise the checker's resolved type is used.
  */
 import { setOwn } from "@zcp/runtime";
-import { CONTEXT_BRAND, HANDLE_BRAND } from "@zcp/runtime/definition";
+import { CONTENT_BRAND, CONTEXT_BRAND, HANDLE_BRAND } from "@zcp/runtime/definition";
 import { ts } from "@ts-morph/common";
 import type { Code, Severity } from "../diagnostics.js";
 import { applySchemaTags, withKeyConstraints, writtenAlias, type Diagnose } from "./annotations.js";
@@ -64,7 +64,7 @@ export class SchemaConverter implements ConvertContext {
     this.checker = host.checker;
   }
 
-  /** Recognises the runtime's `Handle<K>` and `ToolContext` types by their brand properties. */
+  /** Recognises the runtime's `Handle<K>`, `ToolContext` and content types by their brand properties. */
   special(type: ts.Type): Special {
     if (!(type.flags & ts.TypeFlags.Object) && !(type.flags & ts.TypeFlags.Intersection))
       return null;
@@ -81,6 +81,7 @@ export class SchemaConverter implements ConvertContext {
       const handleKind = kindType.isStringLiteral() ? kindType.value : "*";
       return { kind: "handle", handleKind };
     }
+    if (this.checker.getPropertyOfType(type, CONTENT_BRAND)) return { kind: "content" };
     return this.checker.getPropertyOfType(type, CONTEXT_BRAND) ? { kind: "context" } : null;
   }
 
@@ -288,7 +289,15 @@ export class SchemaConverter implements ConvertContext {
       return this.cachedObject(type, site);
     }
     if (f & ts.TypeFlags.Object) {
-      if (this.special(type)) {
+      const special = this.special(type);
+      // A tool's own return type is content (`returnContent`); anywhere else it is not JSON.
+      if (special?.kind === "content")
+        return this.fail(
+          node ?? site,
+          "ZCP1209",
+          "content types (Image, Audio, EmbeddedResource, ResourceLink, Text) are only a tool's return type, or the items of the array it returns",
+        );
+      if (special) {
         return this.fail(
           node ?? site,
           "ZCP1206",

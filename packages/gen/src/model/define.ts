@@ -41,6 +41,7 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
     description: tool.description,
     inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],
     outputSchema: tool.outputSchema as ToolDefinition["outputSchema"],
+    ...(tool.content ? { content: tool.content } : {}),
     outputMode: tool.outputMode,
     handleKind: tool.handleKind,
     handleParams: tool.handleParams,

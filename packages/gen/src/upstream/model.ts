@@ -22,7 +22,7 @@ import { DEFAULT_MAX_ARGUMENT_DEPTH, tooDeepAt } from "@zcp/runtime";
 import { diagnostic, type Code, type Diagnostic } from "../diagnostics.js";
 import { completeDefinition, shortDescription } from "../model/define.js";
 import { BUILTIN_IDS, type Site } from "../model/index.js";
-import { schemaProblems, type SchemaProblem } from "./check.js";
+import { schemaProblems, type SchemaProblem } from "../compile/schema-problems.js";
 import { toDraft2020 } from "./dialect.js";
 import type { Listing } from "./list.js";
 import type { FromMcp, ToolOverride } from "./options.js";

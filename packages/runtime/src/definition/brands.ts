@@ -1,6 +1,6 @@
 /**
  * The marks `zcp gen` and the runtime agree on: the brand properties by which the generator
- * recognises the runtime's `Handle` and `ToolContext` types (by property, not by import path,
+ * recognises the runtime's `Handle`, `ToolContext` and content types (by property, not by import path,
  * so re-exports and aliases work), the branded types tool authors declare (`Handle`,
  * `Integer`), and the one wire form of a handle id.
  */
@@ -10,6 +10,13 @@ export const HANDLE_BRAND = "~zcp.handle";
 
 /** Brand property of `ToolContext`. */
 export const CONTEXT_BRAND = "~zcp.context";
+
+/**
+ * Brand property of the content types a tool returns (`Image`, `Audio`, `EmbeddedResource`,
+ * `ResourceLink`, `Text`); its value is the block's kind. Type-only: the blocks on the wire
+ * never carry it.
+ */
+export const CONTENT_BRAND = "~zcp.content";
 
 /**
  * A handle id as models see and send it: `#`, one upper-case letter, then a session's counter

@@ -11,6 +11,13 @@ export type JsonSchema = { readonly [keyword: string]: JsonValue };
 export type JsonValue =
   null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
+/**
+ * What a tool whose return type is one of the runtime's content types answers, as MCP content
+ * blocks: one block of a kind (`text`, `image`, `audio`, `resource` for an embedded resource,
+ * `resource_link`), or `content`, an array of blocks of any kinds (`Content[]`).
+ */
+export type ContentKind = "text" | "image" | "audio" | "resource" | "resource_link" | "content";
+
 /** How a tool's result reaches the model: inline, as a handle, or inline only when small. */
 export type OutputMode = "scalar" | "handle" | "auto";
 
@@ -93,8 +100,14 @@ export interface ToolDefinition {
   readonly description: string;
   /** Object schema of the arguments; the context parameter never appears here. */
   readonly inputSchema: JsonSchema;
-  /** Schema of the unwrapped return type; null for `void`. */
+  /** Schema of the unwrapped return type; null for `void` and for content. */
   readonly outputSchema: JsonSchema | null;
+  /**
+   * The tool returns content blocks of this kind rather than a JSON value (its output mode is
+   * `scalar`: content is never a handle). Absent for a JSON value, so that such a definition
+   * is the same (and hashes the same) as before the field existed.
+   */
+  readonly content?: ContentKind;
   readonly outputMode: OutputMode;
   /** Kind of handle a `handle`/`auto` result is stored as. */
   readonly handleKind: string;

@@ -5,6 +5,7 @@
 import { setOwn } from "./own.js";
 
 const KEY_ORDER = [
+  "$schema",
   "$ref",
   "type",
   "title",

@@ -3,6 +3,7 @@
  * MCP text block carries back to the model.
  *
  *     {"ok":true,"value":{"temp":22}}
+ *     {"ok":true,"content":[{"type":"image","data":"iVBORw0KGgo…","mimeType":"image/png"}]}
  *     {"ok":true,"handle":"#T1","summary":"3 rows: sku, qty","meta":{"kind":"table","size":120,"ttl":"10m","count":3}}
  *     {"ok":true,"handle":"#T2","summary":"text, …","meta":{…,"lines":900,"chars":41000,"next":{"op":"view","offset":80}},"head":"…"}
  *     {"ok":false,"error":"invalid:$.city","hint":"expected one of: Shanghai, Beijing"}
@@ -36,6 +37,8 @@ export function encodeResult(result: CallResult, options: EncodeOptions = {}): s
       `{"ok":true,"handle":${JSON.stringify(result.handle)},"summary":${JSON.stringify(result.summary)},` +
       `"meta":${encodeMeta(result.meta)}` +
       (result.head === undefined ? "}" : `,"head":${compactJson(result.head)}}`);
+  } else if ("content" in result) {
+    text = `{"ok":true,"content":${compactJson(result.content)}}`;
   } else {
     text = `{"ok":true,"value":${compactJson(result.value)}}`;
   }

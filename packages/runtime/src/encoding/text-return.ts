@@ -46,7 +46,8 @@ export function formatReturn(cid: string, result: CallResult): string {
       `kind=${metaValue(kind)} size=${compactJson(size)} ttl=${metaValue(ttl)}${tail}`
     );
   }
-  return `RET ${cid} ${compactJson(result.value)}`;
+  // Content reads as the value its blocks are: a text line carries no media of its own.
+  return `RET ${cid} ${compactJson("content" in result ? result.content : result.value)}`;
 }
 
 function metaValue(value: string): string {

@@ -1,6 +1,7 @@
 /**
- * What a tool call returns to a caller: a value inline, a handle to a value kept in the runtime,
- * or an error code with a hint. Errors are values; nothing is thrown across this boundary.
+ * What a tool call returns to a caller: a value inline, content blocks (a tool that returns the
+ * runtime's content types: `content.ts`), a handle to a value kept in the runtime, or an error
+ * code with a hint. Errors are values; nothing is thrown across this boundary.
  *
  * Error codes: `missing:<path>`, `invalid:<path>`, `unknown:<name>`, `forbidden:<alias>`,
  * `approval_required`, `timeout`, `cancelled`, `expired:<handle>`, `busy` (too many calls at
@@ -9,6 +10,7 @@
  * the tool threw.
  */
 import type { JsonValue } from "../definition/registry.js";
+import type { ContentBlock } from "./content.js";
 
 export interface HandleMeta {
   readonly kind: string;
@@ -31,6 +33,7 @@ export interface HandleMeta {
 
 export type CallResult =
   | { readonly ok: true; readonly value: JsonValue }
+  | { readonly ok: true; readonly content: readonly ContentBlock[] }
   | {
       readonly ok: true;
       readonly handle: string;

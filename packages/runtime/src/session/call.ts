@@ -22,6 +22,7 @@ import type { Caller, ExecutedCall, SessionHost } from "./host.js";
 import { setOwn } from "../definition/own.js";
 import type { JsonValue, ToolDefinition } from "../definition/registry.js";
 import { failure, type CallError, type CallResult, type HandleMeta } from "../results/result.js";
+import { ContentError, readContent } from "../results/content.js";
 import { defaultSummary, unwrapSummary } from "./summary.js";
 import { fitsBudget, resultBudget, withFirstPage } from "./result-budget.js";
 import { countText } from "../handles/text.js";
@@ -328,6 +329,7 @@ export class CallPipeline {
       this.host.options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
     );
     if (tooLarge) return tooLarge;
+    if (tool.content !== undefined) return this.content(tool, value);
     const json = JSON.stringify(value ?? null);
     // Plain JSON data (Dates as strings, no undefined), as inline values go out; the store keeps its own JSON.
     const plain = JSON.parse(json) as JsonValue;
@@ -342,6 +344,17 @@ export class CallPipeline {
     if (options.inline === true || fitsBudget(plain, json, data.bytes, budget))
       return { ok: true, value: plain };
     return this.store(tool, value, summary, plain, budget);
+  }
+
+  /** A content tool's blocks (never a handle: gen keeps such a tool `scalar`), or `exec:error`. */
+  private content(tool: ToolDefinition, value: unknown): CallResult {
+    try {
+      return { ok: true, content: readContent(tool.content!, value) };
+    } catch (error) {
+      (this.host.options.onToolError ?? defaultToolError)(error, tool, this.caller);
+      const why = error instanceof ContentError ? error.message : "it cannot be read";
+      return failure("exec:error", `the tool's content is not valid: ${why}`);
+    }
   }
 
   /** Keeps the value as a handle; with a `budget`, its first page goes inline with it. */

@@ -5,6 +5,8 @@
  *
  * - value   → text: a string as it is, any other value as its compact JSON; `structuredContent`:
  *             the value when it is a plain object
+ * - content → the blocks as they are (an image is one image block, never JSON text about it);
+ *             no `structuredContent`
  * - handle  → text: `encodeResult(result)` (id, summary, meta) + a `resource_link` to `zcp://handle/%23T1`;
  *             a handle over the call's token budget has its first page (`head`) first, a text
  *             block of its own (a text as it is, any other value as its compact JSON)
@@ -202,6 +204,8 @@ function toCallToolResult(result: CallResult, handles: IssuedHandles): CallToolR
     ];
     return { content };
   }
+  // The runtime checked and copied the blocks; they are MCP's own content blocks.
+  if ("content" in result) return { content: result.content as ContentBlock[] };
   const out: CallToolResult = { content: [{ type: "text", text: textOf(result.value) }] };
   if (isRecord(result.value)) out.structuredContent = result.value;
   return out;

@@ -76,8 +76,14 @@ function describeType(type: string, schema: Schema): string {
       ? `array${items.replace(/ items?$/, (word) => ` unique${word}`)}`
       : "array of unique items";
   }
-  if (type === "object")
-    return typeof schema.title === "string" ? `${schema.title} object` : "object";
+  if (type === "object") {
+    if (typeof schema.title === "string") return `${schema.title} object`;
+    // An object known only by what it requires (a branch of "phone or email", hand-written or
+    // listed; a type's schema always has its `type`): the names tell the branches apart.
+    const required =
+      schema.type === undefined && Array.isArray(schema.required) ? schema.required : [];
+    return required.length > 0 ? `object with ${required.map(show).join(", ")}` : "object";
+  }
   return type;
 }
 

@@ -12,12 +12,13 @@ import { pascalCase, TypePrinter, type SchemaNode } from "./printer.js";
 export const CODE_TOOL_ALIAS = "zcp.run";
 
 /**
- * Names a declared type never takes: `Handle`, and the global types of JavaScript a program or
+ * Names a declared type never takes: `Handle`, `ContentBlock`, and the global types of JavaScript a program or
  * the text itself names (a shape titled `Date` would merge with the global `Date` interface): a
  * shape with one of these TypeScript names is declared as `Date2`.
  */
 const RESERVED_NAMES = [
   "Handle",
+  "ContentBlock",
   "Array",
   "Boolean",
   "Date",
@@ -42,6 +43,10 @@ const TOOLS_GLOBAL = "tools";
 const HANDLE_DOC =
   "/** A result kept on the server: pass it (or its handle id) where a Handle is taken; read it with tools.zcp.handle. */\n";
 const HANDLE_INTERFACE = "interface Handle { handle: string; summary: string; count?: number }\n";
+const CONTENT_DOC =
+  "/** An MCP content block: text, an image or audio (base64 data), a resource or a link. */\n";
+const CONTENT_INTERFACE =
+  'interface ContentBlock { type: "text" | "image" | "audio" | "resource" | "resource_link"; [field: string]: unknown }\n';
 
 /**
  * What the API text reads of a tool: a `ToolDefinition`, or one as a `tools/list` `json`
@@ -95,7 +100,7 @@ export function renderDeclarations(
  * (`tools.excel.write_data_to_excel(args)`), in the order given; `zcp.run` is skipped. Each tool
  * is a method taking one argument object, inline, and answering a `Promise` of its value:
  * typed from `outputSchema` (`void` without one, `unknown` for a runtime built-in), `Handle`
- * for a `handle`-mode tool. Object shapes with a TypeScript name and `$defs` are declared once,
+ * for a `handle`-mode tool, `ContentBlock[]` for a content tool. Object shapes with a TypeScript name and `$defs` are declared once,
  * before `tools`; `Handle` first when a tool takes or answers handles.
  */
 export function renderApi(
@@ -118,6 +123,7 @@ export function renderApi(
   }
   const byAlias = new Map<string, string>();
   let handles = false;
+  let content = false;
 
   const signature = (tool: DeclaredTool, head: string, indent: string): string => {
     const input = tool.inputSchema as SchemaNode;
@@ -133,7 +139,11 @@ export function renderApi(
       tool.handleParams,
     );
     let result: string;
-    if (tool.outputMode === "handle") {
+    if (tool.content !== undefined) {
+      // A program gets a content tool's blocks, always as an array.
+      content = true;
+      result = "ContentBlock[]";
+    } else if (tool.outputMode === "handle") {
       handles = true;
       result = "Handle";
     } else if (tool.outputSchema === null) {
@@ -176,6 +186,7 @@ export function renderApi(
   const declared = `declare const ${TOOLS_GLOBAL}: ${body(root, "  ")};\n`;
   const types = [
     ...(handles || printer.usesHandles ? [`${docs ? HANDLE_DOC : ""}${HANDLE_INTERFACE}`] : []),
+    ...(content ? [`${docs ? CONTENT_DOC : ""}${CONTENT_INTERFACE}`] : []),
     ...printer.declarations,
   ];
   return { text: [...types, declared].join(""), types, tools: byAlias };
