@@ -144,7 +144,13 @@ export class StatelessMcp {
     // Nothing it lists changes while the process runs: no list_changed to offer.
     const server = sdkServer(this.options, { listChanged: false }, this.#rounds.verify);
     const handles = new IssuedHandles(false);
-    serveTools(server, session, handles, this.#pageSize, false, this.#calls, this.#rounds);
+    serveTools(server, session, handles, {
+      pageSize: this.#pageSize,
+      persist: false,
+      codeOnly: this.options.codeOnly === true,
+      calls: this.#calls,
+      rounds: this.#rounds,
+    });
     serveHandleResources(server, this.runtime, session, handles, this.#pageSize);
     return server;
   }
