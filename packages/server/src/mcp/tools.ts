@@ -34,7 +34,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/server";
 import { clip, encodeResult, failure, type CallResult, type Session } from "@zcp/runtime";
-import { codeOnlyListing, directCallRefusal } from "./code-only.js";
+import { codeListing, codeOnlyListing, directCallRefusal } from "./code-listing.js";
 import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 import { reserveFor } from "../budget.js";
@@ -90,7 +90,7 @@ export interface ServeToolsOptions {
   readonly pageSize: number;
   /** The session's state is saved to the session store after each call (the 2025 era's sessions). */
   readonly persist: boolean;
-  /** Code mode only: `zcp_run` alone is listed and called directly (code-only.ts). */
+  /** Code mode only: `zcp_run` alone is listed and called directly (code-listing.ts). */
   readonly codeOnly?: boolean;
   /** Where the calls are counted (default: a counter of this server's own). */
   readonly calls?: RunningCalls;
@@ -115,7 +115,7 @@ export function serveTools(
 
   server.setRequestHandler("tools/list", (request) => {
     const view = session.exposed;
-    const entries = codeOnly ? codeOnlyListing(view) : view.artifacts("mcp");
+    const entries = codeOnly ? codeOnlyListing(view) : codeListing(view);
     const offset = readCursor(request.params?.cursor, `t${view.hash}`, entries.length);
     const end = offset + pageSize;
     // The derived entries are MCP tools as they are (the rules leave handle tools without an outputSchema).
