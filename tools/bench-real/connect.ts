@@ -23,7 +23,7 @@ import { StdioClientTransport as V1StdioClientTransport } from "@modelcontextpro
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { createRuntime, type GeneratedModule, type RuntimeOptions } from "@zcp/runtime";
 import type { McpClient } from "../bench-tokens/surfaces/mcp-listing.ts";
-import { createMcpServer } from "@zcp/server";
+import { createMcpServer, type McpServerOptions } from "@zcp/server";
 import { connectModern } from "../bench-tokens/surfaces/mcp.ts";
 
 export type Era = "2026" | "2025";
@@ -102,18 +102,22 @@ async function connectV1(
   return { client, era };
 }
 
-/** A generated module (a port or a gateway) served by zcp's MCP server, with the era's client. */
+/**
+ * A generated module (a port or a gateway) served by zcp's MCP server (with the server's `mcp`
+ * options, e.g. `codeOnly`), with the era's client.
+ */
 export async function connectModule(
   generated: GeneratedModule,
   era: Era,
   options: RuntimeOptions = {},
+  mcp: McpServerOptions = {},
 ): Promise<Connection> {
   const runtime = createRuntime(generated, options);
   if (era === "2026") {
-    const { client, close } = await connectModern(runtime);
+    const { client, close } = await connectModern(runtime, mcp);
     return { client, era: (client as Client).getNegotiatedProtocolVersion() ?? "?", close };
   }
-  const server = createMcpServer(runtime);
+  const server = createMcpServer(runtime, mcp);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.server.connect(serverSide);
   const { client, era: agreed } = await connectV1(clientSide);

@@ -22,7 +22,8 @@
  *   its programs (programs.ts), one `zcp_run` call each: the program is the call, its answer the
  *   result the model reads. With discover, before a program the agent searches (as above) for
  *   each of its tools not found yet; on 2026-07-28 the program calls them through
- *   `tools.zcp.call_tool`.
+ *   `tools.zcp.call_tool`. Code-only (`codeOnly: true`, `zcp-serve --code-only`): `zcp_run`
+ *   alone listed, the port's API text in its description; the same programs.
  */
 import { listAllTools, mcpFunction, type McpTool } from "../bench-tokens/surfaces/mcp-listing.ts";
 import {
@@ -41,6 +42,8 @@ export interface DriveOptions {
   readonly handles?: boolean;
   /** Code mode: the script runs as its programs (programs.ts), each one `zcp_run` call. */
   readonly code?: boolean;
+  /** Code mode only (`zcp-serve --code-only`): `zcp_run` alone is listed; the tools are not. */
+  readonly codeOnly?: boolean;
 }
 
 /** One turn of the conversation: what was called, and the tokens of the result the model read. */
@@ -150,7 +153,9 @@ export async function drive(
     // A found tool is in a 2025 view (`tools.<alias>`); a 2026 one is reached by `zcp.call_tool`.
     const form = options.discover && modern ? "call_tool" : "alias";
     for (const program of programsOf(script, form)) {
-      for (const index of program.steps) await reach(index, script.steps[index]!);
+      // Code-only lists no tool to check; the API text in zcp_run's entry names them.
+      if (!options.codeOnly)
+        for (const index of program.steps) await reach(index, script.steps[index]!);
       await turn(program.first, "program", RUN, { code: program.code });
     }
   } else

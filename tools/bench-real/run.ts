@@ -12,6 +12,8 @@
  * - `port+code`: `zcp-serve --code` (the port with `@zcp/code`'s runner): every tool and `zcp_run`
  *   listed, the script run as its programs (programs.ts);
  * - `port+code+discovery`: code mode in the discover view (the searches as `port+discovery`'s).
+ * - `port+code-only`: `zcp-serve --code-only`: `zcp_run` alone listed, its description carrying
+ *   the port's API text; the same programs as `port+code`.
  *
  * Token budgets (issue 30 item 2) are not in zcp yet: reported as not measured. Each run starts
  * from the same state. Writes report.json and report.md beside this file (report.ts).
@@ -23,6 +25,7 @@ import { fileURLToPath } from "node:url";
 import { createCodeRunner } from "@zcp/code";
 import { closeUpstreams } from "@zcp/server/gateway";
 import type { RuntimeOptions } from "@zcp/runtime";
+import type { McpServerOptions } from "@zcp/server";
 import {
   connectModule,
   connectOriginal,
@@ -48,6 +51,8 @@ interface Config {
   readonly name: string;
   /** The runtime options of a port's server (absent: the original or the gateway). */
   readonly runtime?: RuntimeOptions;
+  /** The MCP server's options (`codeOnly`). */
+  readonly mcp?: McpServerOptions;
   readonly drive: DriveOptions;
 }
 
@@ -65,6 +70,12 @@ const PORT_CONFIGS: readonly Config[] = [
     name: "port+code+discovery",
     runtime: { ...WHOLE, ...DISCOVER, code },
     drive: { code: true, discover: true },
+  },
+  {
+    name: "port+code-only",
+    runtime: { ...WHOLE, code },
+    mcp: { codeOnly: true },
+    drive: { code: true, codeOnly: true },
   },
 ];
 
@@ -99,7 +110,7 @@ for (const server of servers) {
       await record(
         config.name,
         era,
-        () => connectModule(server.port, era, config.runtime),
+        () => connectModule(server.port, era, config.runtime, config.mcp),
         config.drive,
       );
   }

@@ -84,6 +84,16 @@ describe("zcp-serve --code", () => {
     expect(
       await mcp.callTool({ name: "zcp_run", arguments: { code: "return 6 * 7" } }),
     ).toMatchObject({ structuredContent: { value: 42 } });
+    // The host shows MCP names; zcp_run's entry says what a program writes for each.
+    expect(tools.at(-1)!.description).toBe(
+      "Run a short JavaScript program against this session's tools and return its result. Call a tool as `await tools.<alias>(args)` (alias `a.b` is `tools.a.b`); only the program's return value and its console output come back. In a program: math_average is tools.math.average, math_subtract is tools.math.subtract, unit_celsius_to_fahrenheit is tools.unit.celsius_to_fahrenheit, weather_get_current is tools.weather.get_current.",
+    );
+    expect(
+      await mcp.callTool({
+        name: "zcp_run",
+        arguments: { code: "return await tools.math.subtract({ a: 5, b: 3 })" },
+      }),
+    ).toMatchObject({ structuredContent: { value: 2 } });
   });
 
   it("keeps /healthz answering within 100 ms while a program spins, then serves the next program", async () => {

@@ -13,7 +13,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { createRuntime, type GeneratedModule, type JsonValue, type Runtime } from "@zcp/runtime";
-import { createFetchHandler, createMcpServer } from "@zcp/server";
+import { createFetchHandler, createMcpServer, type McpServerOptions } from "@zcp/server";
 import { listAllTools, mcpFunction, type McpClient, type McpTool as Tool } from "./mcp-listing.ts";
 import { CATALOG_EXCLUDES, FIND_ALIAS, type Call, type Catalog } from "./spec.ts";
 import type { Message, ToolCallMessage } from "./transcript.ts";
@@ -100,8 +100,9 @@ const MODERN_ENDPOINT = "http://localhost/mcp";
  */
 export async function connectModern(
   runtime: Runtime,
+  options: McpServerOptions = {},
 ): Promise<{ client: McpClient; close: () => Promise<void> }> {
-  const handler = createFetchHandler(runtime);
+  const handler = createFetchHandler(runtime, options);
   const transport = new StreamableHTTPClientTransport(new URL(MODERN_ENDPOINT), {
     fetch: (url, init) => {
       // A network client sends Host (the handler checks it); a Request built here has none.

@@ -86,6 +86,8 @@ Options:
   --code                code mode: every listing has zcp.run, which runs a short
                         JavaScript program against the session's tools in a QuickJS
                         sandbox (@zcp/code), in its own worker threads
+  --code-only           --code, and MCP lists zcp_run alone, its description carrying
+                        the tools' TypeScript API; the tools run from programs only
   --code-timeout <ms>   --code: a program's wall-clock limit (default 5000, or
                         --timeout-ms when that is lower; a program is one call, so at
                         most --timeout-ms)
@@ -129,6 +131,8 @@ export interface ServeArgs {
   readonly maxResultTokens?: number;
   /** `--code`: the runtime gets a `CodeRunner` (`@zcp/code`), and every view lists `zcp.run`. */
   readonly code: boolean;
+  /** `--code-only` (implies `code`): MCP lists `zcp_run` alone (`McpServerOptions.codeOnly`). */
+  readonly codeOnly: boolean;
   /**
    * `--code-timeout`: a program's wall-clock limit, at most `timeoutMs`; undefined: `@zcp/code`'s
    * default, or `timeoutMs` when that is lower.
@@ -179,6 +183,7 @@ const OPTIONS = {
   "max-concurrent": { type: "string", default: "8" },
   "max-result-tokens": { type: "string" },
   code: { type: "boolean", default: false },
+  "code-only": { type: "boolean", default: false },
   "code-timeout": { type: "string" },
   store: { type: "string" },
   secret: { type: "string" },
@@ -246,7 +251,8 @@ export function parseServeArgs(
       ? undefined
       : integer("--max-result-tokens", values["max-result-tokens"], 1);
   if (typeof maxResultTokens === "string") return usage(maxResultTokens);
-  if (values["code-timeout"] !== undefined && !values.code)
+  const code = values.code || values["code-only"];
+  if (values["code-timeout"] !== undefined && !code)
     return usage("--code-timeout applies to --code only");
   const codeTimeoutMs =
     values["code-timeout"] === undefined
@@ -334,7 +340,8 @@ export function parseServeArgs(
       timeoutMs,
       maxConcurrent,
       ...(maxResultTokens !== undefined ? { maxResultTokens } : {}),
-      code: values.code,
+      code,
+      codeOnly: values["code-only"],
       ...(codeTimeoutMs !== undefined ? { codeTimeoutMs } : {}),
       ...(store !== undefined && store !== "memory" ? { store } : {}),
       ...(secret !== undefined ? { secret: secret.secret } : {}),

@@ -74,6 +74,7 @@ export async function serveMcpOnStdio(
     surface: args.surfaces[0]!,
     ...(args.stage !== undefined ? { stage: args.stage } : {}),
     ...(args.maxLineBytes !== undefined ? { maxLineBytes: args.maxLineBytes } : {}),
+    ...(args.codeOnly ? { codeOnly: true } : {}),
     ...responseLimitsOf(args),
   });
   log(`serving MCP on stdio`);
@@ -122,6 +123,7 @@ export async function serveOnHttp(
         ]),
       ),
       mcp: surfaces.includes("mcp"),
+      ...(args.codeOnly ? { codeOnly: true } : {}),
       // Native session tokens and MCP requestState are signed with --secret (a random key per
       // process without it; checked by parseServeArgs).
       ...(args.secret !== undefined ? { secret: parseSecret(args.secret) as Buffer } : {}),

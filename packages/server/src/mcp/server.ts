@@ -35,6 +35,13 @@ export interface McpServerOptions extends ResponseLimits {
   readonly version?: string;
   /** Sent to the host in the `initialize` result. */
   readonly instructions?: string;
+  /**
+   * Code mode only: `tools/list` answers `zcp_run` alone, its description carrying the view's API
+   * text, and the view's other tools are refused as direct calls (`forbidden:<alias>`): they are
+   * called from programs. Needs a runtime with a `CodeRunner` (`RuntimeOptions.code`); without
+   * one the listing is empty. Default false.
+   */
+  readonly codeOnly?: boolean;
   /** Items per page of `tools/list` and `resources/list` (default 100). */
   readonly pageSize?: number;
   /** The exposure-policy surface of the runtime session (default `mcp`). */
@@ -208,16 +215,12 @@ export function createMcpServer(
     });
   const server = sdkServer(options, runtime.features);
   const handles = new IssuedHandles(true);
-  const calls = serveTools(
-    server,
-    session,
-    handles,
+  const calls = serveTools(server, session, handles, {
     pageSize,
-    true,
-    undefined,
-    undefined,
-    options.caller,
-  );
+    persist: true,
+    codeOnly: options.codeOnly === true,
+    ...(options.caller ? { caller: options.caller } : {}),
+  });
   serveHandleResources(server, runtime, session, handles, pageSize);
   servePrompts(server, runtime.features, pageSize);
   const stopUpdates = serveSubscriptions(server, runtime.features);

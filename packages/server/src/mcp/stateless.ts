@@ -152,7 +152,14 @@ export class StatelessMcp {
       this.#rounds.verify,
     );
     const handles = new IssuedHandles(false);
-    serveTools(server, session, handles, this.#pageSize, false, this.#calls, this.#rounds, caller);
+    serveTools(server, session, handles, {
+      pageSize: this.#pageSize,
+      persist: false,
+      codeOnly: this.options.codeOnly === true,
+      calls: this.#calls,
+      rounds: this.#rounds,
+      ...(caller ? { caller } : {}),
+    });
     serveHandleResources(server, this.runtime, session, handles, this.#pageSize);
     servePrompts(server, this.runtime.features, this.#pageSize);
     return server;

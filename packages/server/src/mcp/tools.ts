@@ -50,6 +50,7 @@ import {
   type JsonValue,
   type Session,
 } from "@zcp/runtime";
+import { codeListing, codeOnlyListing, directCallRefusal } from "./code-listing.js";
 import { ProtocolError } from "./errors.js";
 import { readCursor, writeCursor } from "./paging.js";
 import { reserveFor } from "../budget.js";
@@ -99,22 +100,37 @@ const LOG_LEVELS: readonly LoggingLevel[] = [
   "emergency",
 ];
 
-/**
- * Registers `logging/setLevel`, `tools/list` and `tools/call` for the session; `persist`: the
- * session's state is saved to the session store after each call (the 2025 era's sessions);
- * `rounds`: how a 2026-07-28 call asks its client (input.ts; without it, it cannot).
- * `caller`: who makes the calls, the tools' `ctx.caller` (default anonymous).
- */
+/** How `serveTools` serves a session's tools. */
+export interface ServeToolsOptions {
+  /** Items per page of `tools/list`. */
+  readonly pageSize: number;
+  /** The session's state is saved to the session store after each call (the 2025 era's sessions). */
+  readonly persist: boolean;
+  /** Code mode only: `zcp_run` alone is listed and called directly (code-listing.ts). */
+  readonly codeOnly?: boolean;
+  /** Where the calls are counted (default: a counter of this server's own). */
+  readonly calls?: RunningCalls;
+  /** How a 2026-07-28 call asks its client (input.ts; without it, it cannot). */
+  readonly rounds?: InputRounds;
+  /** Who makes the calls, the tools' `ctx.caller` (default anonymous). */
+  readonly caller?: CallerIdentity;
+}
+
+/** Registers `logging/setLevel`, `tools/list` and `tools/call` for the session. */
 export function serveTools(
   server: Server,
   session: Session,
   handles: IssuedHandles,
-  pageSize: number,
-  persist: boolean,
-  calls = new RunningCalls(),
-  rounds?: InputRounds,
-  caller?: CallerIdentity,
+  options: ServeToolsOptions,
 ): RunningCalls {
+  const {
+    pageSize,
+    persist,
+    codeOnly = false,
+    calls = new RunningCalls(),
+    rounds,
+    caller,
+  } = options;
   // Log lines of a call go out on that call's stream, at or above the level the client set.
   let logLevel: LoggingLevel = "debug";
   server.setRequestHandler("logging/setLevel", (request) => {
@@ -124,7 +140,7 @@ export function serveTools(
 
   server.setRequestHandler("tools/list", (request) => {
     const view = session.exposed;
-    const entries = view.artifacts("mcp");
+    const entries = codeOnly ? codeOnlyListing(view) : codeListing(view);
     const offset = readCursor(request.params?.cursor, `t${view.hash}`, entries.length);
     const end = offset + pageSize;
     // The derived entries are MCP tools as they are (the rules leave handle tools without an outputSchema).
@@ -139,6 +155,8 @@ export function serveTools(
   ): Promise<CallToolResult | InputRequiredResult> => {
     const name = params.name;
     const args = params.arguments ?? {};
+    const refused = codeOnly ? directCallRefusal(session.exposed, name) : undefined;
+    if (refused) return toCallToolResult(refused, handles);
     // `zcp.handle` reserves what it reads from this request's response budget (budget.ts).
     const reserve = reserveFor(server, extra.mcpReq.id);
     // A 2026-07-28 request carries its envelope; a 2025 session's questions go to its client.
