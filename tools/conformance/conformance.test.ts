@@ -21,8 +21,6 @@ const REFERENCES: Record<Requirements, () => Promise<Reference>> = {
   "2026-07-28": startReferenceV2,
 };
 
-const NEXT_ISSUE = "zcp does not offer it yet (issue 30: everything a real MCP server does)";
-
 /**
  * What the reference passes and zcp does not, by requirement set: a scenario, or one check as
  * `scenario:check-id` (the suite's own baseline grammar), with the reason.
@@ -32,7 +30,10 @@ const EXPECTED_GAPS: Record<Requirements, Record<string, string>> = {
   "2026-07-28": {},
 };
 
-/** The content, prompts, resources and completion scenarios, in both eras (subscriptions are 2025's only). */
+/**
+ * The content, prompts, resources and completion scenarios, in both eras (subscriptions are
+ * 2025's only).
+ */
 const FEATURE_SCENARIOS = [
   "tools-call-image",
   "tools-call-audio",
