@@ -22,6 +22,32 @@ export function faithful(
   return rest.length === members.size && rest.every((t) => members.has(t)) ? node : undefined;
 }
 
+/**
+ * True when the written type says `null` (`string | null`) and the checker's type has lost it:
+ * without `strictNullChecks`, TypeScript lets `null` into every type and drops it from unions.
+ * The author who wrote `| null` means a value that may be null.
+ */
+export function erasedNull(type: ts.Type, node: ts.TypeNode | undefined): boolean {
+  let written = node;
+  while (written && ts.isParenthesizedTypeNode(written)) written = written.type;
+  if (!written || !ts.isUnionTypeNode(written)) return false;
+  const saysNull = written.types.some(
+    (member) => ts.isLiteralTypeNode(member) && member.literal.kind === ts.SyntaxKind.NullKeyword,
+  );
+  const hasNull = (t: ts.Type) => (t.flags & ts.TypeFlags.Null) !== 0;
+  return saysNull && !(hasNull(type) || (type.isUnion() && type.types.some(hasNull)));
+}
+
+/**
+ * Whether a schema already admits `null` at its top: a written union's members are read from
+ * its nodes (`null` among them) even where the checker's type has lost it.
+ */
+export function takesNull(schema: Schema): boolean {
+  const type = schema.type;
+  if (type === "null" || (Array.isArray(type) && type.includes("null"))) return true;
+  return Array.isArray(schema.anyOf) && (schema.anyOf as Schema[]).some(takesNull);
+}
+
 /** True when `type` is `undefined` or a union with `undefined` in it (an optional value). */
 export function includesUndefined(type: ts.Type): boolean {
   if (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return true;
