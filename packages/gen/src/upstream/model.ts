@@ -12,6 +12,7 @@
  */
 import {
   deriveId,
+  HINT_FLAGS,
   providerName,
   type JsonSchema,
   type JsonValue,
@@ -246,15 +247,25 @@ function defineUpstreamTool(
   return completeDefinition(draft);
 }
 
-/** The flags MCP's annotations state: `readOnlyHint`, `idempotentHint`, `destructiveHint` when true. */
+/**
+ * The flags MCP's annotations state: each hint true as its flag (`openWorldHint` as
+ * `openworld`), each explicit false as `!flag`, so that the gateway's entry says what the
+ * upstream's said (a false matters where MCP's default is true: destructive, open world). An
+ * absent hint stays absent. `destructiveHint: true` beside `readOnlyHint: true` is dropped: MCP
+ * gives it meaning only for tools that are not read-only.
+ */
 function annotationFlags(annotations: UpstreamTool["annotations"]): ToolFlag[] {
   const flags: ToolFlag[] = [];
-  if (annotations?.readOnlyHint === true) flags.push("readonly");
-  if (annotations?.idempotentHint === true) flags.push("idempotent");
-  if (annotations?.destructiveHint === true && annotations.readOnlyHint !== true)
-    flags.push("destructive");
+  for (const [flag, hint] of Object.entries(HINT_FLAGS) as [keyof typeof HINT_FLAGS, Hint][]) {
+    const stated: unknown = annotations?.[hint];
+    if (stated === false) flags.push(`!${flag}`);
+    else if (stated === true && !(flag === "destructive" && annotations?.readOnlyHint === true))
+      flags.push(flag);
+  }
   return flags;
 }
+
+type Hint = (typeof HINT_FLAGS)[keyof typeof HINT_FLAGS];
 
 /** `serverInfo.name` as an alias prefix: `@scope/memory-server` → `memory_server`. */
 function aliasPrefix(serverName: string): string {
