@@ -5,6 +5,11 @@
  * the standard annotations; the title is the entry's own `title` only (MCP reads it before
  * `annotations.title`: a second copy costs the model its tokens again); groups and stages go in
  * `_meta`, each only when the tool has some, and no `_meta` when it has neither.
+ *
+ * A deprecated tool (`@deprecated [note]`) says so where the model reads, first in its
+ * description (`Deprecated: <note>` and a blank line, or `Deprecated.` without a note: MCP has
+ * no field for it, and a host shows the model the description only), and where a program reads,
+ * `_meta.deprecated: true`.
  */
 import { HINT_FLAGS, type ToolDefinition } from "../registry.js";
 import type { McpTool } from "./types.js";
@@ -19,7 +24,7 @@ export function mcpTool(tool: ToolDefinition): McpTool {
   return {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
-    description: tool.description,
+    description: deprecationNote(tool) + tool.description,
     inputSchema: tool.inputSchema as McpTool["inputSchema"],
     // Only a scalar tool's result is its value: a handle or auto result may be a handle.
     ...(output && output.type === "object" && tool.outputMode === "scalar"
@@ -30,9 +35,18 @@ export function mcpTool(tool: ToolDefinition): McpTool {
   };
 }
 
-/** `_meta` with the tool's groups and stages, each only when it has some; nothing when neither. */
+/** What a deprecated tool's description starts with ("" for a tool that is not). */
+function deprecationNote(tool: ToolDefinition): string {
+  if (tool.deprecated === null) return "";
+  return `${tool.deprecated === "" ? "Deprecated." : `Deprecated: ${tool.deprecated}`}\n\n`;
+}
+
+/** `_meta` with the tool's groups, stages and deprecation, each only when it has one; nothing when none. */
 function meta(tool: ToolDefinition): Pick<McpTool, "_meta"> {
-  const groups = tool.groups.length > 0 ? { groups: tool.groups } : {};
-  const stages = tool.stages.length > 0 ? { stages: tool.stages } : {};
-  return tool.groups.length + tool.stages.length > 0 ? { _meta: { ...groups, ...stages } } : {};
+  const fields = {
+    ...(tool.groups.length > 0 ? { groups: tool.groups } : {}),
+    ...(tool.stages.length > 0 ? { stages: tool.stages } : {}),
+    ...(tool.deprecated !== null ? { deprecated: true as const } : {}),
+  };
+  return Object.keys(fields).length > 0 ? { _meta: fields } : {};
 }

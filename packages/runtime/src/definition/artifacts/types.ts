@@ -54,8 +54,12 @@ export interface McpTool {
     readonly idempotentHint?: boolean;
     readonly openWorldHint?: boolean;
   };
-  /** zcp's groups and stages of the tool, each present only when it has some. */
-  readonly _meta?: { readonly groups?: readonly string[]; readonly stages?: readonly string[] };
+  /** zcp's groups and stages of the tool, each present only when it has some; `deprecated: true` for a deprecated tool. */
+  readonly _meta?: {
+    readonly groups?: readonly string[];
+    readonly stages?: readonly string[];
+    readonly deprecated?: true;
+  };
 }
 
 export interface ArtifactEntries {
