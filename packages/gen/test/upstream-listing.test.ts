@@ -179,6 +179,18 @@ describe("listing and modelling", () => {
     ]);
   });
 
+  test('"describe": "full": the whole upstream description in planner lines and provider entries', async () => {
+    const dir = scratchProject({
+      "zcp.config.json": JSON.stringify({ fromMcp: { server: FAKE }, describe: "full" }),
+    });
+    writeFakeUpstream(dir, FAKE_TOOLS);
+    const [forecast] = (await generate(dir)).registry.tools;
+    expect(forecast!.descriptionShort).toBe(FAKE_TOOLS[0]!.description);
+    expect(forecast!.planner).toBe(
+      `TOOL @${forecast!.id} fake_server.get-forecast(city:str "City name.", days:int=3) -> auto -- ${JSON.stringify(FAKE_TOOLS[0]!.description)}`,
+    );
+  });
+
   test("a schema strict mode cannot take keeps its tool, non-strict, with the usual diagnostic", async () => {
     const result = await generate(project({ server: FAKE }));
     expect(result.registry.tools.map((tool) => tool.alias)).toContain("fake_server.put_note");

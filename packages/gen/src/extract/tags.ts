@@ -1,15 +1,16 @@
 /**
  * extract: a tool's own tags: `@tool <alias>`, `@id`, `@title`, `@output`, `@handleKind`,
- * `@groups`/`@stages`/`@scopes` words, `@flags` and `@deprecated`, each checked (ZCP1301).
+ * `@groups`/`@stages`/`@scopes` words, `@flags`, `@deprecated` and `@describe`, each checked (ZCP1301).
  */
 import type { ts } from "@ts-morph/common";
 import { TOOL_FLAGS, type OutputMode, type ToolFlag } from "@zcp/runtime/definition";
+import { DESCRIBE_MODES, type Describe } from "../config.js";
 import type { Code } from "../diagnostics.js";
 import type { Tag } from "./jsdoc.js";
 
 const OUTPUT_MODES = new Set<OutputMode>(["scalar", "handle", "auto"]);
 /** Tags that say one thing; a second one is a mistake, not an override. */
-const ONCE = new Set(["tool", "id", "title", "output", "handleKind", "deprecated"]);
+const ONCE = new Set(["tool", "id", "title", "output", "handleKind", "deprecated", "describe"]);
 const FLAGS = new Set<ToolFlag>(TOOL_FLAGS);
 const ALIAS = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 const ID = /^[A-Za-z0-9_]{1,32}$/;
@@ -28,6 +29,8 @@ export interface ToolOptions {
   scopes: string[];
   deprecated: string | null;
   handleKind: string | null;
+  /** `@describe first|full`, or null for the configuration's `describe`. */
+  describe: Describe | null;
 }
 
 /** Reads the tool-level tags (`@tool`, `@id`, `@title`, `@output`, `@handleKind`, groups, `@flags`...); bad ones are diagnosed and skipped. */
@@ -46,6 +49,7 @@ export function readToolTags(
     flags: [],
     scopes: [],
     deprecated: null,
+    describe: null,
   };
   const words = (tag: Tag, pattern: RegExp, what: string): string[] => {
     const list = tag.text.split(/[\s,]+/).filter(Boolean);
@@ -141,6 +145,10 @@ export function readToolTags(
       }
       case "deprecated":
         options.deprecated = tag.text;
+        break;
+      case "describe":
+        if (DESCRIBE_MODES.includes(tag.text as Describe)) options.describe = tag.text as Describe;
+        else diagnose(tag.node, "ZCP1301", `@describe: expected first or full, got "${tag.text}"`);
         break;
     }
   }

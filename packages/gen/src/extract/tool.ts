@@ -11,6 +11,7 @@ import {
   type OutputMode,
   type ToolFlag,
 } from "@zcp/runtime/definition";
+import type { Describe } from "../config.js";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../diagnostics.js";
 import { nodePosition, type ToolDeclaration } from "../scan/index.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
@@ -41,6 +42,8 @@ export interface ExtractedTool {
   readonly flags: ToolFlag[];
   readonly scopes: string[];
   readonly deprecated: string | null;
+  /** `@describe`, or null for the configuration's default. */
+  readonly describe: Describe | null;
   readonly inputSchema: Schema;
   readonly outputSchema: Schema | null;
   readonly defaults: Record<string, JsonValue>;

@@ -26,6 +26,7 @@ import { BUILTIN_IDS, type Site } from "../model/index.js";
 import { schemaProblems, type SchemaProblem } from "./check.js";
 import { toDraft2020 } from "./dialect.js";
 import type { Listing } from "./list.js";
+import type { Describe } from "../config.js";
 import type { FromMcp, ToolOverride } from "./options.js";
 import { malformedMessage, type UpstreamTool } from "./tool.js";
 
@@ -49,6 +50,7 @@ export function modelUpstream(
   listing: Listing,
   options: FromMcp,
   configFile: string,
+  describe: Describe = "first",
 ): UpstreamModel {
   const site: Site = { file: configFile, line: 1, column: 1 };
   const report = (severity: "error" | "warning", code: Code, message: string) =>
@@ -156,10 +158,18 @@ export function modelUpstream(
       unknownDialect("output", output.unknown);
       continue;
     }
-    const definition = defineUpstreamTool(draft.tool, draft.alias, name, options, draft.override, {
-      input: input.schema,
-      output: output.schema,
-    });
+    const definition = defineUpstreamTool(
+      draft.tool,
+      draft.alias,
+      name,
+      options,
+      describe,
+      draft.override,
+      {
+        input: input.schema,
+        output: output.schema,
+      },
+    );
     const problems = schemaProblems(definition);
     for (const problem of problems) {
       const [severity, code, message] = problemMessage(problem, toolName);
@@ -209,6 +219,7 @@ function defineUpstreamTool(
   alias: string,
   name: string,
   options: FromMcp,
+  describe: Describe,
   override: ToolOverride,
   schemas: { readonly input: JsonSchema; readonly output: JsonSchema | null },
 ): ToolDefinition {
@@ -226,7 +237,7 @@ function defineUpstreamTool(
     alias,
     name: providerName(alias),
     title: typeof title === "string" && title !== "" ? title : null,
-    descriptionShort: shortDescription(description),
+    descriptionShort: describe === "full" ? description : shortDescription(description),
     description,
     inputSchema,
     outputSchema: schemas.output,
@@ -244,7 +255,7 @@ function defineUpstreamTool(
     dates: [],
     source: { file: `mcp:${name}`, export: tool.name },
   };
-  return completeDefinition(draft);
+  return completeDefinition(draft, describe === "full");
 }
 
 /**
