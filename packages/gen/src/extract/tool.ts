@@ -20,7 +20,7 @@ import { orderKeys, type Schema } from "./schema.js";
 import { SchemaCache, type ConvertHost } from "./convert-host.js";
 import { arrayLike, indexKeywords } from "./compounds.js";
 import { bindingPatternDefaults, literal, NOT_LITERAL } from "./literals.js";
-import { faithful, includesUndefined } from "./type-facts.js";
+import { faithful, includesUndefined, writtenUndefined } from "./type-facts.js";
 import { SchemaConverter } from "./types.js";
 
 /** Everything extract learns about one tool; `model` turns it into a ToolDefinition. */
@@ -237,7 +237,8 @@ function extractParameters(
       const optional =
         node.questionToken !== undefined ||
         node.initializer !== undefined ||
-        includesUndefined(type);
+        includesUndefined(type) ||
+        writtenUndefined(node.type);
       const valueType = nonUndefined(type);
       const special = converter.special(valueType);
       let schema: Schema;

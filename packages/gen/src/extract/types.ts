@@ -35,6 +35,7 @@ import {
   nullable,
   takesNull,
   typeText,
+  writtenUndefined,
 } from "./type-facts.js";
 
 interface Pending {
@@ -430,7 +431,9 @@ export class SchemaConverter implements ConvertContext {
         continue;
       }
       const optional =
-        (property.flags & ts.SymbolFlags.Optional) !== 0 || includesUndefined(propertyType);
+        (property.flags & ts.SymbolFlags.Optional) !== 0 ||
+        includesUndefined(propertyType) ||
+        writtenUndefined(written);
       if (isAbsent(propertyType)) {
         // `p?: never`, `p: undefined`: no JSON value is allowed, so the key is left out (and a
         // closed object refuses it). A required `never` no value satisfies, unless a mapped type

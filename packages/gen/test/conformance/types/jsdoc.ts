@@ -238,6 +238,17 @@ export const jsdoc: Case[] = [
     refused: "ZCP1301",
   },
   {
+    id: "inline_links",
+    decls: "interface Point {\n  x: number;\n}",
+    type: prop(
+      "A {@link Point}, see {@link https://example.com/points | the guide} and {@linkcode Point.x its x}.",
+      "Point",
+    ),
+    accept: [{ v: { x: 1 } }],
+    reject: [{ v: {} }],
+    schema: { properties: { v: { description: "A Point, see the guide and its x." } } },
+  },
+  {
     id: "interface_description",
     decls: "/** A geographic point. */\ninterface Point { lat: number; lng: number }",
     type: "Point",

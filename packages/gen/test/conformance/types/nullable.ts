@@ -213,6 +213,23 @@ export const nullable: Case[] = [
     ],
   },
   {
+    id: "nullable_return",
+    use: "return",
+    type: "{ a: string | null; list: (number | null)[] } | null",
+    schema: {
+      anyOf: [
+        {
+          type: "object",
+          properties: {
+            a: { type: ["string", "null"] },
+            list: { type: "array", items: { type: ["number", "null"] } },
+          },
+        },
+        { type: "null" },
+      ],
+    },
+  },
+  {
     id: "root_nullable_props",
     use: "root",
     type: '{ q: string | null; mode?: "a" | "b" | null }',

@@ -105,11 +105,30 @@ export const options: Case[] = [
     },
   },
   {
-    id: "loose_undefined_union_required",
+    id: "loose_undefined_union_optional",
     compilerOptions: LOOSE,
-    type: "{ a: string | undefined }",
-    accept: [{ a: "x" }],
-    reject: [{}, { a: 1 }],
+    type: "{ a: string | undefined; b?: number }",
+    accept: [{ a: "x" }, { a: "x", b: 1 }],
+    reject: [{ a: 1 }],
+    loss: {
+      reason:
+        "`p: T | undefined` is optional in the schema (JSON has no undefined), with strictNullChecks or without",
+      schemaOnly: [{}],
+    },
+  },
+  {
+    id: "loose_undefined_param",
+    compilerOptions: LOOSE,
+    type: "string | undefined",
+    accept: ["x", ABSENT],
+    reject: [1],
+  },
+  {
+    id: "loose_null_undefined_prop",
+    compilerOptions: LOOSE,
+    type: "{ a?: number | null | undefined; b: string }",
+    accept: [{ b: "x" }, { a: null, b: "x" }, { a: 1, b: "x" }],
+    reject: [{ a: "1", b: "x" }],
   },
   {
     id: "loose_optional_param",
