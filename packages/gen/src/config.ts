@@ -25,7 +25,18 @@ export interface ConfigInput {
   registries?: (string | RegistryEntryInput)[];
   /** A gateway: the tools are an upstream MCP server's listing (no sources, no tsconfig). */
   fromMcp?: FromMcp;
+  /** Tools' descriptions in planner lines and provider entries: first sentences, or whole (`@describe` per tool). */
+  describe?: Describe;
 }
+
+/**
+ * How much of a description the model reads in planner lines and provider entries: `first`
+ * (the first sentence, a long first paragraph cut to it) or `full` (all of it). MCP entries
+ * always carry the whole description.
+ */
+export type Describe = "first" | "full";
+
+export const DESCRIBE_MODES: readonly Describe[] = ["first", "full"];
 
 /** A `registries` entry: a package and which of its tools to take, under which prefix. */
 interface RegistryEntryInput {
@@ -74,6 +85,8 @@ export interface Config {
    * (`include` is `[]`), no tsconfig and no packages; its output is JavaScript.
    */
   readonly fromMcp: FromMcp | null;
+  /** The tools' `@describe` default (default `first`). */
+  readonly describe: Describe;
 }
 
 const DEFAULTS = {
@@ -96,6 +109,7 @@ const KEYS = new Set([
   "jsonFiles",
   "registries",
   "fromMcp",
+  "describe",
 ]);
 
 /** Reads the configuration from `explicit` (a file) or from `cwd`. */
@@ -181,6 +195,8 @@ function validate(file: string, raw: unknown): ConfigResult {
     if (input[key] !== undefined && typeof input[key] !== "boolean")
       return fail(file, `"${key}" must be true or false`);
   }
+  if (input.describe !== undefined && !DESCRIBE_MODES.includes(input.describe as Describe))
+    return fail(file, `"describe" must be "first" or "full"`);
   const registries = registryEntries(input.registries);
   if (typeof registries === "string") return fail(file, registries);
   let fromMcp: FromMcp | null = null;
@@ -234,6 +250,7 @@ function validate(file: string, raw: unknown): ConfigResult {
       jsonFiles: (input.jsonFiles as boolean | undefined) ?? false,
       registries,
       fromMcp,
+      describe: (input.describe as Describe | undefined) ?? "first",
     },
     diagnostics: [],
   };
@@ -257,6 +274,7 @@ export function fromMcpConfig(cwd: string, server: UpstreamServer): Config {
     jsonFiles: false,
     registries: [],
     fromMcp: { server },
+    describe: "first",
   };
 }
 

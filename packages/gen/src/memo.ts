@@ -127,7 +127,8 @@ export class Memo {
   }
 
   readonly model: ModelSteps = {
-    define: (draft, root) => remember(this.definitions, draft.tool, () => defineTool(draft, root)),
+    define: (draft, settings) =>
+      remember(this.definitions, draft.tool, () => defineTool(draft, settings)),
   };
 
   readonly compile: CompileSteps = {

@@ -170,9 +170,12 @@ export class Generator {
   /** A gateway's tools: its upstream's listing, as definitions (`upstream/`). */
   private async listUpstream(changedSet: ReadonlySet<string>): Promise<LocalTools> {
     const { upstreamTools } = await import("./upstream/index.js");
-    const upstream = await upstreamTools(this.config.fromMcp!, this.config.file, {
-      cwd: this.config.root,
-    });
+    const upstream = await upstreamTools(
+      this.config.fromMcp!,
+      this.config.file,
+      { cwd: this.config.root },
+      this.config.describe,
+    );
     return {
       ...this.noLocalSources(changedSet),
       definitions: upstream.definitions,
@@ -258,7 +261,7 @@ export class Generator {
       );
     }
 
-    const model = buildModel(tools, config.root, memo.model);
+    const model = buildModel(tools, { root: config.root, describe: config.describe }, memo.model);
     diagnostics.push(...model.diagnostics);
     // A hand-written input schema is generated only when its validator checks all of it.
     const definitions = model.definitions.filter((definition) => {

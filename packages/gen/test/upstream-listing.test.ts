@@ -7,6 +7,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { compileEntries } from "@zcp/runtime/definition";
 import { describe, expect, test } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { Generator } from "../src/pipeline.js";
@@ -123,6 +124,71 @@ describe("listing and modelling", () => {
     expect(result.diagnostics.map((d) => [d.code, d.message])).toEqual([
       ["ZCP1705", `"fromMcp"."tools" names "nope", which the upstream does not list`],
     ]);
+  });
+
+  test("every hint, true or explicitly false, carries to the gateway's flags and its MCP entry", async () => {
+    const tool = (name: string, annotations: object) => ({
+      name,
+      description: `The ${name} tool.`,
+      annotations,
+      inputSchema: { type: "object", properties: {} },
+    });
+    const dir = project({ server: FAKE }, {}, [
+      tool("lookup", { readOnlyHint: true, openWorldHint: true, destructiveHint: false }),
+      tool("append", {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      }),
+      tool("wipe", { destructiveHint: true, idempotentHint: true }),
+      // MCP reads destructiveHint only for tools that are not read-only.
+      tool("peek", { readOnlyHint: true, destructiveHint: true }),
+      tool("plain", {}),
+    ]);
+    const result = await generate(dir);
+    const entries = result.registry.tools.map((definition) => [
+      definition.name,
+      definition.flags,
+      compileEntries(definition, ["mcp"]).entries.mcp?.annotations,
+    ]);
+    // In alias order, as the registry lists them.
+    expect(entries).toEqual([
+      [
+        "fake_server_append",
+        ["!readonly", "!destructive", "!idempotent", "!openworld"],
+        {
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: false,
+        },
+      ],
+      [
+        "fake_server_lookup",
+        ["readonly", "!destructive", "openworld"],
+        { readOnlyHint: true, destructiveHint: false, openWorldHint: true },
+      ],
+      ["fake_server_peek", ["readonly"], { readOnlyHint: true }],
+      ["fake_server_plain", [], undefined],
+      [
+        "fake_server_wipe",
+        ["destructive", "idempotent"],
+        { destructiveHint: true, idempotentHint: true },
+      ],
+    ]);
+  });
+
+  test('"describe": "full": the whole upstream description in planner lines and provider entries', async () => {
+    const dir = scratchProject({
+      "zcp.config.json": JSON.stringify({ fromMcp: { server: FAKE }, describe: "full" }),
+    });
+    writeFakeUpstream(dir, FAKE_TOOLS);
+    const [forecast] = (await generate(dir)).registry.tools;
+    expect(forecast!.descriptionShort).toBe(FAKE_TOOLS[0]!.description);
+    expect(forecast!.planner).toBe(
+      `TOOL @${forecast!.id} fake_server.get-forecast(city:str "City name.", days:int=3) -> auto -- ${JSON.stringify(FAKE_TOOLS[0]!.description)}`,
+    );
   });
 
   test("a schema strict mode cannot take keeps its tool, non-strict, with the usual diagnostic", async () => {

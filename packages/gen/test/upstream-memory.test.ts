@@ -87,7 +87,8 @@ describe("the memory server", () => {
     });
     expect(search.plannerBare).toBe(`TOOL @${search.id} memory.search_nodes(query:str) -> auto`);
     expect(search.title).toBe("Search Nodes");
-    expect(search.flags).toEqual(["readonly", "idempotent"]);
+    // The server states destructiveHint and openWorldHint false: the gateway says so too.
+    expect(search.flags).toEqual(["readonly", "!destructive", "idempotent", "!openworld"]);
   });
 
   test("the emitted dispatch forwards to the upstream and keeps ${NAME} templates", () => {

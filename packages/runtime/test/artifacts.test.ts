@@ -45,3 +45,26 @@ describe("artifactSet: the provider rules applied to a registry", () => {
     );
   });
 });
+
+describe("a deprecated tool's MCP entry", () => {
+  const tool = weather.tools[0]!;
+  const entry = (deprecated: string | null) => {
+    const registry: Registry = { ...weather, tools: [{ ...tool, deprecated }] };
+    return artifactSet(registry, "mcp")[tool.id]!;
+  };
+
+  it("starts its description with the note and says deprecated: true in _meta", () => {
+    expect(entry("Use weather.forecast instead.")).toMatchObject({
+      description: `Deprecated: Use weather.forecast instead.\n\n${tool.description}`,
+      _meta: { deprecated: true },
+    });
+    expect(entry("").description).toBe(`Deprecated.\n\n${tool.description}`);
+  });
+
+  it("is unchanged for a tool that is not deprecated, with no _meta for nothing", () => {
+    const plain = entry(null);
+    expect(plain.description).toBe(tool.description);
+    expect(plain._meta?.deprecated).toBeUndefined();
+    if (tool.groups.length + tool.stages.length === 0) expect(plain).not.toHaveProperty("_meta");
+  });
+});

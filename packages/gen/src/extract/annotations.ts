@@ -84,27 +84,28 @@ export function applySchemaTags(schema: Schema, tags: readonly Tag[], diagnose: 
       if (tag.text === "" || !Number.isFinite(value))
         fail("ZCP1301", `expected a number, got "${tag.text}"`);
       else if (name === "multipleOf" && value <= 0) fail("ZCP1301", "must be greater than 0");
-      else if (needs("number")) schema[name] = value;
+      else if (needs("number")) place(schema, "number", name, value);
     } else if (name in LENGTH_TAGS) {
       const value = Number(tag.text);
       if (!/^\d+$/.test(tag.text))
         fail("ZCP1301", `expected a non-negative integer, got "${tag.text}"`);
-      else if (needs(LENGTH_TAGS[name as keyof typeof LENGTH_TAGS])) schema[name] = value;
+      else if (needs(LENGTH_TAGS[name as keyof typeof LENGTH_TAGS]))
+        place(schema, LENGTH_TAGS[name as keyof typeof LENGTH_TAGS], name, value);
     } else if (name === "pattern") {
       if (tag.text === "") fail("ZCP1301", "expected a regular expression");
       else if (patternError(tag.text) !== null)
         fail("ZCP1301", `"${tag.text}" is not a valid regular expression`);
-      else if (needs("string")) schema.pattern = tag.text;
+      else if (needs("string")) place(schema, "string", name, tag.text);
     } else if (name === "format") {
       if (!FORMATS.has(tag.text))
         fail("ZCP1301", `unknown format "${tag.text}" (known: ${[...FORMATS].join(", ")})`);
-      else if (needs("string")) schema.format = tag.text;
+      else if (needs("string")) place(schema, "string", name, tag.text);
     } else if (name === "uniqueItems") {
       if (tag.text !== "" && tag.text !== "true" && tag.text !== "false")
         fail("ZCP1301", `expected nothing, true or false, got "${tag.text}"`);
-      else if (needs("array")) schema.uniqueItems = tag.text !== "false";
+      else if (needs("array")) place(schema, "array", name, tag.text !== "false");
     } else if (name === "default") {
-      schema.default = jsonOrString(tag.text);
+      schema.default = defaultValue(tag.text, schema);
     } else if (name === "example" || name === "examples") {
       const values = exampleValues(tag.text, name === "examples", appliesToString(schema));
       if (values === null)
@@ -131,12 +132,53 @@ export function applySchemaTags(schema: Schema, tags: readonly Tag[], diagnose: 
   }
 }
 
-function jsonOrString(text: string): unknown {
+/**
+ * Sets a keyword of one kind of value (`minItems` of arrays): on the schema itself, or, on an
+ * `anyOf` (`string[] | null`, `string | { id: number }`), on each branch that takes that kind,
+ * so that the keyword sits beside the `type` it constrains (strict Ajv refuses it elsewhere).
+ */
+function place(schema: Schema, kind: Exclude<Kind, "any">, name: string, value: unknown): void {
+  const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as Schema[]) : [];
+  const taking = branches.filter((branch) => {
+    const types = typesOf(branch);
+    return types !== "unknown" && appliesTo(branch, kind);
+  });
+  if (schema.type !== undefined || taking.length === 0) {
+    schema[name] = value;
+    return;
+  }
+  // Copies: a branch may be a schema the converter shares between uses of its type.
+  schema.anyOf = branches.map((branch) => {
+    if (!taking.includes(branch)) return branch;
+    const copy = { ...branch };
+    place(copy, kind, name, value);
+    return copy;
+  });
+}
+
+/**
+ * A `@default`'s value: its JSON, or its text when it is no JSON value, or when the schema
+ * takes strings and not the JSON's type (`@default 8080` on a string is `"8080"`).
+ */
+function defaultValue(text: string, schema: Schema): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     return text;
   }
+  const types = typesOf(schema);
+  if (typeof value === "string" || types === "unknown" || !types.has("string")) return value;
+  const type =
+    value === null
+      ? "null"
+      : Array.isArray(value)
+        ? "array"
+        : typeof value === "number"
+          ? "number"
+          : typeof value;
+  const fits = types.has(type) || (type === "number" && types.has("integer"));
+  return fits ? value : text;
 }
 
 /**

@@ -8,7 +8,7 @@ import { setOwn } from "@zcp/runtime";
 import { canonicalJson, type JsonValue } from "@zcp/runtime/definition";
 import { ts } from "@ts-morph/common";
 import type { ConvertContext } from "./convert-host.js";
-import { symbolDoc } from "./jsdoc.js";
+import { ownDocs, symbolDoc } from "./jsdoc.js";
 import type { Schema } from "./schema.js";
 import { alternatives, templatePattern } from "./templates.js";
 import {
@@ -41,6 +41,8 @@ export function unionSchema(
     );
   const hasNull = members.some(([t]) => t.flags & ts.TypeFlags.Null);
   let rest = members.filter(([t]) => !(t.flags & ts.TypeFlags.Null));
+  // `null | undefined`: what is left is `null` alone.
+  if (rest.length === 0) return { type: "null" };
   const hasTrue = rest.some(([t]) => isBooleanLiteral(t, "true"));
   const hasFalse = rest.some(([t]) => isBooleanLiteral(t, "false"));
   const merged: Schema[] = [];
@@ -155,11 +157,17 @@ export function indexKeywords(
   named: boolean,
 ): Schema {
   const checker = c.checker;
+  // The index signature's JSDoc (`/** A label per locale. @minLength 1 */ [k: string]: string`)
+  // documents and constrains every value it admits.
   const valueOf = (index: ts.IndexInfo): Schema =>
     c.at("*", () =>
-      c.convert(
-        index.type,
-        index.declaration ? faithful(checker, index.declaration.type, index.type) : undefined,
+      c.describe(
+        c.convert(
+          index.type,
+          index.declaration ? faithful(checker, index.declaration.type, index.type) : undefined,
+          index.declaration ?? site,
+        ),
+        index.declaration,
         index.declaration ?? site,
       ),
     );
@@ -276,19 +284,24 @@ export function intersectionSchema(
   return parts.length === 1 ? parts[0]! : { allOf: parts };
 }
 
-/** An object type: its properties, its other keys (`indexKeywords`), its title and JSDoc. */
+/**
+ * An object type: its properties, its other keys (`indexKeywords`), its title and JSDoc. An
+ * interface's or class's JSDoc is its description and its tags (`@title`, `@deprecated`,
+ * `@examples`...), from the first of its (merged) declarations that has one, as an alias's are.
+ */
 export function objectSchema(c: ConvertContext, type: ts.Type, site: ts.Node): Schema {
   const schema: Schema = { type: "object" };
   const name = objectName(type);
   if (name) schema.title = name;
   const symbol = type.aliasSymbol ?? type.getSymbol();
+  let documented: ts.Declaration | undefined;
   if (symbol && symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class)) {
     symbol.declarations?.forEach((d) => c.track(d));
-    const description = symbolDoc(symbol);
-    if (description) schema.description = description;
+    documented = symbol.declarations?.find((d) => ownDocs(d).length > 0);
   }
   const { properties, required } = c.properties(type, site);
   schema.properties = properties;
   schema.required = required;
-  return { ...schema, ...indexKeywords(c, type, site, Object.keys(properties).length > 0) };
+  const object = { ...schema, ...indexKeywords(c, type, site, Object.keys(properties).length > 0) };
+  return documented ? c.describe(object, documented, site) : object;
 }

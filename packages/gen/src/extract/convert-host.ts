@@ -67,6 +67,8 @@ export interface ConvertContext {
   warn(site: ts.Node, code: Code, message: string): void;
   /** Records a declaration the schema depends on (its file, for watch mode). */
   track(declaration: ts.Node): void;
+  /** Adds a declaration's own JSDoc (description, schema tags) to the schema written there. */
+  describe(schema: Schema, declaration: ts.Node | undefined, site: ts.Node): Schema;
   /** The properties of an object type, converted, with their descriptions and tags. */
   properties(
     type: ts.Type,

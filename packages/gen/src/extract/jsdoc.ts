@@ -113,7 +113,7 @@ function entityName(name: ts.EntityName): string {
  * line before would no longer read as a list.
  */
 function normalizeText(written: string): string {
-  const text = commentEnds(written);
+  const text = plainLinks(commentEnds(written));
   // Most texts are one line with single spaces: nothing to collapse or split, only the ends to trim.
   if (!/\s\s|[^\S ]/.test(text)) return text.trim();
   return text
@@ -128,6 +128,19 @@ function normalizeText(written: string): string {
     )
     .filter((paragraph) => paragraph !== "")
     .join("\n\n");
+}
+
+/** `{@link Target}`, `{@link Target | text}`, `{@link Target text}` (and `@linkcode`, `@linkplain`). */
+const LINK = /\{@link(?:code|plain)?\s+([^\s|}]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g;
+
+/**
+ * Inline links as the text a reader sees: their text, else their target (`{@link Point}` is
+ * `Point`); the model has no use for the markup, which TypeScript keeps in the comment's text.
+ */
+function plainLinks(text: string): string {
+  return text.includes("{@link")
+    ? text.replace(LINK, (_, target: string, label: string) => label.trim() || target)
+    : text;
 }
 
 /** Documentation text of a symbol (interfaces, enums, aliases, properties). */

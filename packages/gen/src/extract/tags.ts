@@ -1,10 +1,11 @@
 /**
  * extract: a tool's own tags: `@tool <alias>`, `@id`, `@title`, `@output`, `@handleKind`,
- * `@maxResultTokens`, `@groups`/`@stages`/`@scopes` words, `@flags` and `@deprecated`, each
- * checked (ZCP1301).
+ * `@maxResultTokens`, `@groups`/`@stages`/`@scopes` words, `@flags`, `@deprecated` and `@describe`,
+ * each checked (ZCP1301).
  */
 import type { ts } from "@ts-morph/common";
 import { TOOL_FLAGS, type OutputMode, type ToolFlag } from "@zcp/runtime/definition";
+import { DESCRIBE_MODES, type Describe } from "../config.js";
 import type { Code } from "../diagnostics.js";
 import type { Tag } from "./jsdoc.js";
 
@@ -18,6 +19,7 @@ const ONCE = new Set([
   "handleKind",
   "maxResultTokens",
   "deprecated",
+  "describe",
 ]);
 /** The largest `@maxResultTokens`: past it no host reads a result whole anyway. */
 const MAX_RESULT_TOKENS = 1_000_000;
@@ -41,6 +43,8 @@ export interface ToolOptions {
   handleKind: string | null;
   /** `@maxResultTokens`: the tool's budget for an `auto` result, in tokens; null when not set. */
   maxResultTokens: number | null;
+  /** `@describe first|full`, or null for the configuration's `describe`. */
+  describe: Describe | null;
 }
 
 /** Reads the tool-level tags (`@tool`, `@id`, `@title`, `@output`, `@handleKind`, groups, `@flags`...); bad ones are diagnosed and skipped. */
@@ -60,6 +64,7 @@ export function readToolTags(
     scopes: [],
     deprecated: null,
     maxResultTokens: null,
+    describe: null,
   };
   let budgetTag: Tag | undefined;
   const words = (tag: Tag, pattern: RegExp, what: string): string[] => {
@@ -170,6 +175,10 @@ export function readToolTags(
           );
         break;
       }
+      case "describe":
+        if (DESCRIBE_MODES.includes(tag.text as Describe)) options.describe = tag.text as Describe;
+        else diagnose(tag.node, "ZCP1301", `@describe: expected first or full, got "${tag.text}"`);
+        break;
     }
   }
   // A budget sizes `auto` results only: a scalar result is always inline, a handle always kept.

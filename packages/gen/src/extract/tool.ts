@@ -12,6 +12,7 @@ import {
   type OutputMode,
   type ToolFlag,
 } from "@zcp/runtime/definition";
+import type { Describe } from "../config.js";
 import { diagnostic, type Code, type Diagnostic, type Severity } from "../diagnostics.js";
 import { nodePosition, type ToolDeclaration } from "../scan/index.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
@@ -21,7 +22,7 @@ import { orderKeys, type Schema } from "./schema.js";
 import { SchemaCache, type ConvertHost } from "./convert-host.js";
 import { arrayLike, indexKeywords } from "./compounds.js";
 import { bindingPatternDefaults, literal, NOT_LITERAL } from "./literals.js";
-import { faithful, includesUndefined } from "./type-facts.js";
+import { faithful, includesUndefined, writtenUndefined } from "./type-facts.js";
 import { returnContent } from "./content.js";
 import { readHandWritten, takesArgumentsObject } from "./input-schema.js";
 import { SchemaConverter } from "./types.js";
@@ -47,6 +48,8 @@ export interface ExtractedTool {
   readonly deprecated: string | null;
   /** `@maxResultTokens`, or null. */
   readonly maxResultTokens: number | null;
+  /** `@describe`, or null for the configuration's default. */
+  readonly describe: Describe | null;
   readonly inputSchema: Schema;
   readonly outputSchema: Schema | null;
   /** The content the tool returns instead of a JSON value (`extract/content.ts`), or null. */
@@ -317,7 +320,8 @@ function extractParameters(
       const optional =
         node.questionToken !== undefined ||
         node.initializer !== undefined ||
-        includesUndefined(type);
+        includesUndefined(type) ||
+        writtenUndefined(node.type);
       const valueType = nonUndefined(type);
       const special = converter.special(valueType);
       let schema: Schema;

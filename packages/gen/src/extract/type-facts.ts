@@ -22,6 +22,47 @@ export function faithful(
   return rest.length === members.size && rest.every((t) => members.has(t)) ? node : undefined;
 }
 
+/**
+ * True when the written type says `null` (`string | null`) and the checker's type has lost it:
+ * without `strictNullChecks`, TypeScript lets `null` into every type and drops it from unions.
+ * The author who wrote `| null` means a value that may be null.
+ */
+export function erasedNull(type: ts.Type, node: ts.TypeNode | undefined): boolean {
+  const saysNull = writtenUnionHas(node, (member) =>
+    ts.isLiteralTypeNode(member) ? member.literal.kind === ts.SyntaxKind.NullKeyword : false,
+  );
+  const hasNull = (t: ts.Type) => (t.flags & ts.TypeFlags.Null) !== 0;
+  return saysNull && !(hasNull(type) || (type.isUnion() && type.types.some(hasNull)));
+}
+
+/**
+ * Whether a schema already admits `null` at its top: a written union's members are read from
+ * its nodes (`null` among them) even where the checker's type has lost it.
+ */
+export function takesNull(schema: Schema): boolean {
+  const type = schema.type;
+  if (type === "null" || (Array.isArray(type) && type.includes("null"))) return true;
+  return Array.isArray(schema.anyOf) && (schema.anyOf as Schema[]).some(takesNull);
+}
+
+/**
+ * True when the written type is a union with `undefined` in it (`p: T | undefined`), which makes
+ * `p` optional as `includesUndefined` does, also where the checker has dropped the `undefined`
+ * (without `strictNullChecks`).
+ */
+export function writtenUndefined(node: ts.TypeNode | undefined): boolean {
+  return writtenUnionHas(node, (member) => member.kind === ts.SyntaxKind.UndefinedKeyword);
+}
+
+function writtenUnionHas(
+  node: ts.TypeNode | undefined,
+  test: (member: ts.TypeNode) => boolean,
+): boolean {
+  let written = node;
+  while (written && ts.isParenthesizedTypeNode(written)) written = written.type;
+  return written !== undefined && ts.isUnionTypeNode(written) && written.types.some(test);
+}
+
 /** True when `type` is `undefined` or a union with `undefined` in it (an optional value). */
 export function includesUndefined(type: ts.Type): boolean {
   if (type.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return true;

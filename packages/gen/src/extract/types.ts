@@ -26,12 +26,16 @@ import type { Schema } from "./schema.js";
 import { templatePattern } from "./templates.js";
 import {
   elementNode,
+  erasedNull,
   faithful,
   importHint,
   includesUndefined,
   intrinsicName,
   isLibSymbol,
+  nullable,
+  takesNull,
   typeText,
+  writtenUndefined,
 } from "./type-facts.js";
 
 interface Pending {
@@ -93,11 +97,14 @@ export class SchemaConverter implements ConvertContext {
     const alias = node && writtenAlias(this.checker, node, type);
     if (alias) {
       if (alias.declaration) this.track(alias.declaration);
-      const schema =
+      const converted =
         alias.inner && alias.inner !== node
           ? this.convert(type, alias.inner, site)
           : this.convertType(type, alias.inner, site);
-      return alias.declaration ? this.annotateAlias(schema, alias.declaration, site) : schema;
+      if (!alias.declaration) return converted;
+      // `type Maybe<T> = T | null` said null where the checker may have dropped it.
+      const written = erasedNull(type, alias.declaration.type) && !takesNull(converted);
+      return this.annotateAlias(nullable(converted, written), alias.declaration, site);
     }
     if (
       !node &&
@@ -108,7 +115,8 @@ export class SchemaConverter implements ConvertContext {
       this.track(declaration);
       return this.annotateAlias(this.convertType(type, undefined, site), declaration, site);
     }
-    const schema = this.convertType(type, node, site);
+    const converted = this.convertType(type, node, site);
+    const schema = nullable(converted, erasedNull(type, node) && !takesNull(converted));
     return withKeyConstraints(this.checker, schema, node, this.diagnoseAt(site));
   }
 
@@ -432,7 +440,9 @@ export class SchemaConverter implements ConvertContext {
         continue;
       }
       const optional =
-        (property.flags & ts.SymbolFlags.Optional) !== 0 || includesUndefined(propertyType);
+        (property.flags & ts.SymbolFlags.Optional) !== 0 ||
+        includesUndefined(propertyType) ||
+        writtenUndefined(written);
       if (isAbsent(propertyType)) {
         // `p?: never`, `p: undefined`: no JSON value is allowed, so the key is left out (and a
         // closed object refuses it). A required `never` no value satisfies, unless a mapped type

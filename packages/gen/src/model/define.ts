@@ -1,7 +1,7 @@
 /**
  * model: one tool's `ToolDefinition`: its documentation in short, its planner lines (with and
  * without docs, `renderPlannerLine` of `@zcp/runtime/definition`) and its hash. A definition depends
- * on its extracted tool, its alias, id and name, and the config's folder only. Its `examples` are
+ * on its extracted tool, its alias, id and name, and the config's folder and `describe` only. Its `examples` are
  * not here: they are checked by the tool's validator, and compile completes the definition with
  * them (`compile/examples.ts`).
  */
@@ -12,6 +12,7 @@ import {
   toolHash,
   type ToolDefinition,
 } from "@zcp/runtime/definition";
+import type { Describe } from "../config.js";
 import { relativePath } from "../diagnostics.js";
 import type { ExtractedTool } from "../extract/index.js";
 
@@ -23,6 +24,14 @@ export interface Draft {
   readonly name: string;
 }
 
+/** What every definition of a run shares: the config's folder and its `describe` default. */
+export interface ModelSettings {
+  /** Sources are relative to it. */
+  readonly root: string;
+  /** A tool's `@describe` when it has none. */
+  readonly describe: Describe;
+}
+
 /**
  * Canonical JSON of schema objects seen before. A memo of a pure function of immutable objects
  * (schemas are shared between tools): it changes no result, only spares serialising a shared
@@ -30,14 +39,21 @@ export interface Draft {
  */
 const CANONICAL = new WeakMap<object, string>();
 
-/** The definition of `draft`'s tool; `root` is the config's folder (sources are relative to it). */
-export function defineTool({ tool, alias, id, name }: Draft, root: string): ToolDefinition {
+/**
+ * The definition of `draft`'s tool. Under `@describe full` (the tool's, else the settings'),
+ * provider entries and planner lines carry the whole description, not its first sentence.
+ */
+export function defineTool(
+  { tool, alias, id, name }: Draft,
+  { root, describe }: ModelSettings,
+): ToolDefinition {
+  const full = (tool.describe ?? describe) === "full";
   const draft: Omit<ToolDefinition, "hash" | "planner" | "plannerBare"> = {
     id,
     alias,
     name,
     title: tool.title,
-    descriptionShort: shortDescription(tool.description),
+    descriptionShort: full ? tool.description : shortDescription(tool.description),
     description: tool.description,
     inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],
     outputSchema: tool.outputSchema as ToolDefinition["outputSchema"],
@@ -70,7 +86,7 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
         : {}),
     },
   };
-  return completeDefinition(draft);
+  return completeDefinition(draft, full);
 }
 
 /**
@@ -80,8 +96,9 @@ export function defineTool({ tool, alias, id, name }: Draft, root: string): Tool
  */
 export function completeDefinition(
   draft: Omit<ToolDefinition, "hash" | "planner" | "plannerBare">,
+  fullDocs = false,
 ): ToolDefinition {
-  const planner = renderPlannerLine(draft);
+  const planner = renderPlannerLine(draft, { fullDocs });
   const plannerBare = renderPlannerLine(draft, { toolDocs: false, paramDocs: false });
   const { source, ...hashed } = draft;
   return {

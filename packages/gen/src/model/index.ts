@@ -10,7 +10,7 @@ import type { JsonValue, ToolDefinition } from "@zcp/runtime/definition";
 import { serverConfig } from "./config.js";
 import { diagnostic, relativePath, type Code, type Diagnostic } from "../diagnostics.js";
 import { snakeCase, type ExtractedTool } from "../extract/index.js";
-import { defineTool, type Draft } from "./define.js";
+import { defineTool, type Draft, type ModelSettings } from "./define.js";
 import { deriveId, providerName } from "./names.js";
 
 export { completeDefinition, defineTool } from "./define.js";
@@ -35,11 +35,11 @@ export interface Model {
 }
 
 /**
- * The per-tool work of `buildModel`. A definition depends on its draft only (the root is fixed
- * for a generator): the pipeline's memo hands in a memoized `define` in watch mode.
+ * The per-tool work of `buildModel`. A definition depends on its draft only (the settings are
+ * fixed for a generator): the pipeline's memo hands in a memoized `define` in watch mode.
  */
 export interface ModelSteps {
-  define(draft: Draft, root: string): ToolDefinition;
+  define(draft: Draft, settings: ModelSettings): ToolDefinition;
 }
 
 /** The ids of the runtime's built-in tools. */
@@ -49,9 +49,10 @@ const MODEL_STEPS: ModelSteps = { define: defineTool };
 
 export function buildModel(
   tools: readonly ExtractedTool[],
-  root: string,
+  settings: ModelSettings,
   steps: ModelSteps = MODEL_STEPS,
 ): Model {
+  const { root } = settings;
   const diagnostics: Diagnostic[] = [];
   const drafts = tools.map(draftOf);
   const rejected = new Set<ExtractedTool>();
@@ -122,7 +123,7 @@ export function buildModel(
   const definitions = drafts
     .filter((draft) => !rejected.has(draft.tool))
     .map((draft) => {
-      const definition = steps.define(draft, root);
+      const definition = steps.define(draft, settings);
       sites.set(definition, siteOf(draft.tool));
       origins.set(definition, draft.tool);
       return definition;

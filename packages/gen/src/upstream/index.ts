@@ -6,6 +6,7 @@
  * (`emit/gateway.ts`).
  */
 import type { ToolDefinition } from "@zcp/runtime/definition";
+import type { Describe } from "../config.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Site } from "../model/index.js";
 import { listingHash } from "./hash.js";
@@ -31,16 +32,21 @@ export interface Gateway {
   readonly listingHash: string;
 }
 
-/** Lists the upstream of `options` and models its tools; diagnostics point at `configFile`. */
+/**
+ * Lists the upstream of `options` and models its tools; diagnostics point at `configFile`.
+ * `describe` is the configuration's: how much of each description planner lines and provider
+ * entries carry.
+ */
 export async function upstreamTools(
   options: FromMcp,
   configFile: string,
   list: ListOptions = {},
+  describe: Describe = "first",
 ): Promise<UpstreamTools> {
   const listed = await listUpstream(options.server, list);
   if (!listed.listing)
     return { definitions: [], sites: new Map(), diagnostics: listed.diagnostics, gateway: null };
-  const model = modelUpstream(listed.listing, options, configFile);
+  const model = modelUpstream(listed.listing, options, configFile, describe);
   return {
     definitions: model.definitions,
     sites: model.sites,

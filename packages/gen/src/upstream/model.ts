@@ -12,6 +12,7 @@
  */
 import {
   deriveId,
+  HINT_FLAGS,
   providerName,
   type JsonSchema,
   type JsonValue,
@@ -25,6 +26,7 @@ import { BUILTIN_IDS, type Site } from "../model/index.js";
 import { schemaProblems, type SchemaProblem } from "../compile/schema-problems.js";
 import { toDraft2020 } from "./dialect.js";
 import type { Listing } from "./list.js";
+import type { Describe } from "../config.js";
 import type { FromMcp, ToolOverride } from "./options.js";
 import { malformedMessage, type UpstreamTool } from "./tool.js";
 
@@ -48,6 +50,7 @@ export function modelUpstream(
   listing: Listing,
   options: FromMcp,
   configFile: string,
+  describe: Describe = "first",
 ): UpstreamModel {
   const site: Site = { file: configFile, line: 1, column: 1 };
   const report = (severity: "error" | "warning", code: Code, message: string) =>
@@ -155,10 +158,18 @@ export function modelUpstream(
       unknownDialect("output", output.unknown);
       continue;
     }
-    const definition = defineUpstreamTool(draft.tool, draft.alias, name, options, draft.override, {
-      input: input.schema,
-      output: output.schema,
-    });
+    const definition = defineUpstreamTool(
+      draft.tool,
+      draft.alias,
+      name,
+      options,
+      describe,
+      draft.override,
+      {
+        input: input.schema,
+        output: output.schema,
+      },
+    );
     const problems = schemaProblems(definition);
     for (const problem of problems) {
       const [severity, code, message] = problemMessage(problem, toolName);
@@ -208,6 +219,7 @@ function defineUpstreamTool(
   alias: string,
   name: string,
   options: FromMcp,
+  describe: Describe,
   override: ToolOverride,
   schemas: { readonly input: JsonSchema; readonly output: JsonSchema | null },
 ): ToolDefinition {
@@ -225,7 +237,7 @@ function defineUpstreamTool(
     alias,
     name: providerName(alias),
     title: typeof title === "string" && title !== "" ? title : null,
-    descriptionShort: shortDescription(description),
+    descriptionShort: describe === "full" ? description : shortDescription(description),
     description,
     inputSchema,
     outputSchema: schemas.output,
@@ -243,18 +255,28 @@ function defineUpstreamTool(
     dates: [],
     source: { file: `mcp:${name}`, export: tool.name },
   };
-  return completeDefinition(draft);
+  return completeDefinition(draft, describe === "full");
 }
 
-/** The flags MCP's annotations state: `readOnlyHint`, `idempotentHint`, `destructiveHint` when true. */
+/**
+ * The flags MCP's annotations state: each hint true as its flag (`openWorldHint` as
+ * `openworld`), each explicit false as `!flag`, so that the gateway's entry says what the
+ * upstream's said (a false matters where MCP's default is true: destructive, open world). An
+ * absent hint stays absent. `destructiveHint: true` beside `readOnlyHint: true` is dropped: MCP
+ * gives it meaning only for tools that are not read-only.
+ */
 function annotationFlags(annotations: UpstreamTool["annotations"]): ToolFlag[] {
   const flags: ToolFlag[] = [];
-  if (annotations?.readOnlyHint === true) flags.push("readonly");
-  if (annotations?.idempotentHint === true) flags.push("idempotent");
-  if (annotations?.destructiveHint === true && annotations.readOnlyHint !== true)
-    flags.push("destructive");
+  for (const [flag, hint] of Object.entries(HINT_FLAGS) as [keyof typeof HINT_FLAGS, Hint][]) {
+    const stated: unknown = annotations?.[hint];
+    if (stated === false) flags.push(`!${flag}`);
+    else if (stated === true && !(flag === "destructive" && annotations?.readOnlyHint === true))
+      flags.push(flag);
+  }
   return flags;
 }
+
+type Hint = (typeof HINT_FLAGS)[keyof typeof HINT_FLAGS];
 
 /** `serverInfo.name` as an alias prefix: `@scope/memory-server` → `memory_server`. */
 function aliasPrefix(serverName: string): string {

@@ -309,9 +309,12 @@ function leanProblems(sets: Sets): string[] {
   }
   for (const provider of ARTIFACT_PROVIDERS) {
     for (const [id, entry] of Object.entries(sets[provider])) {
-      const description = (
+      const written = (
         provider === "openai-chat" ? (entry.function as Obj).description : entry.description
       ) as string;
+      // An MCP entry says a tool is deprecated in a paragraph of its own, before the sentence.
+      const description =
+        provider === "mcp" ? written.replace(/^Deprecated(?:\.|: [^\n]*)\n\n/, "") : written;
       if (description !== firstSentence(description))
         problems.push(`lean ${provider} ${id}: description is not one sentence: ${description}`);
     }

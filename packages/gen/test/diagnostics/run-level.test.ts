@@ -221,7 +221,7 @@ describe("run-level diagnostics", () => {
     configError(
       "unknownKey",
       "zcp.config.json",
-      'unknown configuration key "outdir" (known: include, exclude, tsconfig, outDir, leanArtifacts, jsonFiles, registries, fromMcp)',
+      'unknown configuration key "outdir" (known: include, exclude, tsconfig, outDir, leanArtifacts, jsonFiles, registries, fromMcp, describe)',
     );
   });
 

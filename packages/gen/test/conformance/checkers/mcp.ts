@@ -2,7 +2,7 @@
  * MCP `tools/list` entries: the listed fields only, a SEP-986 name, object input and output
  * schemas, `$ref` only into the root's `$defs` (which exist only for recursion), the standard
  * hints (the title only once, as the entry's own), and zcp's groups and stages in `_meta`, each
- * only when the tool has some.
+ * only when the tool has some, and `deprecated: true` there for a deprecated tool.
  */
 import {
   checkKeys,
@@ -48,10 +48,16 @@ export const checkMcp: Checker = (entry, toolId) => {
         );
     }
   }
-  if ("_meta" in entry && checkKeys(report, entry._meta, "$._meta", [], ["groups", "stages"])) {
+  const fields = ["groups", "stages", "deprecated"];
+  if ("_meta" in entry && checkKeys(report, entry._meta, "$._meta", [], fields)) {
     const keys = Object.keys(entry._meta);
     if (keys.length === 0) report.add("$._meta", "must be left out when it has no field");
-    for (const key of keys)
+    if ("deprecated" in entry._meta && entry._meta.deprecated !== true)
+      report.add(
+        "$._meta.deprecated",
+        `deprecated must be true, left out otherwise, got ${describe(entry._meta.deprecated)}`,
+      );
+    for (const key of keys.filter((name) => name !== "deprecated"))
       if (!isStringArray(entry._meta[key]) || entry._meta[key].length === 0)
         report.add(
           join("$._meta", key),

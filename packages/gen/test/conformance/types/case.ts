@@ -12,6 +12,10 @@ export interface Wire {
 
 export type Value = unknown;
 
+/** A `{ v: T }` object type whose property (optional with `optional`) carries the JSDoc `doc`. */
+export const documented = (doc: string, type: string, optional = false) =>
+  `{\n  /** ${doc} */\n  v${optional ? "?" : ""}: ${type};\n}`;
+
 /** A value sent as `json` over the wire and written as `ts` for tsc. */
 export const wire = (json: unknown, ts: string): Wire => ({ wire: json, ts });
 
@@ -58,6 +62,11 @@ export interface Case {
   readonly without?: readonly string[];
   /** More source files, by path relative to the project's `src/` folder. */
   readonly files?: Readonly<Record<string, string>>;
+  /**
+   * Compiler options of the project's tsconfig beside the strict ones (`{ strict: false }`):
+   * the cases with the same options share a project, which gen and tsc each read.
+   */
+  readonly compilerOptions?: Readonly<Record<string, unknown>>;
   /** The spec decision the case pins (B1–B7, G1–G8), for the report. */
   readonly decision?: string;
 }

@@ -7,11 +7,14 @@ import { enums } from "./enums.js";
 import { generics } from "./generics.js";
 import { intersections } from "./intersections.js";
 import { jsdoc } from "./jsdoc.js";
+import { jsdocConstraints } from "./jsdoc-constraints.js";
 import { literals } from "./literals.js";
 import { mapped } from "./mapped.js";
 import { namespaces } from "./namespaces.js";
+import { nullable } from "./nullable.js";
 import { objects } from "./objects.js";
 import { operators } from "./operators.js";
+import { options } from "./options.js";
 import { optional } from "./optional.js";
 import { primitives } from "./primitives.js";
 import { records } from "./records.js";
@@ -28,6 +31,7 @@ export const CATEGORIES: Category[] = [
   { name: "tuples", cases: tuples },
   { name: "objects", cases: objects },
   { name: "optional", cases: optional },
+  { name: "nullable", cases: nullable },
   { name: "records", cases: records },
   { name: "unions", cases: unions },
   { name: "intersections", cases: intersections },
@@ -39,5 +43,6 @@ export const CATEGORIES: Category[] = [
   { name: "recursion", cases: recursion },
   { name: "namespaces", cases: namespaces },
   { name: "builtins", cases: builtins },
-  { name: "jsdoc", cases: jsdoc },
+  { name: "jsdoc", cases: [...jsdoc, ...jsdocConstraints] },
+  { name: "options", cases: options },
 ];

@@ -1,8 +1,6 @@
 /** JSDoc: descriptions (and their inheritance), titles, examples, read/write-only, constraint tags, misuse of tags. */
 import type { Case } from "./case.js";
-
-/** A `{ v: T }` object whose property carries `doc`. */
-const prop = (doc: string, type: string) => `{\n  /** ${doc} */\n  v: ${type};\n}`;
+import { documented as prop } from "./case.js";
 
 export const jsdoc: Case[] = [
   {
@@ -240,11 +238,183 @@ export const jsdoc: Case[] = [
     refused: "ZCP1301",
   },
   {
+    id: "inline_links",
+    decls: "interface Point {\n  x: number;\n}",
+    type: prop(
+      "A {@link Point}, see {@link https://example.com/points | the guide} and {@linkcode Point.x its x}.",
+      "Point",
+    ),
+    accept: [{ v: { x: 1 } }],
+    reject: [{ v: {} }],
+    schema: { properties: { v: { description: "A Point, see the guide and its x." } } },
+  },
+  {
     id: "interface_description",
     decls: "/** A geographic point. */\ninterface Point { lat: number; lng: number }",
     type: "Point",
     accept: [{ lat: 1, lng: 2 }],
     reject: [{ lat: 1 }],
     schema: { description: "A geographic point.", title: "Point" },
+  },
+  {
+    id: "default_object",
+    type: prop('@default {"depth": 1, "tags": ["a"]}', "{ depth: number; tags: string[] }", true),
+    accept: [{}, { v: { depth: 2, tags: [] } }],
+    reject: [{ v: { depth: 2 } }],
+    schema: { properties: { v: { default: { depth: 1, tags: ["a"] } } } },
+  },
+  {
+    id: "default_text_literal",
+    type: prop("@default fast", '"fast" | "slow"', true),
+    accept: [{}, { v: "slow" }],
+    reject: [{ v: "medium" }],
+    schema: { properties: { v: { default: "fast" } } },
+  },
+  {
+    id: "default_array",
+    type: prop('@default ["a", "b"]', "string[]", true),
+    accept: [{}, { v: [] }],
+    reject: [{ v: [1] }],
+    schema: { properties: { v: { default: ["a", "b"] } } },
+  },
+  {
+    id: "default_false",
+    type: prop("@default false", "boolean", true),
+    accept: [{}, { v: true }],
+    reject: [{ v: "false" }],
+    schema: { properties: { v: { default: false } } },
+  },
+  {
+    id: "description_tag_on_interface",
+    decls:
+      "/**\n * Internal note.\n * @description A geographic point.\n */\ninterface Spot { lat: number }",
+    type: "Spot",
+    accept: [{ lat: 1 }],
+    reject: [{}],
+    schema: { description: "A geographic point." },
+  },
+  {
+    id: "description_property_over_alias",
+    decls: "/** A port number. */\ntype Port = number;",
+    type: "{\n  /** The proxy's port. */\n  proxy: Port;\n  direct: Port;\n}",
+    accept: [{ proxy: 1, direct: 2 }],
+    reject: [{ proxy: 1 }],
+    schema: {
+      properties: {
+        proxy: { description: "The proxy's port." },
+        direct: { description: "A port number." },
+      },
+    },
+  },
+  {
+    id: "description_multiline_tag",
+    type: prop("@description First line\n   * continues here.", "string"),
+    accept: [{ v: "a" }],
+    reject: [{}],
+    schema: { properties: { v: { description: "First line continues here." } } },
+  },
+  {
+    id: "deprecated_note",
+    type: prop("The old name.\n   * @deprecated Use `name` instead.", "string", true),
+    accept: [{}, { v: "a" }],
+    reject: [{ v: 1 }],
+    schema: { properties: { v: { deprecated: true, description: "The old name." } } },
+  },
+  {
+    id: "deprecated_alias",
+    decls: "/** @deprecated */\ntype Legacy = string;",
+    type: "{ a: Legacy }",
+    accept: [{ a: "x" }],
+    reject: [{}],
+    schema: { properties: { a: { deprecated: true } } },
+  },
+  {
+    id: "deprecated_interface",
+    decls: "/**\n * An old shape.\n * @deprecated\n */\ninterface Old { a: string }",
+    type: "{ o: Old }",
+    accept: [{ o: { a: "x" } }],
+    reject: [{ o: {} }],
+    schema: { properties: { o: { deprecated: true, description: "An old shape." } } },
+  },
+  {
+    id: "examples_objects",
+    type: prop('@examples [{"a": 1}, {"a": 2}]', "{ a: number }"),
+    accept: [{ v: { a: 3 } }],
+    reject: [{ v: {} }],
+    schema: { properties: { v: { examples: [{ a: 1 }, { a: 2 }] } } },
+  },
+  {
+    id: "example_json_object",
+    type: prop('@example {"lat": 1, "lng": 2}', "{ lat: number; lng: number }"),
+    accept: [{ v: { lat: 0, lng: 0 } }],
+    reject: [{ v: { lat: 0 } }],
+    schema: { properties: { v: { examples: [{ lat: 1, lng: 2 }] } } },
+  },
+  {
+    id: "examples_on_alias",
+    decls: '/** @examples ["EUR", "USD"] */\ntype Currency = string;',
+    type: "{ c: Currency }",
+    accept: [{ c: "GBP" }],
+    reject: [{}],
+    schema: { properties: { c: { examples: ["EUR", "USD"] } } },
+  },
+  {
+    id: "title_on_interface",
+    decls: "/** @title Location */\ninterface Spot { lat: number }",
+    type: "Spot",
+    accept: [{ lat: 1 }],
+    reject: [{}],
+    schema: { title: "Location" },
+  },
+  {
+    id: "default_number_text_on_string",
+    type: prop("@default 8080", "string", true),
+    accept: [{}, { v: "80" }],
+    reject: [{ v: 80 }],
+    schema: { properties: { v: { default: "8080" } } },
+  },
+  {
+    id: "default_quoted_string",
+    type: prop('@default "on"', "string", true),
+    accept: [{}],
+    reject: [{ v: 1 }],
+    schema: { properties: { v: { default: "on" } } },
+  },
+  {
+    id: "examples_text",
+    type: prop("@examples hello", "string"),
+    accept: [{ v: "a" }],
+    reject: [{}],
+    schema: { properties: { v: { examples: ["hello"] } } },
+  },
+  {
+    id: "description_on_index_signature",
+    type: "{\n  /** A label per locale. */\n  [locale: string]: string;\n}",
+    accept: [{}, { en: "x" }],
+    reject: [{ en: 1 }],
+    schema: { additionalProperties: { description: "A label per locale." } },
+  },
+  {
+    id: "title_root_prop",
+    use: "root",
+    type: "{\n  /** @title Search term */\n  q: string;\n}",
+    accept: [{ q: "a" }],
+    reject: [{}],
+    schema: { properties: { q: { title: "Search term" } } },
+  },
+  {
+    id: "description_on_alias_of_object",
+    decls: "/** Paging options. */\ntype Paging = {\n  /** Page, from 1. */\n  page: number;\n};",
+    type: "{ paging: Paging }",
+    accept: [{ paging: { page: 1 } }],
+    reject: [{ paging: {} }],
+    schema: {
+      properties: {
+        paging: {
+          description: "Paging options.",
+          properties: { page: { description: "Page, from 1." } },
+        },
+      },
+    },
   },
 ];

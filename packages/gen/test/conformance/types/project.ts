@@ -77,12 +77,17 @@ export function valueGroups(item: Case): [Group, readonly Value[], boolean][] {
   ];
 }
 
-export function buildProject(categories: readonly Category[]): Project {
+/** The project of the cases of `categories` whose tsconfig adds `options` to the strict ones. */
+export function buildProject(
+  categories: readonly Category[],
+  options: Readonly<Record<string, unknown>> = {},
+): Project {
   const files: Record<string, string> = {
     "zcp.config.json": `${JSON.stringify({ include: ["src/**/*.ts"], outDir: "src/zcp.gen" })}\n`,
     "tsconfig.json": `${JSON.stringify({
       compilerOptions: {
         ...STRICT_COMPILER_OPTIONS,
+        ...options,
         types: [],
         // Global scripts (no import or export) stay scripts in a `"type": "module"` package.
         moduleDetection: "legacy",

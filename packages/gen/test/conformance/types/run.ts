@@ -116,9 +116,45 @@ export interface Conformance {
   readonly seconds: number;
 }
 
+/** The cases of `categories` whose compiler options are `key` (`optionsKey`), category by category. */
+function casesWith(categories: readonly Category[], key: string): Category[] {
+  return categories.map((category) => ({
+    name: category.name,
+    cases: category.cases.filter((item) => optionsKey(item) === key),
+  }));
+}
+
+const optionsKey = (item: Case) => JSON.stringify(item.compilerOptions ?? {});
+
+/**
+ * Runs the suite: one project per set of compiler options (most cases share the strict one),
+ * one after the other, results in the categories' order.
+ */
 export async function runConformance(categories: readonly Category[]): Promise<Conformance> {
   const started = performance.now();
-  const project = buildProject(categories);
+  const keys = [...new Set(categories.flatMap((category) => category.cases.map(optionsKey)))];
+  const byCase = new Map<string, CaseResult>();
+  const problems: string[] = [];
+  for (const key of keys) {
+    const options = JSON.parse(key) as Record<string, unknown>;
+    const run = await runProject(casesWith(categories, key), options);
+    for (const result of run.results) byCase.set(`${result.category}.${result.id}`, result);
+    problems.push(
+      ...run.problems.map((problem) => (key === "{}" ? problem : `${key}: ${problem}`)),
+    );
+  }
+  const results = categories.flatMap((category) =>
+    category.cases.map((item) => byCase.get(`${category.name}.${item.id}`)!),
+  );
+  return { results, problems, seconds: (performance.now() - started) / 1000 };
+}
+
+/** One generated project: a `zcp gen` run and a tsc run side by side, then every case judged. */
+async function runProject(
+  categories: readonly Category[],
+  options: Record<string, unknown>,
+): Promise<Omit<Conformance, "seconds">> {
+  const project = buildProject(categories, options);
   const dir = scratchProject(project.files);
   try {
     const [genOutput, tscOutput] = await Promise.all([
@@ -162,7 +198,7 @@ export async function runConformance(categories: readonly Category[]): Promise<C
         });
       }),
     );
-    return { results, problems, seconds: (performance.now() - started) / 1000 };
+    return { results, problems };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

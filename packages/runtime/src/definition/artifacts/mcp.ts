@@ -10,6 +10,11 @@
  * it moves a tool result to a file and shows the model a preview) also states
  * `anthropic/maxResultSizeChars` in `_meta`, which raises that limit for the tool (to at most
  * 500,000): at most `CHARS_PER_TOKEN` characters an estimated token.
+ *
+ * A deprecated tool (`@deprecated [note]`) says so where the model reads, first in its
+ * description (`Deprecated: <note>` and a blank line, or `Deprecated.` without a note: MCP has
+ * no field for it, and a host shows the model the description only), and where a program reads,
+ * `_meta.deprecated: true`.
  */
 import { HINT_FLAGS, type ToolDefinition } from "../registry.js";
 import type { McpTool } from "./types.js";
@@ -30,7 +35,7 @@ export function mcpTool(tool: ToolDefinition): McpTool {
   return {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
-    description: tool.description,
+    description: deprecationNote(tool) + tool.description,
     inputSchema: tool.inputSchema as McpTool["inputSchema"],
     // Only a scalar tool's result is its value: a handle or auto result may be a handle.
     ...(output && output.type === "object" && tool.outputMode === "scalar"
@@ -41,18 +46,25 @@ export function mcpTool(tool: ToolDefinition): McpTool {
   };
 }
 
+/** What a deprecated tool's description starts with ("" for a tool that is not). */
+function deprecationNote(tool: ToolDefinition): string {
+  if (tool.deprecated === null) return "";
+  return `${tool.deprecated === "" ? "Deprecated." : `Deprecated: ${tool.deprecated}`}\n\n`;
+}
+
 /**
- * `_meta` with the tool's groups and stages, each only when it has some, and the result size a
- * host needs to allow; nothing when none of them.
+ * `_meta` with the tool's groups, stages and deprecation, each only when it has one, and the
+ * result size a host needs to allow; nothing when none of them.
  */
 function meta(tool: ToolDefinition): Pick<McpTool, "_meta"> {
   const chars = (tool.maxResultTokens ?? 0) * CHARS_PER_TOKEN;
-  const out = {
+  const fields = {
     ...(tool.groups.length > 0 ? { groups: tool.groups } : {}),
     ...(tool.stages.length > 0 ? { stages: tool.stages } : {}),
+    ...(tool.deprecated !== null ? { deprecated: true as const } : {}),
     ...(chars > HOST_RESULT_CHARS
       ? { "anthropic/maxResultSizeChars": Math.min(chars, MAX_RESULT_SIZE_CHARS) }
       : {}),
   };
-  return Object.keys(out).length > 0 ? { _meta: out } : {};
+  return Object.keys(fields).length > 0 ? { _meta: fields } : {};
 }

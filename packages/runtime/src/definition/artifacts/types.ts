@@ -54,10 +54,11 @@ export interface McpTool {
     readonly idempotentHint?: boolean;
     readonly openWorldHint?: boolean;
   };
-  /** zcp's groups and stages of the tool, each present only when it has some. */
+  /** zcp's groups and stages of the tool, each present only when it has some; `deprecated: true` for a deprecated tool. */
   readonly _meta?: {
     readonly groups?: readonly string[];
     readonly stages?: readonly string[];
+    readonly deprecated?: true;
     /** Claude Code's limit on the tool's result, raised for a tool whose budget needs it. */
     readonly "anthropic/maxResultSizeChars"?: number;
   };

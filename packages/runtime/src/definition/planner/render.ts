@@ -44,6 +44,11 @@ export interface PlannerLineOptions {
   readonly toolDocs?: boolean;
   /** Each parameter's first sentence after its type or default (default true). */
   readonly paramDocs?: boolean;
+  /**
+   * Whole descriptions instead of first sentences, for the tool and its parameters (default
+   * false): the author's `@describe full`, where the later sentences matter to the model.
+   */
+  readonly fullDocs?: boolean;
 }
 
 /**
@@ -54,6 +59,7 @@ export interface PlannerLineOptions {
  */
 export function renderPlannerLine(tool: PlannerInput, options: PlannerLineOptions = {}): string {
   const paramDocs = options.paramDocs !== false;
+  const full = options.fullDocs === true;
   const schema = tool.inputSchema as Schema;
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((schema.required ?? []) as string[]);
@@ -66,27 +72,27 @@ export function renderPlannerLine(tool: PlannerInput, options: PlannerLineOption
           ? "h"
           : `h:${handleKind}`
         : renderType(property);
-    const doc = paramDocs ? renderDoc(property, " ") : "";
+    const doc = paramDocs ? renderDoc(property, " ", full) : "";
     if (Object.hasOwn(tool.defaults, name))
       return `${name}:${type}=${renderValue(tool.defaults[name]!)}${doc}`;
     return `${name}:${type}${required.has(name) ? "" : "?"}${doc}`;
   });
   if (isSchema(schema.additionalProperties))
     params.push(
-      `*:${renderType(schema.additionalProperties)}${paramDocs ? renderDoc(schema.additionalProperties, " ") : ""}`,
+      `*:${renderType(schema.additionalProperties)}${paramDocs ? renderDoc(schema.additionalProperties, " ", full) : ""}`,
     );
   const kind =
     tool.outputMode !== "scalar" && tool.handleKind !== "generic" ? `:${tool.handleKind}` : "";
   const deprecated = tool.deprecated !== null ? " deprecated" : "";
   const doc =
-    options.toolDocs !== false ? renderDoc({ description: tool.description }, " -- ") : "";
+    options.toolDocs !== false ? renderDoc({ description: tool.description }, " -- ", full) : "";
   return `TOOL @${tool.id} ${tool.alias}(${params.join(", ")}) -> ${tool.outputMode}${kind}${deprecated}${doc}`;
 }
 
-/** `prefix` and the first sentence of the schema's description as a JSON string, or "" without one. */
-function renderDoc(schema: Schema, prefix: string): string {
+/** `prefix` and the first sentence (`full`: all) of the schema's description as a JSON string, or "" without one. */
+function renderDoc(schema: Schema, prefix: string, full = false): string {
   if (typeof schema.description !== "string") return "";
-  const sentence = firstSentence(schema.description);
+  const sentence = full ? schema.description.trim() : firstSentence(schema.description);
   return sentence === "" ? "" : `${prefix}${JSON.stringify(sentence)}`;
 }
 

@@ -1,0 +1,207 @@
+/**
+ * JSDoc constraint tags on more kinds of types: bounds on integers, optional and literal types,
+ * patterns and formats (what Ajv's formats check), array tags, tags on index signatures, unions
+ * and flattened roots. Part of the `jsdoc` category.
+ */
+import type { Case } from "./case.js";
+import { documented as prop } from "./case.js";
+
+export const jsdocConstraints: Case[] = [
+  {
+    id: "minimum_on_integer",
+    decls: 'import type { Integer } from "@zcp/runtime";',
+    type: prop("@minimum 0 @maximum 100", "Integer"),
+    accept: [{ v: 0 }, { v: 100 }],
+    constraint: [{ v: -1 }, { v: 101 }, { v: 1.5 }],
+    schema: { properties: { v: { type: "integer", minimum: 0, maximum: 100 } } },
+  },
+  {
+    id: "minimum_optional",
+    type: prop("@minimum 1", "number", true),
+    accept: [{}, { v: 1 }],
+    constraint: [{ v: 0 }],
+  },
+  {
+    id: "minimum_undefined_union",
+    type: prop("@exclusiveMinimum 0", "number | undefined"),
+    accept: [{ v: 1 }],
+    constraint: [{ v: 0 }],
+  },
+  {
+    id: "negative_bounds",
+    type: prop("@minimum -10.5 @maximum -1", "number"),
+    accept: [{ v: -10.5 }, { v: -1 }],
+    constraint: [{ v: -11 }, { v: 0 }],
+  },
+  {
+    id: "bounds_on_literal_union",
+    type: prop("@maximum 5", "1 | 5 | 10"),
+    accept: [{ v: 1 }, { v: 5 }],
+    constraint: [{ v: 10 }],
+  },
+  {
+    id: "pattern_unicode",
+    type: prop("@pattern ^\\p{Lu}+$", "string"),
+    accept: [{ v: "ÄB" }],
+    constraint: [{ v: "ab" }, { v: "" }],
+  },
+  {
+    id: "pattern_with_at",
+    type: prop("@pattern ^[^@]+@[^@]+$", "string"),
+    accept: [{ v: "a@b" }],
+    constraint: [{ v: "ab" }, { v: "a@b@c" }],
+    schema: { properties: { v: { pattern: "^[^@]+@[^@]+$" } } },
+  },
+  {
+    id: "pattern_unanchored",
+    type: prop("@pattern [0-9]", "string"),
+    accept: [{ v: "a1b" }],
+    constraint: [{ v: "abc" }],
+  },
+  {
+    id: "pattern_on_template",
+    type: prop("@pattern ^id-[0-9]+$", "`id-${string}`"),
+    accept: [{ v: "id-12" }],
+    reject: [{ v: "x-12" }],
+    constraint: [{ v: "id-ab" }],
+  },
+  {
+    id: "length_on_template",
+    type: prop("@maxLength 5", "`id-${string}`"),
+    accept: [{ v: "id-12" }],
+    constraint: [{ v: "id-123" }],
+  },
+  {
+    id: "format_date_time",
+    type: prop("@format date-time", "string"),
+    accept: [{ v: "2024-05-06T07:08:09Z" }, { v: "2024-05-06T07:08:09.5+02:00" }],
+    constraint: [{ v: "2024-05-06" }, { v: "2024-05-06T25:00:00Z" }],
+  },
+  {
+    id: "format_time",
+    type: prop("@format time", "string"),
+    accept: [{ v: "07:08:09Z" }, { v: "07:08:09+02:00" }],
+    constraint: [{ v: "25:00:00Z" }, { v: "noon" }],
+  },
+  {
+    id: "format_ipv4",
+    type: prop("@format ipv4", "string"),
+    accept: [{ v: "192.168.0.1" }],
+    constraint: [{ v: "256.1.1.1" }, { v: "1.2.3" }],
+  },
+  {
+    id: "format_ipv6",
+    type: prop("@format ipv6", "string"),
+    accept: [{ v: "::1" }, { v: "2001:db8::8a2e:370:7334" }],
+    constraint: [{ v: "2001:db8::g" }, { v: "1.2.3.4" }],
+  },
+  {
+    id: "format_hostname",
+    type: prop("@format hostname", "string"),
+    accept: [{ v: "example.com" }, { v: "a-b.c" }],
+    constraint: [{ v: "-bad.com" }, { v: "a b" }],
+  },
+  {
+    id: "format_uri",
+    type: prop("@format uri", "string"),
+    accept: [{ v: "https://example.com/a?b=c" }, { v: "urn:isbn:0451450523" }],
+    constraint: [{ v: "not a uri" }, { v: "/relative/path" }],
+  },
+  {
+    id: "format_duration",
+    type: prop("@format duration", "string"),
+    accept: [{ v: "P1D" }, { v: "PT1H30M" }],
+    constraint: [{ v: "1 day" }, { v: "P" }],
+  },
+  {
+    id: "format_unknown",
+    type: prop("@format colour", "string"),
+    reject: [{ v: 1 }],
+    refused: "ZCP1301",
+  },
+  {
+    id: "format_on_optional",
+    type: prop("@format uuid", "string | undefined"),
+    accept: [{ v: "123e4567-e89b-12d3-a456-426614174000" }],
+    constraint: [{ v: "123" }],
+  },
+  {
+    id: "items_on_readonly_array",
+    type: prop("@minItems 2 @uniqueItems", "readonly number[]"),
+    accept: [{ v: [1, 2] }],
+    constraint: [{ v: [1] }, { v: [1, 1] }],
+  },
+  {
+    id: "unique_objects",
+    type: prop("@uniqueItems", "{ a: number }[]"),
+    accept: [{ v: [{ a: 1 }, { a: 2 }] }],
+    constraint: [{ v: [{ a: 1 }, { a: 1 }] }],
+  },
+  {
+    id: "items_on_tuple_rest",
+    type: prop("@maxItems 3", "[string, ...number[]]"),
+    accept: [{ v: ["a"] }, { v: ["a", 1, 2] }],
+    constraint: [{ v: ["a", 1, 2, 3] }],
+  },
+  {
+    id: "tags_on_root_props",
+    use: "root",
+    type: "{\n  /** @minLength 1 */\n  q: string;\n  /** @minimum 1 @default 10 */\n  limit?: number;\n}",
+    accept: [{ q: "a" }, { q: "a", limit: 1 }],
+    constraint: [{ q: "" }, { q: "a", limit: 0 }],
+    schema: { properties: { limit: { default: 10, minimum: 1 } } },
+  },
+  {
+    id: "tags_on_array_alias_items",
+    decls: "/** @minLength 1 */\ntype Word = string;",
+    type: "{ words: Word[] }",
+    accept: [{ words: [] }, { words: ["a"] }],
+    constraint: [{ words: [""] }],
+  },
+  {
+    id: "minimum_exponent",
+    type: prop("@minimum 1e3", "number"),
+    accept: [{ v: 1000 }],
+    constraint: [{ v: 999 }],
+    schema: { properties: { v: { minimum: 1000 } } },
+  },
+  {
+    id: "pattern_with_comment_end",
+    type: prop("@pattern ^src/.*\\.ts$", "string"),
+    accept: [{ v: "src/a.ts" }],
+    constraint: [{ v: "lib/a.ts" }],
+  },
+  {
+    id: "pattern_braces",
+    type: prop("@pattern ^[a-z]{2,}$", "string"),
+    accept: [{ v: "ab" }],
+    constraint: [{ v: "a" }],
+  },
+  {
+    id: "tag_on_index_signature",
+    type: "{\n  /** @minLength 1 */\n  [key: string]: string;\n}",
+    accept: [{}, { a: "x" }],
+    reject: [{ a: 1 }],
+    constraint: [{ a: "" }],
+  },
+  {
+    id: "tags_on_union_prop",
+    type: prop("@minimum 0", "number | string"),
+    accept: [{ v: 0 }, { v: "-1" }],
+    constraint: [{ v: -1 }],
+  },
+  {
+    id: "format_email_items",
+    decls: "/** @format email */\ntype Email = string;",
+    type: "{ to: Email[] }",
+    accept: [{ to: ["a@b.co"] }],
+    constraint: [{ to: ["nope"] }],
+  },
+  {
+    id: "multiple_of_integer",
+    decls: 'import type { Integer } from "@zcp/runtime";',
+    type: prop("@multipleOf 5", "Integer"),
+    accept: [{ v: 10 }, { v: 0 }],
+    constraint: [{ v: 7 }],
+  },
+];

@@ -1,0 +1,296 @@
+/** Nullable types: `T | null` of every kind of `T`, with `undefined`, optional, inside unions, arrays, records and recursion, and with constraint tags. */
+import type { Case } from "./case.js";
+import { ABSENT, documented as prop, wire } from "./case.js";
+
+const INSTANT = "2024-05-06T07:08:09Z";
+
+export const nullable: Case[] = [
+  {
+    id: "null_undefined_param",
+    type: "string | null | undefined",
+    accept: ["x", null, ABSENT],
+    reject: [1, false],
+  },
+  {
+    id: "null_undefined_optional_prop",
+    type: "{ a?: string | null | undefined }",
+    accept: [{}, { a: null }, { a: "x" }],
+    reject: [{ a: 1 }, { b: null }],
+  },
+  {
+    id: "required_nullable_param",
+    type: "number | null",
+    accept: [0, null],
+    reject: [ABSENT, "0"],
+  },
+  {
+    id: "string_literals_null",
+    type: '"a" | "b" | null',
+    accept: ["a", "b", null],
+    reject: ["c", ""],
+    schema: { enum: ["a", "b", null] },
+  },
+  {
+    id: "number_literals_null",
+    type: "1 | 2.5 | null",
+    accept: [1, 2.5, null],
+    reject: [2, "1"],
+  },
+  {
+    id: "boolean_null",
+    type: "boolean | null",
+    accept: [true, false, null],
+    reject: [0, "true"],
+  },
+  {
+    id: "true_null",
+    type: "true | null",
+    accept: [true, null],
+    reject: [false],
+  },
+  {
+    id: "mixed_literals_null",
+    type: '"auto" | 0 | false | null',
+    accept: ["auto", 0, false, null],
+    reject: ["0", 1, true],
+  },
+  {
+    id: "discriminated_null",
+    type: '{ kind: "a"; x: number } | { kind: "b"; y: string } | null',
+    accept: [null, { kind: "a", x: 1 }, { kind: "b", y: "s" }],
+    reject: [{ kind: "a", y: "s" }, { kind: "c" }, {}],
+  },
+  {
+    id: "literal_or_object_null",
+    type: '"auto" | { size: number } | null',
+    accept: ["auto", null, { size: 1 }],
+    reject: ["manual", { size: "1" }, {}],
+  },
+  {
+    id: "array_of_nullable",
+    type: "(string | null)[]",
+    accept: [[], ["a", null]],
+    reject: [null, [1]],
+  },
+  {
+    id: "nullable_array_of_nullable",
+    type: "(number | null)[] | null",
+    accept: [null, [], [1, null]],
+    reject: [["1"], ["x"]],
+  },
+  {
+    id: "nullable_tuple",
+    type: "[number, string | null] | null",
+    accept: [null, [1, null], [1, "a"]],
+    reject: [[1], [null, "a"]],
+  },
+  {
+    id: "record_nullable_values",
+    type: "Record<string, number | null>",
+    accept: [{}, { a: null, b: 1 }],
+    reject: [{ a: "1" }, null],
+  },
+  {
+    id: "nullable_record",
+    type: "Record<string, string> | null",
+    accept: [null, {}, { a: "x" }],
+    reject: [{ a: null }, []],
+  },
+  {
+    id: "nullable_date_prop",
+    type: "{ at: Date | null }",
+    accept: [{ at: null }, wire({ at: INSTANT }, `{ at: new Date(${JSON.stringify(INSTANT)}) }`)],
+    reject: [{}, { at: "later" }],
+  },
+  {
+    id: "nullable_integer",
+    decls: 'import type { Integer } from "@zcp/runtime";',
+    type: "{ n: Integer | null }",
+    accept: [{ n: null }, { n: 3 }],
+    reject: [{}],
+    constraint: [{ n: 1.5 }],
+  },
+  {
+    id: "nullable_template",
+    type: "`x-${string}` | null",
+    accept: [null, "x-a", "x-"],
+    reject: ["y-a", 1],
+  },
+  {
+    id: "nullable_interface",
+    decls: "interface Point { x: number; y: number }",
+    type: "{ at: Point | null }",
+    accept: [{ at: null }, { at: { x: 1, y: 2 } }],
+    reject: [{ at: { x: 1 } }, {}],
+  },
+  {
+    id: "nullable_recursive",
+    decls: "interface Link { value: number; next: Link | null }",
+    type: "Link",
+    accept: [
+      { value: 1, next: null },
+      { value: 1, next: { value: 2, next: null } },
+    ],
+    reject: [{ value: 1 }, { value: 1, next: { value: 2 } }],
+  },
+  {
+    id: "nullable_alias",
+    decls: "type Maybe<T> = T | null;",
+    type: "{ a: Maybe<string>; b: Maybe<{ c: number }> }",
+    accept: [
+      { a: null, b: null },
+      { a: "x", b: { c: 1 } },
+    ],
+    reject: [{ a: null }, { a: 1, b: null }, { a: null, b: {} }],
+  },
+  {
+    id: "non_nullable",
+    type: "NonNullable<string | number | null | undefined>",
+    accept: ["a", 1],
+    reject: [null, ABSENT],
+  },
+  {
+    id: "unknown_null",
+    type: "{ a: unknown }",
+    accept: [{ a: null }, { a: 1 }, { a: {} }],
+    reject: [null],
+  },
+  {
+    id: "null_prop",
+    type: "{ a: null }",
+    accept: [{ a: null }],
+    reject: [{}, { a: 0 }],
+  },
+  {
+    id: "nullable_minimum",
+    type: prop("@minimum 1", "number | null"),
+    accept: [{ v: null }, { v: 1 }],
+    reject: [{ v: "1" }, {}],
+    constraint: [{ v: 0 }],
+  },
+  {
+    id: "nullable_min_length",
+    type: prop("@minLength 2", "string | null"),
+    accept: [{ v: null }, { v: "ab" }],
+    constraint: [{ v: "a" }],
+  },
+  {
+    id: "nullable_format",
+    type: prop("@format date", "string | null", true),
+    accept: [{}, { v: null }, { v: "2024-02-29" }],
+    constraint: [{ v: "2024-02-30" }],
+  },
+  {
+    id: "nullable_pattern",
+    type: prop("@pattern ^[a-z]+$", "string | null | undefined", true),
+    accept: [{}, { v: null }, { v: "ab" }],
+    constraint: [{ v: "AB" }],
+  },
+  {
+    id: "nullable_items",
+    type: prop("@minItems 1", "string[] | null"),
+    accept: [{ v: null }, { v: ["a"] }],
+    constraint: [{ v: [] }],
+  },
+  {
+    id: "nullable_default_null",
+    type: prop("@default null", "string | null", true),
+    accept: [{}, { v: null }, { v: "a" }],
+    reject: [{ v: 1 }],
+    schema: { properties: { v: { default: null } } },
+  },
+  {
+    id: "nullable_constrained_alias",
+    decls: "/** @minimum 1 @maximum 9 */\ntype Digit = number;",
+    type: "{ d: Digit | null; list: (Digit | null)[] }",
+    accept: [
+      { d: null, list: [] },
+      { d: 1, list: [null, 9] },
+    ],
+    constraint: [
+      { d: 0, list: [] },
+      { d: null, list: [10] },
+    ],
+  },
+  {
+    id: "nullable_return",
+    use: "return",
+    type: "{ a: string | null; list: (number | null)[] } | null",
+    schema: {
+      anyOf: [
+        {
+          type: "object",
+          properties: {
+            a: { type: ["string", "null"] },
+            list: { type: "array", items: { type: ["number", "null"] } },
+          },
+        },
+        { type: "null" },
+      ],
+    },
+  },
+  {
+    id: "root_nullable_props",
+    use: "root",
+    type: '{ q: string | null; mode?: "a" | "b" | null }',
+    accept: [{ q: null }, { q: "x", mode: null }, { q: "x", mode: "a" }],
+    reject: [{}, { q: null, mode: "c" }],
+  },
+  {
+    id: "nullable_numeric_enum",
+    decls: "enum Level {\n  Low = 1,\n  High = 2,\n}",
+    type: "Level | null",
+    accept: [1, 2, null],
+    reject: ["1", "Low"],
+  },
+  {
+    id: "null_or_undefined_only",
+    type: "{ a?: null | undefined; b: number }",
+    accept: [{ b: 1 }, { a: null, b: 1 }],
+    reject: [{ a: 0, b: 1 }, {}],
+  },
+  {
+    id: "partial_nullable",
+    type: "Partial<{ a: string | null; b: number }>",
+    accept: [{}, { a: null }, { a: "x", b: 1 }],
+    reject: [{ b: null }, { c: 1 }],
+  },
+  {
+    id: "mapped_nullable",
+    type: '{ [K in "a" | "b"]: number | null }',
+    accept: [{ a: null, b: 1 }],
+    reject: [{ a: null }, { a: null, b: "1" }],
+  },
+  {
+    id: "record_keys_nullable",
+    type: 'Record<"a" | "b", string | null>',
+    accept: [{ a: null, b: "x" }],
+    reject: [{ a: null }, { a: 1, b: null }],
+  },
+  {
+    id: "nullable_union_minimum",
+    type: prop("@minLength 2", "string | { id: number } | null"),
+    accept: [{ v: null }, { v: "ab" }, { v: { id: 1 } }],
+    reject: [{ v: 1 }],
+    constraint: [{ v: "a" }],
+  },
+  {
+    id: "nullable_integer_tag",
+    type: prop("@type integer", "number | null"),
+    accept: [{ v: null }, { v: 2 }],
+    constraint: [{ v: 2.5 }],
+  },
+  {
+    id: "nullable_unique_tuple",
+    type: prop("@uniqueItems", "[string, string] | null"),
+    accept: [{ v: null }, { v: ["a", "b"] }],
+    constraint: [{ v: ["a", "a"] }],
+  },
+  {
+    id: "nullable_date_format",
+    type: prop("@description When.", "Date | null"),
+    accept: [{ v: null }, wire({ v: INSTANT }, `{ v: new Date(${JSON.stringify(INSTANT)}) }`)],
+    reject: [{ v: "soon" }],
+    schema: { properties: { v: { description: "When." } } },
+  },
+];
