@@ -15,7 +15,7 @@ import { figures, runSuite, type Requirements, type SuiteResult } from "./suite.
 /** The requirement sets run: both eras, against one `zcp-serve`. */
 const ERAS: readonly Requirements[] = ["2025-11-25", "2026-07-28"];
 
-/** The oracle of each set: the SDK zcp serves with (v1) for 2025, the v2 SDK for 2026-07-28. */
+/** Each set's oracle: the v1 SDK (`@modelcontextprotocol/sdk`) for 2025, the v2 SDK for 2026. */
 const REFERENCES: Record<Requirements, () => Promise<Reference>> = {
   "2025-11-25": startReference,
   "2026-07-28": startReferenceV2,
