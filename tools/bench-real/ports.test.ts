@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -36,19 +36,13 @@ const parsed = (text: string): unknown => {
 };
 
 type Block = { type: string; text?: string; annotations?: unknown };
-const isBlockList = (value: unknown): value is Block[] =>
-  Array.isArray(value) && value.every((block) => typeof (block as Block | null)?.type === "string");
 
 /**
  * What a result says: its content blocks, a text block by the value of its text (JSON parsed when
- * it is JSON), without content annotations (a port cannot annotate content yet). A port answers
- * non-text blocks as the JSON of the blocks, until zcp results can be content blocks: that text
- * is read as the blocks it holds.
+ * it is JSON), without content annotations (a port cannot annotate content yet).
  */
 function said(answer: { readonly [key: string]: unknown }): unknown[] {
-  let blocks = (answer["content"] ?? []) as Block[];
-  const only = blocks.length === 1 && blocks[0]!.type === "text" ? parsed(blocks[0]!.text!) : null;
-  if (isBlockList(only)) blocks = only;
+  const blocks = (answer["content"] ?? []) as Block[];
   return blocks.map(({ annotations: _, ...block }) =>
     block.type === "text"
       ? parsed(timeless(block.text ?? ""))
@@ -227,5 +221,44 @@ describe("refusals", () => {
     expect(port).toEqual([
       { isError: true, value: [{ ok: false, error: "access_denied", hint: message }] },
     ]);
+  });
+});
+
+describe("content", () => {
+  it("filesystem: read_media_file answers the original's image, audio and resource blocks", async () => {
+    const project = filesystem.original.args[0]!;
+    const media: Record<string, Buffer> = {
+      "logo.png": Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"),
+      "beep.wav": Buffer.from("RIFF\u0024\u0000\u0000\u0000WAVEfmt "),
+      "data.bin": Buffer.from([0, 1, 2, 253, 254, 255]),
+    };
+    const withMedia: RealServer = {
+      ...filesystem,
+      reset: () => {
+        filesystem.reset();
+        for (const [name, bytes] of Object.entries(media))
+          fs.writeFileSync(path.join(project, name), bytes);
+      },
+    };
+    const steps = Object.keys(media).map((name) => ({
+      tool: "read_media_file",
+      args: { path: path.join(project, name) },
+    }));
+    const { original, port } = await both(withMedia, steps);
+    expect(original.map((answer) => ("value" in answer ? answer.value : answer))).toEqual([
+      [{ type: "image", data: media["logo.png"]!.toString("base64"), mimeType: "image/png" }],
+      [{ type: "audio", data: media["beep.wav"]!.toString("base64"), mimeType: "audio/wav" }],
+      [
+        {
+          type: "resource",
+          resource: {
+            uri: pathToFileURL(path.join(project, "data.bin")).href,
+            mimeType: "application/octet-stream",
+            blob: media["data.bin"]!.toString("base64"),
+          },
+        },
+      ],
+    ]);
+    expect(port).toEqual(original);
   });
 });

@@ -29,9 +29,11 @@ afterAll(async () => {
 const timeless = (json: string) =>
   JSON.parse(json.replace(/\d{1,2}:\d{2}:\d{2}( [AP]M)?/g, "TIME")) as unknown;
 
+/** A call's value, or its content blocks (what a program reads of a tool that answers content). */
 function valueOf(result: CallResult): unknown {
-  if (!result.ok || !("value" in result)) throw new Error(JSON.stringify(result));
-  return timeless(JSON.stringify(result.value));
+  if (!result.ok || !("value" in result || "content" in result))
+    throw new Error(JSON.stringify(result));
+  return timeless(JSON.stringify("value" in result ? result.value : result.content));
 }
 
 const DISCOVER = { exposure: { defaults: { mcp: { profile: "discover" } } } } as const;
