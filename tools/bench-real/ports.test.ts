@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { createRuntime } from "@zcp/runtime";
 import { listAllTools, type McpTool } from "../bench-tokens/surfaces/mcp-listing.ts";
 import { connectModule, connectOriginal, WHOLE, type Connection } from "./connect.ts";
 import type { Step } from "./script.ts";
@@ -69,11 +70,13 @@ async function answers(connection: Connection, steps: readonly Step[]) {
 }
 
 async function both(server: RealServer, steps: readonly Step[]) {
-  Object.assign(process.env, server.portEnv);
   server.reset();
   const original = await answers(await connectOriginal(server.original, "2025"), steps);
   server.reset();
-  const port = await answers(await connectModule(server.port, "2025", WHOLE), steps);
+  const port = await answers(
+    await connectModule(server.port, "2025", { ...WHOLE, config: server.portConfig }),
+    steps,
+  );
   return { original, port };
 }
 
@@ -124,17 +127,22 @@ const ZCP_SERVE = fileURLToPath(
   new URL("../../packages/server/dist/bin/zcp-serve.js", import.meta.url),
 );
 
-/** The port served by `zcp-serve` over stdio (tsx loads its TypeScript registry), as a host starts it. */
+/**
+ * The port served by `zcp-serve` over stdio (tsx loads its TypeScript registry), as a host starts
+ * it: its server configuration in a file named by `--config-file`.
+ */
 async function servedPort(server: RealServer, fixture: string): Promise<McpTool[]> {
   const client = new Client({ name: "ports-test", version: "0.1.0" });
   const registry = fileURLToPath(
     new URL(`../../fixtures/${fixture}/src/zcp.gen/index.ts`, import.meta.url),
   );
+  const configFile = path.join(TMP, `${fixture}.config.json`);
+  fs.writeFileSync(configFile, JSON.stringify(server.portConfig));
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", "tsx", ZCP_SERVE, "--registry", registry],
-      env: { PATH: process.env["PATH"] ?? "", ...server.portEnv },
+      args: ["--import", "tsx", ZCP_SERVE, "--registry", registry, "--config-file", configFile],
+      env: { PATH: process.env["PATH"] ?? "" },
       stderr: "ignore",
     }),
   );
@@ -216,11 +224,24 @@ describe("refusals", () => {
   it("filesystem: a path outside the allowed folder fails with the original's message", async () => {
     const steps = [{ tool: "read_text_file", args: { path: "/etc/hostname" } }];
     const { original, port } = await both(filesystem, steps);
-    const message = `Access denied - path outside allowed directories: /etc/hostname not in ${filesystem.portEnv["FILESYSTEM_ALLOWED_DIRECTORIES"]}`;
+    const message = `Access denied - path outside allowed directories: /etc/hostname not in ${filesystem.original.args[0]}`;
     expect(original).toEqual([{ isError: true, value: [message] }]);
     expect(port).toEqual([
       { isError: true, value: [{ ok: false, error: "access_denied", hint: message }] },
     ]);
+  });
+});
+
+describe("configuration", () => {
+  it("filesystem: a port without its allowed directories is refused before it serves", () => {
+    // The original refuses to start without a directory (or MCP roots); the port's runtime
+    // checks its typed configuration (ToolContext<FilesystemConfig>) when it is created.
+    expect(() => createRuntime(filesystem.port, {})).toThrow(
+      "no server configuration was given, but the tools read one; the server configuration is invalid: missing:$.allowedDirectories (expected array)",
+    );
+    expect(() =>
+      createRuntime(filesystem.port, { config: { allowedDirectories: "/tmp" } }),
+    ).toThrow("the server configuration is invalid: invalid:$.allowedDirectories (expected array)");
   });
 });
 

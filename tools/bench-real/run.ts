@@ -83,7 +83,6 @@ const github = await startFakeGitHub();
 const servers = realServers(TMP, github);
 const reports: ServerReport[] = [];
 for (const server of servers) {
-  Object.assign(process.env, server.portEnv);
   server.reset();
   process.stdout.write(`${server.name}: zcp gen --from-mcp\n`);
   const gateway = await generateGateway(server.original, path.join(TMP, `gateway-${server.name}`));
@@ -110,7 +109,13 @@ for (const server of servers) {
       await record(
         config.name,
         era,
-        () => connectModule(server.port, era, config.runtime, config.mcp),
+        () =>
+          connectModule(
+            server.port,
+            era,
+            { ...config.runtime, config: server.portConfig },
+            config.mcp,
+          ),
         config.drive,
       );
   }
