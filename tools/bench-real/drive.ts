@@ -15,9 +15,11 @@
  *   one search per tool, and the search must answer it. On 2025-11-25 the listing then grows with
  *   what was found; on 2026-07-28 (a listing never changes) a found tool is called through
  *   `zcp_call_tool`.
- * - handles (`handles: true`): a result past the server's inline limit comes back as a handle;
- *   when the step says the agent needs the whole result (`needs: "all"`), the agent reads it
- *   with `zcp_handle` (`op: "read"`), one more turn.
+ * - handles (`handles: true`, the budgets configurations): a result past the server's token
+ *   budget comes back as a handle with its first page inline; when the step says the agent needs
+ *   the whole result (`needs: "all"`), the agent reads it with `zcp_handle` (`op: "read"`), one
+ *   more turn. A handle is the `resource_link` to a `zcp://handle/` URI (a tool's own resource
+ *   links, such as everything's `get-resource-links`, are not handles).
  * - code (`code: true`, `zcp-serve --code`): every tool listed and `zcp_run`; the script runs as
  *   its programs (programs.ts), one `zcp_run` call each: the program is the call, its answer the
  *   result the model reads. With discover, before a program the agent searches (as above) for
@@ -33,6 +35,7 @@ import {
   type Message,
   type ToolCallMessage,
 } from "../bench-tokens/surfaces/transcript.ts";
+import { HANDLE_URI_PREFIX } from "@zcp/server";
 import type { Connection } from "./connect.ts";
 import { programsOf } from "./programs.ts";
 import type { Script, Step } from "./script.ts";
@@ -168,7 +171,7 @@ export async function drive(
       }
       const { answer } = await turn(index, "call", name, args);
       const handle = (answer["content"] as { type: string; uri?: string }[]).find(
-        (block) => block.type === "resource_link",
+        (block) => block.type === "resource_link" && block.uri?.startsWith(HANDLE_URI_PREFIX),
       );
       if (options.handles && step.needs === "all" && handle?.uri) {
         const id = decodeURIComponent(handle.uri.slice(handle.uri.lastIndexOf("/") + 1));

@@ -7,10 +7,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { createRuntime } from "@zcp/runtime";
 import { listAllTools, type McpTool } from "../bench-tokens/surfaces/mcp-listing.ts";
 import { connectModule, connectOriginal, WHOLE, type Connection } from "./connect.ts";
 import type { Step } from "./script.ts";
@@ -36,19 +37,13 @@ const parsed = (text: string): unknown => {
 };
 
 type Block = { type: string; text?: string; annotations?: unknown };
-const isBlockList = (value: unknown): value is Block[] =>
-  Array.isArray(value) && value.every((block) => typeof (block as Block | null)?.type === "string");
 
 /**
  * What a result says: its content blocks, a text block by the value of its text (JSON parsed when
- * it is JSON), without content annotations (a port cannot annotate content yet). A port answers
- * non-text blocks as the JSON of the blocks, until zcp results can be content blocks: that text
- * is read as the blocks it holds.
+ * it is JSON), without content annotations (a port cannot annotate content yet).
  */
 function said(answer: { readonly [key: string]: unknown }): unknown[] {
-  let blocks = (answer["content"] ?? []) as Block[];
-  const only = blocks.length === 1 && blocks[0]!.type === "text" ? parsed(blocks[0]!.text!) : null;
-  if (isBlockList(only)) blocks = only;
+  const blocks = (answer["content"] ?? []) as Block[];
   return blocks.map(({ annotations: _, ...block }) =>
     block.type === "text"
       ? parsed(timeless(block.text ?? ""))
@@ -75,11 +70,13 @@ async function answers(connection: Connection, steps: readonly Step[]) {
 }
 
 async function both(server: RealServer, steps: readonly Step[]) {
-  Object.assign(process.env, server.portEnv);
   server.reset();
   const original = await answers(await connectOriginal(server.original, "2025"), steps);
   server.reset();
-  const port = await answers(await connectModule(server.port, "2025", WHOLE), steps);
+  const port = await answers(
+    await connectModule(server.port, "2025", { ...WHOLE, config: server.portConfig }),
+    steps,
+  );
   return { original, port };
 }
 
@@ -130,17 +127,22 @@ const ZCP_SERVE = fileURLToPath(
   new URL("../../packages/server/dist/bin/zcp-serve.js", import.meta.url),
 );
 
-/** The port served by `zcp-serve` over stdio (tsx loads its TypeScript registry), as a host starts it. */
+/**
+ * The port served by `zcp-serve` over stdio (tsx loads its TypeScript registry), as a host starts
+ * it: its server configuration in a file named by `--config-file`.
+ */
 async function servedPort(server: RealServer, fixture: string): Promise<McpTool[]> {
   const client = new Client({ name: "ports-test", version: "0.1.0" });
   const registry = fileURLToPath(
     new URL(`../../fixtures/${fixture}/src/zcp.gen/index.ts`, import.meta.url),
   );
+  const configFile = path.join(TMP, `${fixture}.config.json`);
+  fs.writeFileSync(configFile, JSON.stringify(server.portConfig));
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", "tsx", ZCP_SERVE, "--registry", registry],
-      env: { PATH: process.env["PATH"] ?? "", ...server.portEnv },
+      args: ["--import", "tsx", ZCP_SERVE, "--registry", registry, "--config-file", configFile],
+      env: { PATH: process.env["PATH"] ?? "" },
       stderr: "ignore",
     }),
   );
@@ -222,10 +224,62 @@ describe("refusals", () => {
   it("filesystem: a path outside the allowed folder fails with the original's message", async () => {
     const steps = [{ tool: "read_text_file", args: { path: "/etc/hostname" } }];
     const { original, port } = await both(filesystem, steps);
-    const message = `Access denied - path outside allowed directories: /etc/hostname not in ${filesystem.portEnv["FILESYSTEM_ALLOWED_DIRECTORIES"]}`;
+    const message = `Access denied - path outside allowed directories: /etc/hostname not in ${filesystem.original.args[0]}`;
     expect(original).toEqual([{ isError: true, value: [message] }]);
     expect(port).toEqual([
       { isError: true, value: [{ ok: false, error: "access_denied", hint: message }] },
     ]);
+  });
+});
+
+describe("configuration", () => {
+  it("filesystem: a port without its allowed directories is refused before it serves", () => {
+    // The original refuses to start without a directory (or MCP roots); the port's runtime
+    // checks its typed configuration (ToolContext<FilesystemConfig>) when it is created.
+    expect(() => createRuntime(filesystem.port, {})).toThrow(
+      "no server configuration was given, but the tools read one; the server configuration is invalid: missing:$.allowedDirectories (expected array)",
+    );
+    expect(() =>
+      createRuntime(filesystem.port, { config: { allowedDirectories: "/tmp" } }),
+    ).toThrow("the server configuration is invalid: invalid:$.allowedDirectories (expected array)");
+  });
+});
+
+describe("content", () => {
+  it("filesystem: read_media_file answers the original's image, audio and resource blocks", async () => {
+    const project = filesystem.original.args[0]!;
+    const media: Record<string, Buffer> = {
+      "logo.png": Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"),
+      "beep.wav": Buffer.from("RIFF\u0024\u0000\u0000\u0000WAVEfmt "),
+      "data.bin": Buffer.from([0, 1, 2, 253, 254, 255]),
+    };
+    const withMedia: RealServer = {
+      ...filesystem,
+      reset: () => {
+        filesystem.reset();
+        for (const [name, bytes] of Object.entries(media))
+          fs.writeFileSync(path.join(project, name), bytes);
+      },
+    };
+    const steps = Object.keys(media).map((name) => ({
+      tool: "read_media_file",
+      args: { path: path.join(project, name) },
+    }));
+    const { original, port } = await both(withMedia, steps);
+    expect(original.map((answer) => ("value" in answer ? answer.value : answer))).toEqual([
+      [{ type: "image", data: media["logo.png"]!.toString("base64"), mimeType: "image/png" }],
+      [{ type: "audio", data: media["beep.wav"]!.toString("base64"), mimeType: "audio/wav" }],
+      [
+        {
+          type: "resource",
+          resource: {
+            uri: pathToFileURL(path.join(project, "data.bin")).href,
+            mimeType: "application/octet-stream",
+            blob: media["data.bin"]!.toString("base64"),
+          },
+        },
+      ],
+    ]);
+    expect(port).toEqual(original);
   });
 });

@@ -29,9 +29,11 @@ afterAll(async () => {
 const timeless = (json: string) =>
   JSON.parse(json.replace(/\d{1,2}:\d{2}:\d{2}( [AP]M)?/g, "TIME")) as unknown;
 
+/** A call's value, or its content blocks (what a program reads of a tool that answers content). */
 function valueOf(result: CallResult): unknown {
-  if (!result.ok || !("value" in result)) throw new Error(JSON.stringify(result));
-  return timeless(JSON.stringify(result.value));
+  if (!result.ok || !("value" in result || "content" in result))
+    throw new Error(JSON.stringify(result));
+  return timeless(JSON.stringify("value" in result ? result.value : result.content));
 }
 
 const DISCOVER = { exposure: { defaults: { mcp: { profile: "discover" } } } } as const;
@@ -39,9 +41,8 @@ const DISCOVER = { exposure: { defaults: { mcp: { profile: "discover" } } } } as
 describe.each(realServers(TMP, github))("the $name script's programs", (server) => {
   /** The values of the script's calls, one by one, from the start state. */
   async function scriptValues(): Promise<unknown[]> {
-    Object.assign(process.env, server.portEnv);
     server.reset();
-    const session = createRuntime(server.port, WHOLE).session();
+    const session = createRuntime(server.port, { ...WHOLE, config: server.portConfig }).session();
     const values: unknown[] = [];
     for (const step of server.script.steps)
       values.push(valueOf(await session.call(step.tool, step.args)));
@@ -52,7 +53,11 @@ describe.each(realServers(TMP, github))("the $name script's programs", (server) 
   it("return the values the script's calls answer, and cover its steps in order", async () => {
     const { steps } = server.script;
     const values = await scriptValues();
-    const session = createRuntime(server.port, { ...WHOLE, code }).session();
+    const session = createRuntime(server.port, {
+      ...WHOLE,
+      code,
+      config: server.portConfig,
+    }).session();
     const programs = programsOf(server.script);
     for (const program of programs) {
       const answer = valueOf(await session.call("zcp.run", { code: program.code }));
@@ -72,7 +77,12 @@ describe.each(realServers(TMP, github))("the $name script's programs", (server) 
 
   it("through zcp.call_tool, as over MCP 2026-07-28 in a discover view, return the same", async () => {
     const values = await scriptValues();
-    const connection = await connectModule(server.port, "2026", { ...WHOLE, ...DISCOVER, code });
+    const connection = await connectModule(server.port, "2026", {
+      ...WHOLE,
+      ...DISCOVER,
+      code,
+      config: server.portConfig,
+    });
     try {
       for (const program of programsOf(server.script, "call_tool")) {
         const answer = await connection.client.callTool({

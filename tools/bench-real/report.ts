@@ -22,8 +22,8 @@ const callResults = (run: RunRecord) =>
 
 const FEATURES = [
   "port+discovery",
-  "port+handles",
-  "port+discovery+handles",
+  "port+budgets",
+  "port+discovery+budgets",
   "port+code",
   "port+code+discovery",
   "port+code-only",
@@ -131,7 +131,6 @@ export function writeReport(dir: string, reports: readonly ServerReport[]): void
       totals,
       totalsAimMet: best >= AIM_RATIO,
       bestTotalRatio: best,
-      budgets: "not measured: token budgets (issue 30 item 2) are not in zcp yet",
     };
   });
   fs.writeFileSync(
@@ -155,7 +154,7 @@ export function writeReport(dir: string, reports: readonly ServerReport[]): void
     (aim) =>
       `- **${aim.server}**: the port's results never more than the original's: ${aim.resultsNeverMore ? "met" : `missed (${overs(aim, "port")})`}` +
       ` (the gateway's: ${overs(aim, "gateway")}); totals ${AIM_RATIO}x fewer with a feature on: ${aim.totalsAimMet ? "met" : "missed"}` +
-      ` (best ${aim.bestTotalRatio}x: ${aim.totals.map((entry) => `${entry.config} ${entry.era} ${entry.ratio}x`).join(", ")}); budgets ${aim.budgets}.`,
+      ` (best ${aim.bestTotalRatio}x: ${aim.totals.map((entry) => `${entry.config} ${entry.era} ${entry.ratio}x`).join(", ")}).`,
   );
   const markdown = [
     "# bench:real: real MCP servers against their zcp ports",

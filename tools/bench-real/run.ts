@@ -6,17 +6,18 @@
  * - `gateway`: `zcp gen --from-mcp` in front of the original, served plainly (every result whole);
  * - `port`: the fixture's port served plainly (every result whole, every tool listed);
  * - `port+discovery`: the port's discover view (zcp's tool search; drive.ts says how it is driven);
- * - `port+handles`: the port with the runtime's default handle rule (a result over 512 bytes
- *   becomes a handle, read back when the agent needs it whole);
- * - `port+discovery+handles`: both.
+ * - `port+budgets`: the port with the runtime's default token budget (8000 estimated tokens: a
+ *   result that fits is inline, one past it a handle with its first page inline, read back with
+ *   `zcp_handle` when the agent needs it whole);
+ * - `port+discovery+budgets`: both.
  * - `port+code`: `zcp-serve --code` (the port with `@zcp/code`'s runner): every tool and `zcp_run`
  *   listed, the script run as its programs (programs.ts);
  * - `port+code+discovery`: code mode in the discover view (the searches as `port+discovery`'s).
  * - `port+code-only`: `zcp-serve --code-only`: `zcp_run` alone listed, its description carrying
  *   the port's API text; the same programs as `port+code`.
  *
- * Token budgets (issue 30 item 2) are not in zcp yet: reported as not measured. Each run starts
- * from the same state. Writes report.json and report.md beside this file (report.ts).
+ * Each run starts from the same state; the original runs as a user starts it, unchanged, and the
+ * scripts are the same on every configuration. Writes report.json and report.md beside this file (report.ts).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -59,9 +60,10 @@ interface Config {
 const PORT_CONFIGS: readonly Config[] = [
   { name: "port", runtime: WHOLE, drive: {} },
   { name: "port+discovery", runtime: { ...WHOLE, ...DISCOVER }, drive: { discover: true } },
-  { name: "port+handles", runtime: {}, drive: { handles: true } },
+  // The runtime's defaults: `maxResultTokens` 8000, what a user gets without setting a budget.
+  { name: "port+budgets", runtime: {}, drive: { handles: true } },
   {
-    name: "port+discovery+handles",
+    name: "port+discovery+budgets",
     runtime: DISCOVER,
     drive: { discover: true, handles: true },
   },
@@ -83,7 +85,6 @@ const github = await startFakeGitHub();
 const servers = realServers(TMP, github);
 const reports: ServerReport[] = [];
 for (const server of servers) {
-  Object.assign(process.env, server.portEnv);
   server.reset();
   process.stdout.write(`${server.name}: zcp gen --from-mcp\n`);
   const gateway = await generateGateway(server.original, path.join(TMP, `gateway-${server.name}`));
@@ -110,7 +111,13 @@ for (const server of servers) {
       await record(
         config.name,
         era,
-        () => connectModule(server.port, era, config.runtime, config.mcp),
+        () =>
+          connectModule(
+            server.port,
+            era,
+            { ...config.runtime, config: server.portConfig },
+            config.mcp,
+          ),
         config.drive,
       );
   }

@@ -2,9 +2,9 @@
  * The servers `pnpm bench:real` and the ports' behaviour tests run: each original (an npm
  * package started over stdio), its port (a fixture's generated module), the call script, and how
  * a run starts from the same state on every server (`reset`: an empty knowledge graph, the
- * project folder written afresh). The port runs in this process and reads its configuration
- * from the environment (`portEnv`), as the original reads its own from its command line or
- * environment.
+ * project folder written afresh). The port runs in this process (or under `zcp-serve`) and
+ * reads its server configuration (`portConfig`: `createRuntime`'s `config`, `zcp-serve
+ * --config-file`'s file) where the original reads its own from its command line or environment.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -26,7 +26,8 @@ export interface RealServer {
   readonly name: string;
   readonly original: Original;
   readonly port: GeneratedModule;
-  readonly portEnv: Readonly<Record<string, string>>;
+  /** The port's server configuration (its tools' `ctx.config`), as a user writes it. */
+  readonly portConfig: Readonly<Record<string, unknown>>;
   readonly script: Script;
   readonly reset: () => void;
 }
@@ -48,7 +49,7 @@ export function realServers(dir: string, github: FakeGitHub): RealServer[] {
         env: { MEMORY_FILE_PATH: memoryFile },
       },
       port: memoryPort,
-      portEnv: { MEMORY_FILE_PATH: memoryFile },
+      portConfig: { memoryFilePath: memoryFile },
       script: memoryScript,
       reset: () => fs.rmSync(memoryFile, { force: true }),
     },
@@ -56,7 +57,7 @@ export function realServers(dir: string, github: FakeGitHub): RealServer[] {
       name: "filesystem",
       original: { package: "@modelcontextprotocol/server-filesystem", args: [project] },
       port: filesystemPort,
-      portEnv: { FILESYSTEM_ALLOWED_DIRECTORIES: project },
+      portConfig: { allowedDirectories: [project] },
       script: filesystemScript(project),
       reset: () => seedProject(project),
     },
@@ -64,7 +65,7 @@ export function realServers(dir: string, github: FakeGitHub): RealServer[] {
       name: "everything",
       original: { package: "@modelcontextprotocol/server-everything", args: [] },
       port: everythingPort,
-      portEnv: {},
+      portConfig: {},
       script: everythingScript,
       // Its tools keep no state between calls that the script relies on.
       reset: () => {},
@@ -78,7 +79,7 @@ export function realServers(dir: string, github: FakeGitHub): RealServer[] {
         env: { GITHUB_API_URL: github.url },
       },
       port: githubPort,
-      portEnv: { GITHUB_API_URL: github.url },
+      portConfig: { apiUrl: github.url },
       script: githubScript,
       reset: () => github.reset(),
     },
