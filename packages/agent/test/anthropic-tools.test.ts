@@ -25,7 +25,7 @@ const NAMES = [
 const nameOf = (tool: ToolUnion) => ("name" in tool ? tool.name : undefined);
 
 const KITCHEN_WARNING =
-  "anthropic: the tools exceed the strict tool use limits (optional parameters: 37 of at most 24); " +
+  "anthropic: the tools exceed the strict tool use limits (optional parameters: 40 of at most 24); " +
   "sent without strict, the validators still check every argument";
 
 describe("messagesTools", () => {
