@@ -64,6 +64,7 @@ const PASSES: Record<Requirements, readonly string[]> = {
     "caching",
     "server-stateless",
     "http-custom-header-server-validation",
+    "input-required-result-non-tool-request",
   ],
 };
 

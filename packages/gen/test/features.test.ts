@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRuntime, MAX_COMPLETIONS, type Runtime } from "@zcp/runtime";
+import { createRuntime, MAX_COMPLETIONS, promptContext, type Runtime } from "@zcp/runtime";
 import type { GeneratedModule } from "@zcp/runtime/codegen";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runZcp, strictTsc, STRICT_TSCONFIG, temporaryProjects } from "./helpers.js";
@@ -67,6 +67,17 @@ export function hangs(): Promise<string> {
 /** Returns no messages. @prompt shapeless */
 export function shapeless(): string {
   return 42 as unknown as string;
+}
+`,
+  "src/asking.ts": `import type { PromptContext } from "@zcp/runtime";
+
+/** Greets by a name it asks for. @prompt ask_name */
+export async function askName(greeting: string, ctx: PromptContext): Promise<string> {
+  const answer = await ctx.elicit("Your name?", {
+    properties: { name: { type: "string" } },
+    required: ["name"],
+  });
+  return answer.action === "accept" ? \`\${greeting}, \${answer.content.name}\` : greeting;
 }
 `,
   "src/resources.ts": `/**
@@ -136,6 +147,11 @@ describe("prompts and resources from annotated TypeScript", () => {
 
   it("lists prompts, resources and templates with what their JSDoc and types say", () => {
     expect(runtime.features.prompts.map((p) => [p.name, p.title, p.arguments])).toEqual([
+      [
+        "ask_name",
+        null,
+        [{ name: "greeting", description: null, required: true, values: null, completer: false }],
+      ],
       ["broken", null, []],
       [
         "code_review",
@@ -191,6 +207,49 @@ describe("prompts and resources from annotated TypeScript", () => {
         t.variables.map((v) => v.name),
       ]),
     ).toEqual([["notes://{folder}/{id}", "application/json", ["folder", "id"]]]);
+  });
+
+  it("passes a prompt's trailing PromptContext, which asks through the surface's input", async () => {
+    const asked: unknown[] = [];
+    const context = promptContext(
+      {
+        offers: { elicitation: true, sampling: false, roots: false },
+        ask: (key, request) => {
+          asked.push([key, request]);
+          return Promise.resolve({ action: "accept", content: { name: "Ada", extra: 1 } });
+        },
+      },
+      new AbortController().signal,
+    );
+    expect(await runtime.features.getPrompt("ask_name", { greeting: "Hi" }, { context })).toEqual({
+      ok: true,
+      value: [{ role: "user", content: { type: "text", text: "Hi, Ada" } }],
+    });
+    expect(asked).toEqual([
+      [
+        "elicit-1",
+        {
+          method: "elicitation/create",
+          params: {
+            message: "Your name?",
+            requestedSchema: {
+              type: "object",
+              properties: { name: { type: "string" } },
+              required: ["name"],
+            },
+          },
+        },
+      ],
+    ]);
+    // Without a client, the question refuses: what the surface does not expect is reported.
+    expect(await runtime.features.getPrompt("ask_name", { greeting: "Hi" })).toEqual({
+      ok: false,
+      error: "failed",
+      message: "The prompt ask_name failed (details in the server's log)",
+    });
+    expect(errors.splice(0)).toEqual([
+      expect.objectContaining({ code: "unsupported:elicitation" }),
+    ]);
   });
 
   it("gets a prompt, checking its arguments with the generated validator", async () => {
@@ -373,7 +432,9 @@ describe("misdeclared prompts and resources", () => {
     const dir = scratch({
       "tsconfig.json": STRICT_TSCONFIG,
       "zcp.config.json": CONFIG,
-      "src/bad.ts": `/** A number. @prompt counted */
+      "src/bad.ts": `import type { PromptContext } from "@zcp/runtime";
+
+/** A number. @prompt counted */
 export function counted(n: number): string {
   return String(n);
 }
@@ -408,6 +469,16 @@ export async function numeric(): Promise<number> {
   return 1;
 }
 
+/** Context first. @prompt early */
+export function early(ctx: PromptContext, q: string): string {
+  return q + String(ctx.clientOffers.roots);
+}
+
+/** A resource takes no context. @resource x://ctx */
+export function withContext(ctx: PromptContext): string {
+  return String(ctx.clientOffers.roots);
+}
+
 /** Hidden. @prompt hidden */
 function hidden(): string {
   return "";
@@ -431,6 +502,8 @@ export const unused = hidden;
       'error ZCP1801: the URI template\'s variable "a" is no parameter of mismatch',
       'error ZCP1801: @complete: "missing" is not a function this file exports',
       "error ZCP1801: prompt numeric must return a string or PromptMessage[] (or a promise of one)",
+      "error ZCP1801: a PromptContext is the last parameter of a prompt, and only of a prompt",
+      "error ZCP1801: a PromptContext is the last parameter of a prompt, and only of a prompt",
       'error ZCP1102: @prompt function "hidden" is not exported',
     ]);
     expect(fs.existsSync(path.join(dir, "src/zcp.gen/features.ts"))).toBe(false);

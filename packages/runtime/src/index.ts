@@ -28,6 +28,7 @@ export type {
   CompletionRef,
   FeatureErrorSink,
   FeatureOutcome,
+  PromptAsking,
 } from "./features/features.js";
 export type {
   EmbeddedContents,
@@ -77,7 +78,7 @@ export type {
   PlannerTextOptions,
   Selection,
 } from "./definition/view.js";
-export type { CallerIdentity, ToolContext } from "./codegen/context.js";
+export type { CallerIdentity, PromptContext, ToolContext } from "./codegen/context.js";
 export type {
   AskOptions,
   ClientOffers,
@@ -96,6 +97,7 @@ export type {
   SampleResult,
 } from "./codegen/input.js";
 export type { CallInput, InputRequest } from "./session/input.js";
+export { promptContext } from "./session/input.js";
 export {
   audio,
   content,

@@ -18,6 +18,7 @@ import type { Registry, ToolDefinition } from "./definition/registry.js";
 import { checkGenerated } from "./session/generated.js";
 import { budgetError } from "./session/result-budget.js";
 import { checkedConfig } from "./session/config.js";
+import { promptContext } from "./session/input.js";
 import { Session } from "./session/session.js";
 import { stateJson } from "./session/state.js";
 import { applySelection, type Selection } from "./definition/view.js";
@@ -48,7 +49,12 @@ export class Runtime implements SessionHost {
     this.registry = generated.registry;
     this.handles =
       options.handles instanceof HandleStore ? options.handles : new HandleStore(options.handles);
-    this.features = new Features(generated.features, options.onFeatureError, options.timeoutMs);
+    this.features = new Features(
+      generated.features,
+      options.onFeatureError,
+      options.timeoutMs,
+      promptContext(undefined, new AbortController().signal),
+    );
     this.builtins = builtinTable(this.handles.retention);
     this.builtinsById = new Map(this.builtins.map((builtin) => [builtin.id, builtin]));
     const names = new Map<string, ToolDefinition>();

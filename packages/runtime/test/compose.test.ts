@@ -223,7 +223,7 @@ describe("composeGenerated", () => {
     const composed = createRuntime(
       composeGenerated([weather, { module: conformance, prefix: "conf" }]),
     );
-    expect(composed.features.prompts).toHaveLength(4);
+    expect(composed.features.prompts).toHaveLength(5);
     expect(await composed.features.read("test://static-text")).toMatchObject({ ok: true });
     expect(createRuntime(composeGenerated([weather, kitchenSink])).features.prompts).toEqual([]);
     expect(
@@ -233,6 +233,6 @@ describe("composeGenerated", () => {
           { module: conformance, prefix: "b", source: "b" },
         ]),
       ),
-    ).toBe('composeGenerated: prompt "test_prompt_with_arguments" is in both a and b');
+    ).toBe('composeGenerated: prompt "test_input_required_result_prompt" is in both a and b');
   });
 });

@@ -69,16 +69,21 @@ describe.each(MODES)("MCP %s", (_era, mode) => {
   it("lists prompts page by page, with their arguments", async () => {
     const first = await client.request({ method: "prompts/list", params: {} });
     expect(first.prompts.map((prompt) => prompt.name)).toEqual([
+      "test_input_required_result_prompt",
       "test_prompt_with_arguments",
-      "test_prompt_with_embedded_resource",
     ]);
-    expect(first.prompts[0]!.arguments).toEqual([
+    expect(first.prompts[1]!.arguments).toEqual([
       { name: "arg1", description: "First test argument", required: true },
       { name: "arg2", description: "Second test argument", required: true },
     ]);
     const second = await client.listPrompts({ cursor: first.nextCursor! });
-    expect([second.prompts.map((prompt) => prompt.name), second.nextCursor]).toEqual([
-      ["test_prompt_with_image", "test_simple_prompt"],
+    expect(second.prompts.map((prompt) => prompt.name)).toEqual([
+      "test_prompt_with_embedded_resource",
+      "test_prompt_with_image",
+    ]);
+    const third = await client.listPrompts({ cursor: second.nextCursor! });
+    expect([third.prompts.map((prompt) => prompt.name), third.nextCursor]).toEqual([
+      ["test_simple_prompt"],
       undefined,
     ]);
     expect(await refusal(client.listPrompts({ cursor: "bm9wZTox" }))).toMatchObject({

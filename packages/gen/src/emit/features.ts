@@ -57,6 +57,8 @@ interface Unit {
   readonly key: string;
   readonly args: readonly FeatureArgument[];
   readonly params: readonly string[];
+  /** The author's function takes a trailing `PromptContext`. */
+  readonly context: boolean;
   readonly source: SourceLocation;
   readonly validate: string;
   readonly call: string;
@@ -83,6 +85,7 @@ export function featuresFile(
       key,
       args,
       params: modeled.feature.params,
+      context: modeled.feature.context,
       source: modeled.definition.source,
       validate,
       call: `${kind === "prompt" ? "get" : "read"}_${kind}_${at + 1}`,
@@ -112,6 +115,7 @@ export function featuresFile(
       throw new Error(`zcp gen: the arguments of ${u.kind} ${u.key} need a pattern or shared type`);
   }
   if (units.some((u) => u.args.some((arg) => arg.values !== null))) helpers.add("asDeclared");
+  if (units.some((u) => u.context)) helpers.add("PromptContext");
   helpers.add("featureTable");
   const imports = [
     codegenImports([...helpers].sort((a, b) => (a < b ? -1 : 1))).trimEnd(),
@@ -173,15 +177,21 @@ export function featuresFile(
   ]);
 }
 
-/** `get_prompt_1(args)`: the author's function called with the arguments in declared order. */
+/**
+ * `get_prompt_1(args, context)`: the author's function called with the arguments in declared
+ * order, and the context last when it takes one.
+ */
 function caller(u: Unit, fn: string): string {
   const mapName = u.kind === "prompt" ? "PromptArgs" : "TemplateArgs";
-  const param = `${u.params.length > 0 ? "" : "_"}args: ${mapName}[${printString(u.key)}]`;
-  const flatSignature = `function ${u.call}(${param}): unknown {`;
+  const params = [
+    `${u.params.length > 0 ? "" : "_"}args: ${mapName}[${printString(u.key)}]`,
+    ...(u.context ? ["context: PromptContext"] : []),
+  ];
+  const flatSignature = `function ${u.call}(${params.join(", ")}): unknown {`;
   const signature =
     flatSignature.length <= PRINT_WIDTH
       ? flatSignature
-      : `function ${u.call}(\n  ${param},\n): unknown {`;
+      : `function ${u.call}(\n${params.map((param) => `  ${param},\n`).join("")}): unknown {`;
   const args = u.params.map((name) => {
     const value = IDENTIFIER.test(name) ? `args.${name}` : `args[${printString(name)}]`;
     // A literal union may be a string enum's members: checked as comparable, not identical.
@@ -189,6 +199,7 @@ function caller(u: Unit, fn: string): string {
       ? `asDeclared(${value})`
       : value;
   });
+  if (u.context) args.push("context");
   const flat = `  return ${fn}(${args.join(", ")});`;
   const body =
     flat.length <= PRINT_WIDTH

@@ -7,7 +7,11 @@
  * function of the same file that completes a free-text one.
  */
 import { ts } from "@ts-morph/common";
-import { templateVariables, type FeatureArgument } from "@zcp/runtime/definition";
+import {
+  PROMPT_CONTEXT_BRAND,
+  templateVariables,
+  type FeatureArgument,
+} from "@zcp/runtime/definition";
 import { diagnostic, type Diagnostic } from "../diagnostics.js";
 import { nodePosition, type MarkTag, type ToolDeclaration } from "../scan/index.js";
 import { docText, paramTagName, tagsOf, type Tag } from "./jsdoc.js";
@@ -35,6 +39,8 @@ export interface ExtractedFeature {
   readonly params: readonly string[];
   /** Argument name → the exported function of the same file that completes it. */
   readonly completers: { readonly [argument: string]: string };
+  /** A prompt whose last parameter is a `PromptContext`: the generated code passes it. */
+  readonly context: boolean;
 }
 
 export interface FeatureExtraction {
@@ -82,7 +88,16 @@ export function extractFeature(
   const args: FeatureArgument[] = [];
   const params: string[] = [];
   if (fn.typeParameters?.length) fail(fn.typeParameters[0]!, `a ${tag} function cannot be generic`);
-  for (const param of fn.parameters) {
+  const isContext = (param: ts.ParameterDeclaration) =>
+    checker.getTypeAtLocation(param).getProperty(PROMPT_CONTEXT_BRAND) !== undefined;
+  const last = fn.parameters[fn.parameters.length - 1];
+  // One trailing `PromptContext` parameter, on a prompt only: it is no argument.
+  const context = tag === "prompt" && last !== undefined && isContext(last);
+  for (const param of context ? fn.parameters.slice(0, -1) : fn.parameters) {
+    if (isContext(param)) {
+      fail(param, `a PromptContext is the last parameter of a prompt, and only of a prompt`);
+      continue;
+    }
     if (!ts.isIdentifier(param.name) || param.dotDotDotToken) {
       fail(param, `a ${tag}'s parameters are plain named strings (one per argument)`);
       continue;
@@ -154,6 +169,7 @@ export function extractFeature(
     arguments: ordered,
     params,
     completers,
+    context,
   };
   return { feature: diagnostics.length > 0 ? null : feature, diagnostics };
 }

@@ -1,4 +1,4 @@
-import type { CONTEXT_BRAND } from "../definition/brands.js";
+import type { CONTEXT_BRAND, PROMPT_CONTEXT_BRAND } from "../definition/brands.js";
 import type {
   AskOptions,
   ClientOffers,
@@ -51,6 +51,21 @@ export interface ToolContext<Config = unknown> {
   sample(request: SampleRequest, options?: AskOptions): Promise<SampleResult>;
   /** The roots (folders) the client offers (MCP roots); `unsupported:roots` without them. */
   roots(options?: AskOptions): Promise<readonly Root[]>;
+}
+
+/**
+ * The context a prompt receives when its last parameter is typed `PromptContext`: it asks the
+ * client as a tool's context does (`elicit`, `sample`, `roots`; `clientOffers` says which it
+ * answers), on a 2025 session with requests on the `prompts/get` stream, on 2026-07-28 by an
+ * `input_required` answer after which the prompt runs again from the start. A question the
+ * client cannot answer makes `prompts/get` fail with -32021 (a missing client capability).
+ */
+export interface PromptContext extends Pick<
+  ToolContext,
+  "signal" | "clientOffers" | "elicit" | "sample" | "roots"
+> {
+  /** Brand that marks the prompt context type for `zcp gen`; never read at run time. */
+  readonly [PROMPT_CONTEXT_BRAND]: true;
 }
 
 /**

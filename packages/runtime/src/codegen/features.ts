@@ -9,6 +9,7 @@ import type {
   ResourceDefinition,
   ResourceTemplateDefinition,
 } from "../definition/features.js";
+import type { PromptContext } from "./context.js";
 import type { Validator } from "./validate.js";
 
 /** A prompt's arguments or a template's variables, as validated: strings by name. */
@@ -20,7 +21,8 @@ export type Completer = (value: string, args: FeatureArguments) => unknown;
 export interface GeneratedPrompt {
   readonly definition: PromptDefinition;
   readonly validate: Validator;
-  readonly get: (args: FeatureArguments) => unknown;
+  /** Calls the author's function; `context` reaches it when its last parameter is a `PromptContext`. */
+  readonly get: (args: FeatureArguments, context: PromptContext) => unknown;
   readonly complete: { readonly [argument: string]: Completer };
 }
 
@@ -45,7 +47,7 @@ export interface GeneratedFeatures {
 
 /** An entry whose function takes its own arguments' type (`PromptArgs[name]` of the file). */
 type Typed<E, K extends keyof E> = Omit<E, K> & {
-  readonly [key in K]: (args: never) => unknown;
+  readonly [key in K]: (args: never, context: PromptContext) => unknown;
 };
 
 /**

@@ -12,7 +12,7 @@
 export type { Registry, ToolDefinition } from "../definition/registry.js";
 export type { FindIndex } from "../definition/find/build.js";
 export type { GeneratedModule } from "./module.js";
-export type { ToolContext } from "./context.js";
+export type { PromptContext, ToolContext } from "./context.js";
 export type { DispatchTable, Dispatcher, ToolArguments, WithHandles } from "./dispatch.js";
 export { asDeclared, dispatchTable, reviveDates } from "./dispatch.js";
 export type { GeneratedFeatures } from "./features.js";

@@ -51,6 +51,7 @@ interface TypeExports {
   Dispatcher: codegen.Dispatcher;
   FindIndex: codegen.FindIndex;
   GeneratedModule: codegen.GeneratedModule;
+  PromptContext: codegen.PromptContext;
   Registry: codegen.Registry;
   ToolArguments: codegen.ToolArguments;
   ToolContext: codegen.ToolContext;
@@ -67,6 +68,7 @@ const TYPES: { readonly [name in keyof TypeExports]: "type" } = {
   Dispatcher: "type",
   FindIndex: "type",
   GeneratedModule: "type",
+  PromptContext: "type",
   Registry: "type",
   ToolArguments: "type",
   ToolContext: "type",

@@ -11,6 +11,9 @@ export const HANDLE_BRAND = "~zcp.handle";
 /** Brand property of `ToolContext`. */
 export const CONTEXT_BRAND = "~zcp.context";
 
+/** Brand property of `PromptContext`: a prompt's trailing parameter that `zcp gen` passes it. */
+export const PROMPT_CONTEXT_BRAND = "~zcp.prompt-context";
+
 /**
  * Brand property of the content types a tool returns (`Image`, `Audio`, `EmbeddedResource`,
  * `ResourceLink`, `Text`); its value is the block's kind. Type-only: the blocks on the wire

@@ -25,7 +25,13 @@ export type {
   ResourceTemplateDefinition,
 } from "./features.js";
 export { templateVariables } from "./uri-template.js";
-export { CONTENT_BRAND, CONTEXT_BRAND, HANDLE_BRAND, HANDLE_ID_PATTERN } from "./brands.js";
+export {
+  CONTENT_BRAND,
+  CONTEXT_BRAND,
+  HANDLE_BRAND,
+  HANDLE_ID_PATTERN,
+  PROMPT_CONTEXT_BRAND,
+} from "./brands.js";
 export { canonicalJson, combineToolHashes, sha12, toolHash } from "./hash.js";
 export { deriveId, providerName } from "./names.js";
 export { prefixTool } from "./prefix.js";

@@ -8,6 +8,7 @@
  * `resourceUpdated(uri)` is how the embedding application says a resource changed: the
  * surfaces' subscriptions listen with `onUpdated`.
  */
+import type { PromptContext } from "../codegen/context.js";
 import type {
   Completer,
   FeatureArguments,
@@ -61,6 +62,17 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Where what an author's prompt, resource or completion function threw goes. */
 export type FeatureErrorSink = (error: unknown, what: string) => void;
 
+/** How one `getPrompt` asks its client (the surface builds it: `promptContext`). */
+export interface PromptAsking {
+  /** What the prompt's function gets as its `PromptContext`. */
+  readonly context: PromptContext;
+  /**
+   * True for a throw the surface expects and answers itself (a question that waits for the
+   * client's answer, a capability the client lacks): not reported to `onFeatureError`.
+   */
+  readonly expected?: (error: unknown) => boolean;
+}
+
 export class Features {
   readonly prompts: readonly PromptDefinition[];
   readonly resources: readonly ResourceDefinition[];
@@ -78,6 +90,8 @@ export class Features {
     private readonly onError: FeatureErrorSink = (error, what) =>
       console.error(`zcp: ${what} threw`, error),
     private readonly timeoutMs = DEFAULT_TIMEOUT_MS,
+    /** The context of a prompt asked without one: every question refuses. */
+    private readonly noClient: PromptContext,
   ) {
     const { prompts = [], resources = [], templates = [] } = generated ?? {};
     this.prompts = prompts.map((prompt) => prompt.definition);
@@ -93,8 +107,15 @@ export class Features {
     );
   }
 
-  /** The messages of prompt `name` for `args` (checked by its generated validator). */
-  async getPrompt(name: string, args: unknown = {}): Promise<FeatureOutcome<PromptMessage[]>> {
+  /**
+   * The messages of prompt `name` for `args` (checked by its generated validator); `asking`
+   * says how it asks the client (without it, nobody answers).
+   */
+  async getPrompt(
+    name: string,
+    args: unknown = {},
+    asking?: PromptAsking,
+  ): Promise<FeatureOutcome<PromptMessage[]>> {
     const prompt = this.#prompts.get(name);
     if (!prompt) return { ok: false, error: "not_found", message: `Unknown prompt: ${name}` };
     const checked = prompt.validate(args);
@@ -102,8 +123,9 @@ export class Features {
       return { ok: false, error: "invalid", message: `${checked.error} (${checked.hint})` };
     return this.#run(
       `prompt ${name}`,
-      () => prompt.get(checked.value as FeatureArguments),
+      () => prompt.get(checked.value as FeatureArguments, asking?.context ?? this.noClient),
       promptMessages,
+      asking?.expected,
     );
   }
 
@@ -207,6 +229,7 @@ export class Features {
     what: string,
     call: () => unknown,
     shape: (value: unknown) => Shaped<T>,
+    expected: (error: unknown) => boolean = () => false,
   ): Promise<FeatureOutcome<T>> {
     let value: unknown;
     let timer: NodeJS.Timeout | undefined;
@@ -218,7 +241,7 @@ export class Features {
     try {
       value = await Promise.race([Promise.resolve().then(call), late]);
     } catch (error) {
-      this.onError(error, what);
+      if (!expected(error)) this.onError(error, what);
       return {
         ok: false,
         error: "failed",

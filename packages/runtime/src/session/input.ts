@@ -17,7 +17,7 @@ import type {
   SampleRequest,
   SampleResult,
 } from "../codegen/input.js";
-import type { ToolContext } from "../codegen/context.js";
+import type { PromptContext, ToolContext } from "../codegen/context.js";
 import { ToolError } from "./tool-error.js";
 
 /** A request to the client, as MCP writes it. */
@@ -130,6 +130,14 @@ export function askMethods(input: CallInput | undefined, signal: AbortSignal): A
       (await ask("roots", "roots", options, { method: "roots/list", params: {} }, rootsAnswer))
         .roots,
   };
+}
+
+/**
+ * The `PromptContext` of one `prompts/get`, put through `input` (none: each question refuses
+ * with the `ToolError` `unsupported:<capability>`); `signal` aborts when the request ends.
+ */
+export function promptContext(input: CallInput | undefined, signal: AbortSignal): PromptContext {
+  return { signal, ...askMethods(input, signal) } as PromptContext;
 }
 
 function isRecord(value: unknown): value is { readonly [key: string]: unknown } {

@@ -161,7 +161,10 @@ export class StatelessMcp {
       ...(caller ? { caller } : {}),
     });
     serveHandleResources(server, this.runtime, session, handles, this.#pageSize);
-    servePrompts(server, this.runtime.features, this.#pageSize);
+    servePrompts(server, this.runtime.features, this.#pageSize, {
+      rounds: this.#rounds,
+      owner: session.id,
+    });
     return server;
   }
 
