@@ -4,6 +4,7 @@
  * tsc): a value of another shape is refused with what was wrong, never sent as it is.
  */
 import type { EmbeddedContents, PromptContent, PromptMessage } from "../definition/features.js";
+import { ContentError, readBlock } from "../results/content.js";
 
 /** The checked messages, or why the value is not a prompt's return. */
 export type Shaped<T> =
@@ -23,49 +24,27 @@ export function promptMessages(value: unknown): Shaped<PromptMessage[]> {
     const role = field(item, "role");
     if (role !== "user" && role !== "assistant")
       return { ok: false, why: `message ${at}: role is not "user" or "assistant"` };
-    const content = promptContent(field(item, "content"));
-    if (typeof content === "string") return { ok: false, why: `message ${at}: ${content}` };
+    const content = promptContent(field(item, "content"), `message ${at}`);
+    if (typeof content === "string") return { ok: false, why: content };
     messages.push({ role, content });
   }
   return { ok: true, value: messages };
 }
 
-/** One content block, rebuilt from its known fields only; a string says what is wrong. */
-function promptContent(value: unknown): PromptContent | string {
-  const type = field(value, "type");
-  switch (type) {
-    case "text": {
-      const text = field(value, "text");
-      return typeof text === "string" ? { type, text } : "text content without a string text";
-    }
-    case "image":
-    case "audio": {
-      const data = field(value, "data");
-      const mimeType = field(value, "mimeType");
-      return typeof data === "string" && typeof mimeType === "string"
-        ? { type, data, mimeType }
-        : `${type} content without string data and mimeType`;
-    }
-    case "resource": {
-      const resource = embedded(field(value, "resource"));
-      return resource ?? "resource content without a uri and a text or blob";
-    }
-    default:
-      return "content type is not text, image, audio or resource";
+/**
+ * One content block of a message, checked and copied as a tool's content is (`readBlock`); a
+ * string says what is wrong. A resource link is a tool's block, not a prompt message's.
+ */
+function promptContent(value: unknown, at: string): PromptContent | string {
+  try {
+    const block = readBlock(value, at, null);
+    return block.type === "resource_link"
+      ? `${at}: content type is not text, image, audio or resource`
+      : block;
+  } catch (error) {
+    if (error instanceof ContentError) return error.message;
+    throw error;
   }
-}
-
-function embedded(value: unknown): PromptContent | undefined {
-  const uri = field(value, "uri");
-  const mimeType = field(value, "mimeType");
-  const text = field(value, "text");
-  const blob = field(value, "blob");
-  if (typeof uri !== "string" || (mimeType !== undefined && typeof mimeType !== "string"))
-    return undefined;
-  const typed = mimeType === undefined ? { uri } : { uri, mimeType };
-  if (typeof text === "string") return { type: "resource", resource: { ...typed, text } };
-  if (typeof blob === "string") return { type: "resource", resource: { ...typed, blob } };
-  return undefined;
 }
 
 /**

@@ -160,8 +160,11 @@ function base64(data: Uint8Array | string, at: string): string {
 
 type Fields = { readonly [key: string]: unknown };
 
-/** One block, checked and copied: of type `kind` when one is given; `at` names it in an error. */
-function readBlock(value: unknown, at: string, kind: ContentKind | null): ContentBlock {
+/**
+ * One block, checked and copied: of type `kind` when one is given; `at` names it in a
+ * `ContentError`. A tool's result and a prompt's message (features/) are read by it alike.
+ */
+export function readBlock(value: unknown, at: string, kind: ContentKind | null): ContentBlock {
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new ContentError(`${at}: expected a content block`);
   const block = value as Fields;
